@@ -1,0 +1,52 @@
+#version 460
+// Exclusive scan of uint32, phase 2: each block scans its elements and adds its carry (the
+// exclusive scan of the block sums at the level above; zeros for a single block).
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#include "shared/prim.h"
+#include "common/dispatch.glsl"
+#include "common/texel.glsl"
+#include "prim/prim_common.glsl"
+
+layout(local_size_x = PRIM_GROUP_SIZE) in;
+layout(push_constant) uniform Push { ScanParams params; };
+FLOE_IN_UVEC4(PRIM_BIND_INPUT, inputValues);
+FLOE_IN_UINT(PRIM_BIND_BLOCK_SUMS, blockCarries);
+FLOE_RW_UVEC4(PRIM_BIND_OUTPUT, outputValues); // read only for a partial last texel
+
+shared uint subgroupPrefix[PRIM_GROUP_SIZE];
+
+void main()
+{
+    const uint block = floeGroupIndex();
+    if (block >= params.blockCount) return;
+    const uint first = block * PRIM_BLOCK_SIZE + primThread() * PRIM_ITEMS_PER_THREAD;
+    uvec4 v = FLOE_LOAD_UVEC4(inputValues, first / 4u);
+    for (uint k = 0u; k < 4u; ++k)
+        if (first + k >= params.count) v[k] = 0u;
+    const uvec4 local = uvec4(0u, v.x, v.x + v.y, v.x + v.y + v.z);
+    const uint sum = local.w + v.w;
+
+    const uint lanePrefix = subgroupExclusiveAdd(sum);
+    if (primLastLane()) subgroupPrefix[gl_SubgroupID] = lanePrefix + sum;
+    barrier();
+    if (primThread() == 0u) {
+        uint running = FLOE_LOAD_UINT(blockCarries, block);
+        for (uint s = 0u; s < gl_NumSubgroups; ++s) {
+            const uint t = subgroupPrefix[s];
+            subgroupPrefix[s] = running;
+            running += t;
+        }
+    }
+    barrier();
+    const uvec4 result = local + (subgroupPrefix[gl_SubgroupID] + lanePrefix);
+    if (first >= params.count) return;
+    if (first + 3u < params.count) {
+        FLOE_STORE_UVEC4(outputValues, first / 4u, result);
+    } else { // the last, partial texel: keep what lies past the end
+        uvec4 old = FLOE_RW_LOAD_UVEC4(outputValues, first / 4u);
+        for (uint k = 0u; k < 4u; ++k)
+            if (first + k < params.count) old[k] = result[k];
+        FLOE_STORE_UVEC4(outputValues, first / 4u, old);
+    }
+}

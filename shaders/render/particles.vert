@@ -1,0 +1,32 @@
+#version 460
+// Sphere impostors by vertex pulling: six vertices per particle, straight from the storage
+// buffers the simulation writes. The quad faces the camera and is large enough to hold the
+// sphere's silhouette; the fragment shader ray-casts the sphere.
+#include "shared/render.h"
+#include "common/texel.glsl"
+
+layout(std140, binding = RENDER_BIND_FRAME) uniform Frame { RenderParams frame; };
+FLOE_IN_VEC4(RENDER_BIND_POSITIONS, positions);
+FLOE_IN_VEC4(RENDER_BIND_VELOCITIES, velocities);
+
+layout(location = 0) out vec3 viewPosition; // of this quad corner, view space
+layout(location = 1) flat out vec3 viewCenter;
+layout(location = 2) flat out float colorValue;
+
+const vec2 kCorners[6] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(1, 1), vec2(-1, -1), vec2(1, 1), vec2(-1, 1));
+
+void main()
+{
+    const uint particle = gl_InstanceIndex;
+    const vec4 p = FLOE_LOAD_VEC4(positions, particle);
+    const vec3 v = FLOE_LOAD_VEC4(velocities, particle).xyz;
+    const float radius = frame.particle.x;
+    viewCenter = (frame.view * vec4(p.xyz, 1.0)).xyz;
+    // The silhouette of a sphere seen in perspective is wider than its radius; 1.5 r covers
+    // fields of view up to about 90 degrees.
+    viewPosition = viewCenter + vec3(kCorners[gl_VertexIndex] * radius * 1.5, 0.0);
+    // Pull the quad towards the camera so the nearest point of the sphere is not clipped by it.
+    viewPosition += normalize(-viewCenter) * radius;
+    colorValue = frame.particle.w == float(RENDER_COLOR_HEIGHT) ? p.y : length(v);
+    gl_Position = frame.projection * vec4(viewPosition, 1.0);
+}

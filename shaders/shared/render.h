@@ -1,0 +1,27 @@
+// Per-frame constants of the renderer (src/render/Renderer.cpp, shaders/render/*).
+#ifndef FLOE_SHARED_RENDER_H
+#define FLOE_SHARED_RENDER_H
+#include "shared/types.h"
+
+#define RENDER_BIND_FRAME 0      // uniform buffer: RenderParams
+#define RENDER_BIND_POSITIONS 1  // uniform texel buffer: particle positions (vec4)
+#define RENDER_BIND_VELOCITIES 2 // uniform texel buffer: particle velocities (vec4)
+
+// Colour attributes of particles.
+#define RENDER_COLOR_SPEED 0
+#define RENDER_COLOR_HEIGHT 1
+
+FLOE_SHARED_BEGIN
+
+struct RenderParams {
+    mat4 view;
+    mat4 projection;
+    vec4 lightDirection; // view space, normalised, towards the light
+    vec4 particle;       // x radius (m), y colour range min, z colour range max, w colour attribute
+    vec4 floor;          // x height (m), y half extent (m), z centre x, w centre z
+    vec4 viewport;       // width, height, 1/width, 1/height (pixels)
+};
+SHARED_SIZE(RenderParams, 192);
+
+FLOE_SHARED_END
+#endif

@@ -1,0 +1,29 @@
+// The C++/GLSL contract's base: this header compiles as C++ (namespace floe::shared, glm
+// types) and as GLSL. Structs in shaders/shared/ use only uint, int, float, vec4, uvec4 and
+// mat4, ordered so that every vec4/uvec4/mat4 starts on a 16-byte boundary; SHARED_SIZE checks
+// the size in C++ and tests/gpu/SharedLayoutTest.cpp round-trips every struct through the GPU.
+#ifndef FLOE_SHARED_TYPES_H
+#define FLOE_SHARED_TYPES_H
+
+#ifdef __cplusplus
+#include <cstdint>
+#include <glm/glm.hpp>
+#define FLOE_SHARED_BEGIN \
+    namespace floe::shared {
+#define FLOE_SHARED_END }
+#define SHARED_SIZE(type, bytes) static_assert(sizeof(type) == (bytes), #type " must be " #bytes " bytes")
+#define SHARED_CONST(type, name, value) inline constexpr type name = (value)
+FLOE_SHARED_BEGIN
+using uint = std::uint32_t;
+using vec4 = glm::vec4;
+using uvec4 = glm::uvec4;
+using mat4 = glm::mat4;
+FLOE_SHARED_END
+#else
+#define FLOE_SHARED_BEGIN
+#define FLOE_SHARED_END
+#define SHARED_SIZE(type, bytes)
+#define SHARED_CONST(type, name, value) const type name = (value)
+#endif
+
+#endif

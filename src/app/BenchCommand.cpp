@@ -1,0 +1,216 @@
+// floe bench: elements per second of the GPU primitives (timestamp queries around each call)
+// against the C++ standard library on the CPU, measured in the same run. Machine-readable
+// results with --out FILE.json; a table on stdout.
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <cstdio>
+#include <numeric>
+#include <random>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "app/Commands.h"
+#include "base/Error.h"
+#include "gpu/Commands.h"
+#include "gpu/Context.h"
+#include "gpu/ShaderLibrary.h"
+#include "graph/RenderGraph.h"
+#include "sim/ParticleBuffers.h"
+#include "sim/prim/RadixSort.h"
+#include "sim/prim/Reduce.h"
+#include "sim/prim/Scan.h"
+#include "sim/prim/SegmentedScan.h"
+
+namespace floe {
+namespace {
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+template <class F> double cpuMs(int repetitions, F&& f)
+{
+    std::vector<double> times;
+    for (int r = 0; r < repetitions; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        f();
+        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return median(times);
+}
+
+struct Row {
+    std::string primitive;
+    uint32_t size = 0;
+    double gpuMs = 0, cpuMs = 0;
+    std::string note;
+};
+
+} // namespace
+
+int benchCommand(const BenchOptions& o)
+{
+    std::vector<uint32_t> sizes = o.sizes.empty() ? std::vector<uint32_t>{65536, 1048576, 4194304} : o.sizes;
+    gpu::ContextOptions contextOptions;
+    contextOptions.validation = o.device.validate;
+    contextOptions.deviceName = o.device.device;
+    gpu::Context context(contextOptions);
+    if (!context.caps().timestamps) throw Error(context.deviceName() + " has no timestamp queries; floe bench needs them", ExitCode::Failure);
+    gpu::ShaderLibrary shaders;
+    graph::RenderGraph graph(context);
+    gpu::FrameResources frames(context, 1);
+    const uint32_t maxSize = *std::max_element(sizes.begin(), sizes.end());
+    const uint64_t maxBytes = context.limits().maxStorageBufferRange;
+
+    // Times `record` on the GPU: one warm-up, then the median of the repetitions' timer rows;
+    // `setup` (untimed) runs before each.
+    const auto gpuMs = [&](const std::function<void()>& record, const std::function<void()>& setup = {}) {
+        std::vector<double> times;
+        for (int r = 0; r <= o.repetitions; ++r) {
+            if (setup) setup();
+            VkCommandBuffer cmd = frames.begin(0);
+            record();
+            graph.execute(cmd, &frames.timer(0));
+            frames.submit(0);
+            frames.wait(0);
+            double ms = 0;
+            for (const gpu::PassTime& t : frames.timer(0).results()) ms += t.ms;
+            if (r > 0) times.push_back(ms);
+        }
+        return median(times);
+    };
+
+    std::mt19937 rng(12345);
+    std::vector<Row> rows;
+    sim::Scan scan(context, shaders, maxSize);
+    sim::RadixSort sort(context, shaders, maxSize);
+    sim::Reduce reduce(context, shaders, maxSize);
+    const uint32_t segMax = static_cast<uint32_t>(std::min<uint64_t>(maxSize, maxBytes / 48));
+    sim::SegmentedScan segscan(context, shaders, segMax);
+
+    for (const uint32_t n : sizes) {
+        fmt::print(stderr, "floe bench: {} elements ...\n", n);
+        // Exclusive scan of uint32.
+        {
+            std::vector<uint32_t> values(n);
+            for (auto& v : values) v = rng() & 0xff;
+            gpu::Buffer in(context, {"bench scan in", n * 4ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
+            gpu::Buffer out(context, {"bench scan out", n * 4ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
+            sim::uploadNow(context, graph, in, values.data(), n * 4ull);
+            Row row{"exclusive scan (uint32)", n};
+            row.gpuMs = gpuMs([&] { scan.exclusive(graph, in, out, n); });
+            std::vector<uint32_t> result(n);
+            row.cpuMs = cpuMs(o.repetitions, [&] { std::exclusive_scan(values.begin(), values.end(), result.begin(), 0u); });
+            rows.push_back(row);
+        }
+        // Segmented inclusive scan of 12-float records (3 vec4), segments of 1..128 records.
+        {
+            Row row{"segmented scan (12 floats)", n};
+            if (n > segMax) {
+                row.note = "skipped: over maxStorageBufferRange";
+            } else {
+                std::vector<glm::vec4> records(size_t(n) * 3);
+                for (auto& r : records) r = glm::vec4(float(rng() % 1000) * 1e-3f);
+                std::vector<uint32_t> heads(n, 0);
+                for (uint32_t i = 0; i < n; i += 1 + rng() % 128) heads[i] = 1;
+                gpu::Buffer in(context, {"bench segscan in", n * 48ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+                gpu::Buffer headBuf(context, {"bench segscan heads", n * 4ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
+                gpu::Buffer out(context, {"bench segscan out", n * 48ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+                sim::uploadNow(context, graph, in, records.data(), n * 48ull);
+                sim::uploadNow(context, graph, headBuf, heads.data(), n * 4ull);
+                row.gpuMs = gpuMs([&] { segscan.inclusive(graph, in, headBuf, out, n, 3); });
+                std::vector<glm::vec4> result(records.size());
+                row.cpuMs = cpuMs(o.repetitions, [&] {
+                    glm::vec4 a(0), b(0), c(0);
+                    for (uint32_t i = 0; i < n; ++i) {
+                        if (heads[i] || i == 0) a = b = c = glm::vec4(0);
+                        a += records[3 * i];
+                        b += records[3 * i + 1];
+                        c += records[3 * i + 2];
+                        result[3 * i] = a;
+                        result[3 * i + 1] = b;
+                        result[3 * i + 2] = c;
+                    }
+                });
+            }
+            rows.push_back(row);
+        }
+        // Stable sort of (key, value) pairs, 32-bit keys.
+        {
+            std::vector<uint32_t> keys(n), values(n);
+            for (uint32_t i = 0; i < n; ++i) {
+                keys[i] = rng();
+                values[i] = i;
+            }
+            gpu::Buffer k(context, {"bench sort keys", n * 4ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
+            gpu::Buffer v(context, {"bench sort values", n * 4ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
+            Row row{"stable sort (32-bit keys)", n};
+            // Every repetition sorts the same unsorted input again.
+            row.gpuMs = gpuMs([&] { sort.sort(graph, k, v, n, 32); },
+                              [&] {
+                                  sim::uploadNow(context, graph, k, keys.data(), n * 4ull);
+                                  sim::uploadNow(context, graph, v, values.data(), n * 4ull);
+                              });
+            std::vector<std::pair<uint32_t, uint32_t>> pairs(n);
+            row.cpuMs = cpuMs(o.repetitions, [&] {
+                for (uint32_t i = 0; i < n; ++i) pairs[i] = {keys[i], values[i]};
+                std::stable_sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            });
+            rows.push_back(row);
+        }
+        // Sum of floats.
+        {
+            std::vector<float> values(n);
+            for (auto& x : values) x = float(rng() % 1000) * 1e-3f;
+            gpu::Buffer in(context, {"bench reduce in", n * 4ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_SFLOAT});
+            gpu::Buffer out(context, {"bench reduce out", 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_SFLOAT});
+            sim::uploadNow(context, graph, in, values.data(), n * 4ull);
+            Row row{"reduce sum (float)", n};
+            row.gpuMs = gpuMs([&] { reduce.scalar(graph, in, out, n, sim::ReduceOp::Sum); });
+            volatile float sink = 0;
+            row.cpuMs = cpuMs(o.repetitions, [&] { sink = std::reduce(values.begin(), values.end(), 0.0f); });
+            (void)sink;
+            rows.push_back(row);
+        }
+    }
+
+    nlohmann::ordered_json results = nlohmann::ordered_json::array();
+    fmt::print("\nfloe bench on {} (median of {} repetitions; CPU: one thread, C++ standard library)\n\n", context.deviceName(),
+               o.repetitions);
+    fmt::print("{:<28} {:>9} {:>10} {:>12} {:>10} {:>12} {:>9}\n", "primitive", "elements", "GPU ms", "GPU Melem/s", "CPU ms",
+               "CPU Melem/s", "GPU/CPU");
+    for (const Row& r : rows) {
+        nlohmann::ordered_json j = {{"primitive", r.primitive}, {"elements", r.size}};
+        if (!r.note.empty()) {
+            j["note"] = r.note;
+            fmt::print("{:<28} {:>9} {}\n", r.primitive, r.size, r.note);
+        } else {
+            const double gpuRate = r.size / (r.gpuMs * 1e3);
+            const double cpuRate = r.size / (r.cpuMs * 1e3);
+            j["gpu_ms"] = r.gpuMs;
+            j["gpu_melem_per_s"] = gpuRate;
+            j["cpu_ms"] = r.cpuMs;
+            j["cpu_melem_per_s"] = cpuRate;
+            j["gpu_over_cpu"] = gpuRate / cpuRate;
+            fmt::print("{:<28} {:>9} {:>10.3f} {:>12.1f} {:>10.3f} {:>12.1f} {:>8.2f}x\n", r.primitive, r.size, r.gpuMs, gpuRate, r.cpuMs,
+                       cpuRate, gpuRate / cpuRate);
+        }
+        results.push_back(j);
+    }
+    if (!o.out.empty()) {
+        nlohmann::ordered_json doc = {{"device", context.deviceName()}, {"repetitions", o.repetitions}, {"results", results}};
+        std::FILE* f = std::fopen(o.out.c_str(), "w");
+        if (!f) throw Error(fmt::format("--out {}: cannot write", o.out.string()));
+        const std::string text = doc.dump(2) + "\n";
+        std::fputs(text.c_str(), f);
+        std::fclose(f);
+        fmt::print("\nwrote {}\n", o.out.string());
+    }
+    return 0;
+}
+
+} // namespace floe

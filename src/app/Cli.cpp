@@ -1,0 +1,99 @@
+// Command-line parsing (CLI11). Parse errors exit with status 2 and name the offending flag.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "app/Commands.h"
+#include "base/Error.h"
+
+namespace floe {
+namespace {
+
+void addDeviceOptions(CLI::App* cmd, DeviceOptions& options)
+{
+    cmd->add_option("--device", options.device, "use the Vulkan device whose name contains NAME (see floe info)");
+    cmd->add_flag("--validate", options.validate, "enable the Khronos validation layer with synchronization validation");
+}
+
+bool envValidate()
+{
+    const char* v = std::getenv("FLOE_VALIDATE");
+    return v && std::string(v) != "0" && std::string(v) != "";
+}
+
+} // namespace
+
+int runCli(int argc, char** argv)
+{
+    CLI::App app{"Floe: a real-time physics lab on Vulkan (SPH fluids, deformable bodies, fracture)", "floe"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", "floe 0.1.0");
+
+    RunOptions run;
+    CLI::App* runCmd = app.add_subcommand("run", "simulate a scene headless; writes metrics.csv, summary.json, frame_NNNN.png");
+    runCmd->add_option("scene", run.scene, "scene file (.json)")->required();
+    runCmd->add_option("--solver", run.solver, "pressure solver (the foundation has: integrator)");
+    auto* steps = runCmd->add_option("--steps", run.steps, "number of time steps")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+    auto* seconds = runCmd->add_option("--seconds", run.seconds, "simulated seconds to run")->check(CLI::Range(1e-9, 1e9));
+    steps->excludes(seconds);
+    runCmd->add_option("--out", run.out, "output directory (default: out/<scene name>)");
+    runCmd->add_option("--frames", run.frames, "pictures spread over the run (0: none)")->check(CLI::Range(0, 100000));
+    runCmd->add_option("--width", run.width, "picture width in pixels")->check(CLI::Range(16u, 16384u));
+    runCmd->add_option("--height", run.height, "picture height in pixels")->check(CLI::Range(16u, 16384u));
+    runCmd->add_option("--set", run.sets, "override a scene setting, e.g. --set Configuration.timeStepSize=0.0005")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    runCmd->add_flag("--capture", run.capture, "capture the first frame with RenderDoc into the output directory");
+    runCmd->add_flag("--quiet", run.quiet, "no progress line");
+    addDeviceOptions(runCmd, run.device);
+
+    DeviceOptions info;
+    CLI::App* infoCmd = app.add_subcommand("info", "list Vulkan devices, the chosen one and the features Floe uses");
+    addDeviceOptions(infoCmd, info);
+
+    BenchOptions bench;
+    CLI::App* benchCmd = app.add_subcommand("bench", "benchmark the GPU primitives against the C++ standard library");
+    benchCmd->add_option("--out", bench.out, "write the results as JSON to FILE");
+    benchCmd->add_option("--sizes", bench.sizes, "element counts (default: 65536 1048576 4194304)")->check(CLI::Range(1u, 1u << 28));
+    benchCmd->add_option("--repetitions", bench.repetitions, "timed repetitions per measurement")->check(CLI::Range(1, 1000));
+    addDeviceOptions(benchCmd, bench.device);
+
+    std::string viewScene;
+    CLI::App* viewCmd = app.add_subcommand("view", "interactive window (GLFW + ImGui); not built yet");
+    viewCmd->add_option("scene", viewScene, "scene file (.json)");
+    viewCmd->allow_extras();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::string what = e.what();
+        throw Error(fmt::format("{} (see floe {}--help)", what, app.get_subcommands().empty() ? "" : app.get_subcommands()[0]->get_name() + " "));
+    }
+
+    if (*runCmd) {
+        run.device.validate = run.device.validate || envValidate();
+        return runCommand(run);
+    }
+    if (*infoCmd) {
+        info.validate = info.validate || envValidate();
+        return infoCommand(info);
+    }
+    if (*benchCmd) {
+        bench.device.validate = bench.device.validate || envValidate();
+        return benchCommand(bench);
+    }
+    if (*viewCmd)
+        throw Error("floe view (the interactive window) is not built yet; use the headless `floe run SCENE.json --frames K` for pictures");
+    return 0;
+}
+
+} // namespace floe

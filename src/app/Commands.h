@@ -1,0 +1,44 @@
+// The `floe` commands. Each returns the process exit status (0 ok, 1 diverged, 2 bad input);
+// floe::Error thrown inside is turned into a message and its status by main.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace floe {
+
+struct DeviceOptions {
+    std::string device;    // --device NAME
+    bool validate = false; // --validate or FLOE_VALIDATE=1
+};
+
+struct RunOptions {
+    std::filesystem::path scene;
+    std::string solver;                   // --solver; empty: the scene's
+    std::optional<uint64_t> steps;        // --steps
+    std::optional<double> seconds;        // --seconds (simulated)
+    std::filesystem::path out;            // --out; default out/<scene name>
+    std::optional<int> frames;            // --frames
+    uint32_t width = 1280, height = 720;  // --width/--height
+    std::vector<std::string> sets;        // --set key=value
+    bool capture = false;                 // --capture (RenderDoc, first frame)
+    bool quiet = false;                   // --quiet: no progress line
+    DeviceOptions device;
+};
+
+struct BenchOptions {
+    std::filesystem::path out;            // --out FILE.json
+    std::vector<uint32_t> sizes;          // --sizes; default 65536, 1048576, 4194304
+    int repetitions = 5;                  // --repetitions
+    DeviceOptions device;
+};
+
+int runCommand(const RunOptions& options);
+int infoCommand(const DeviceOptions& options);
+int benchCommand(const BenchOptions& options);
+int runCli(int argc, char** argv);
+
+} // namespace floe

@@ -1,0 +1,158 @@
+#include "app/Scene.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/common.hpp>
+
+namespace floe {
+
+const SettingsTable& SimulationSettings::table()
+{
+    static const SettingsTable t = [] {
+        SettingsTable s("Configuration");
+        using S = SimulationSettings;
+        s.number("particleRadius", &S::particleRadius, "m", 1e-5, 10, "radius of every particle; spacing of the initial grid is 2r")
+            .number("timeStepSize", &S::timeStepSize, "s", 1e-7, 1, "time step")
+            .number("stopAt", &S::stopAt, "s", -1, 1e6, "simulated time to run; <= 0: use --steps or --seconds")
+            .vector("gravitation", &S::gravitation, "m/s^2", -1e4, 1e4, "gravitational acceleration")
+            .flag("sim2D", &S::sim2D, "2D simulation in the xy plane")
+            .number("density0", &S::density0, "kg/m^3", 1e-3, 1e6, "rest density")
+            .vector("cameraPosition", &S::cameraPosition, "m", -1e6, 1e6, "camera position (all zero: automatic)")
+            .vector("cameraLookat", &S::cameraLookat, "m", -1e6, 1e6, "point the camera looks at");
+        return s;
+    }();
+    return t;
+}
+
+const SettingsTable& FluidBlock::table()
+{
+    static const SettingsTable t = [] {
+        SettingsTable s("FluidBlocks[]");
+        using S = FluidBlock;
+        s.vector("start", &S::start, "m", -1e6, 1e6, "minimum corner of the block")
+            .vector("end", &S::end, "m", -1e6, 1e6, "maximum corner of the block")
+            .vector("translation", &S::translation, "m", -1e6, 1e6, "translation applied after scaling")
+            .vector("scale", &S::scale, "", 1e-6, 1e6, "scale of the block")
+            .vector("initialVelocity", &S::initialVelocity, "m/s", -1e4, 1e4, "initial velocity of its particles")
+            .integer("denseMode", &S::denseMode, 0, 0, "sampling: 0 regular grid (the only mode Floe implements)")
+            .choice("id", &S::id, {}, "material id");
+        return s;
+    }();
+    return t;
+}
+
+const SettingsTable& FloeSettings::table()
+{
+    static const SettingsTable t = [] {
+        SettingsTable s("Floe");
+        using S = FloeSettings;
+        s.vector("domainMin", &S::domainMin, "m", -1e6, 1e6, "minimum corner of the closed domain")
+            .vector("domainMax", &S::domainMax, "m", -1e6, 1e6, "maximum corner of the closed domain")
+            .number("restitution", &S::restitution, "", 0, 1, "share of the normal velocity kept at a wall")
+            .number("friction", &S::friction, "", 0, 1, "share of the tangential velocity lost at a wall")
+            .number("fovY", &S::fovY, "deg", 1, 170, "vertical field of view of the camera")
+            .integer("frames", &S::frames, 0, 100000, "pictures per run (overridden by --frames)");
+        return s;
+    }();
+    return t;
+}
+
+namespace {
+
+struct BlockGrid {
+    glm::vec3 lo;
+    glm::uvec3 n;
+};
+
+BlockGrid blockGrid(const FluidBlock& b, float r, bool sim2D)
+{
+    const glm::vec3 a = b.start * b.scale + b.translation;
+    const glm::vec3 c = b.end * b.scale + b.translation;
+    BlockGrid g;
+    g.lo = glm::min(a, c);
+    const glm::vec3 size = glm::abs(c - a);
+    const float d = 2.0f * r;
+    for (int k = 0; k < 3; ++k) {
+        const double count = std::floor(static_cast<double>(size[k]) / d + 1e-4);
+        g.n[k] = static_cast<unsigned>(std::clamp(count, 0.0, 4.0e9));
+    }
+    if (sim2D) g.n.z = 1;
+    return g;
+}
+
+} // namespace
+
+float particleMass(const Scene& scene)
+{
+    const float d = 2.0f * scene.config.particleRadius;
+    return scene.config.density0 * (scene.config.sim2D ? d * d : d * d * d);
+}
+
+uint64_t countFluidParticles(const Scene& scene)
+{
+    double total = 0;
+    for (const FluidBlock& b : scene.fluidBlocks) {
+        const BlockGrid g = blockGrid(b, scene.config.particleRadius, scene.config.sim2D);
+        total += double(g.n.x) * double(g.n.y) * double(g.n.z);
+    }
+    return total > 1e18 ? uint64_t(1e18) : static_cast<uint64_t>(total);
+}
+
+std::vector<glm::vec4> sampleFluidParticles(const Scene& scene)
+{
+    std::vector<glm::vec4> out;
+    out.reserve(countFluidParticles(scene));
+    const float r = scene.config.particleRadius;
+    const float mass = particleMass(scene);
+    for (const FluidBlock& b : scene.fluidBlocks) {
+        const BlockGrid g = blockGrid(b, r, scene.config.sim2D);
+        for (unsigned z = 0; z < g.n.z; ++z)
+            for (unsigned y = 0; y < g.n.y; ++y)
+                for (unsigned x = 0; x < g.n.x; ++x) {
+                    glm::vec3 p = g.lo + glm::vec3(r) + 2.0f * r * glm::vec3(x, y, z);
+                    if (scene.config.sim2D) p.z = 0.0f;
+                    out.emplace_back(p, mass);
+                }
+    }
+    return out;
+}
+
+std::vector<glm::vec4> initialVelocities(const Scene& scene)
+{
+    std::vector<glm::vec4> out;
+    for (const FluidBlock& b : scene.fluidBlocks) {
+        const BlockGrid g = blockGrid(b, scene.config.particleRadius, scene.config.sim2D);
+        glm::vec3 v = b.initialVelocity;
+        if (scene.config.sim2D) v.z = 0.0f;
+        out.insert(out.end(), size_t(g.n.x) * g.n.y * g.n.z, glm::vec4(v, 0.0f));
+    }
+    return out;
+}
+
+void Scene::domain(glm::vec3& lo, glm::vec3& hi) const
+{
+    const float r = config.particleRadius;
+    if (domainGiven()) {
+        lo = glm::min(floe.domainMin, floe.domainMax);
+        hi = glm::max(floe.domainMin, floe.domainMax);
+    } else {
+        glm::vec3 fluidLo(1e30f), fluidHi(-1e30f);
+        for (const FluidBlock& b : fluidBlocks) {
+            const glm::vec3 a = b.start * b.scale + b.translation;
+            const glm::vec3 c = b.end * b.scale + b.translation;
+            fluidLo = glm::min(fluidLo, glm::min(a, c));
+            fluidHi = glm::max(fluidHi, glm::max(a, c));
+        }
+        if (fluidBlocks.empty()) fluidLo = fluidHi = glm::vec3(0);
+        const glm::vec3 size = glm::max(fluidHi - fluidLo, glm::vec3(20 * r));
+        lo = fluidLo - glm::vec3(size.x, 0.5f * size.y, size.z);
+        hi = fluidHi + glm::vec3(size.x, 0.5f * size.y, size.z);
+    }
+    if (config.sim2D) {
+        lo.z = -r;
+        hi.z = r;
+    }
+}
+
+} // namespace floe

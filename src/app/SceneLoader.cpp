@@ -1,0 +1,242 @@
+#include "app/SceneLoader.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <glm/common.hpp>
+#include <nlohmann/json.hpp>
+
+#include "base/Error.h"
+
+namespace floe {
+namespace {
+
+using nlohmann::json;
+
+// Keys SPlisHSPlasH's scene format defines (doc/file_format.md there) that Floe does not read
+// yet: accepted with a warning so that SPlisHSPlasH scenes load unchanged.
+const std::set<std::string>& splishConfigurationKeys()
+{
+    static const std::set<std::string> keys = {
+        "pause", "pauseAt", "numberOfStepsPerRenderUpdate", "renderWalls", "enablePartioExport", "enableVTKExport",
+        "enableRigidBodyExport", "enableRigidBodyVTKExport", "dataExportFPS", "partioExportFPS", "particleAttributes",
+        "enableStateExport", "stateExportFPS", "enableAsyncExport", "enableZSort", "maxIterations", "maxError",
+        "boundaryHandlingMethod", "simulationMethod", "stiffness", "exponent", "velocityUpdateMethod",
+        "enableDivergenceSolver", "maxIterationsV", "maxErrorV", "kernel", "gradKernel", "cflMethod", "cflFactor",
+        "cflMinTimeStepSize", "cflMaxTimeStepSize", "enableObjectSplitting", "enableTemporalSmoothing"};
+    return keys;
+}
+
+const std::set<std::string>& splishFluidBlockKeys()
+{
+    static const std::set<std::string> keys = {"initialAngularVelocity", "visMesh"};
+    return keys;
+}
+
+const std::set<std::string>& splishSections()
+{
+    static const std::set<std::string> keys = {"FluidModels", "Emitters", "RigidBodies", "AnimationFields", "Fluid", "Simulation",
+                                               "TriangleModels", "TetModels", "BallJoints", "HingeJoints", "Motors"};
+    return keys;
+}
+
+std::vector<std::string> keysOf(const SettingsTable& table)
+{
+    std::vector<std::string> keys;
+    for (const SettingRow& r : table.rows()) keys.push_back(r.key);
+    return keys;
+}
+
+// Applies every key of `object` to `settings` through `table`; unknown keys are errors unless
+// SPlisHSPlasH defines them (then a warning).
+void applyObject(const SettingsTable& table, void* settings, const json& object, const std::string& where,
+                 const std::string& section, const std::set<std::string>& splishKeys, std::vector<std::string>& warnings)
+{
+    if (!object.is_object()) throw Error(fmt::format("{}: {} must be an object, got {}", where, section, object.dump()));
+    std::vector<std::string> ignored;
+    for (const auto& [key, value] : object.items()) {
+        if (table.find(key)) {
+            try {
+                table.apply(settings, key, value, where);
+            } catch (const Error& e) {
+                // Name the section with its index (FluidBlocks[2]) rather than the table's.
+                std::string msg = e.what();
+                const std::string generic = table.section() + "." + key;
+                if (auto pos = msg.find(generic); pos != std::string::npos) msg.replace(pos, generic.size(), section + "." + key);
+                throw Error(msg);
+            }
+        } else if (splishKeys.count(key)) {
+            ignored.push_back(key);
+        } else {
+            const std::string hint = closestKey(key, keysOf(table));
+            std::string known;
+            for (const std::string& k : keysOf(table)) known += (known.empty() ? "" : ", ") + k;
+            throw Error(fmt::format("{}: unknown key {}.{}{}; known keys: {}", where, section, key,
+                                    hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint), known));
+        }
+    }
+    if (!ignored.empty()) {
+        std::string list;
+        for (const std::string& k : ignored) list += (list.empty() ? "" : ", ") + k;
+        warnings.push_back(fmt::format("{}: {} keys not used by Floe yet (SPlisHSPlasH settings): {}", where, section, list));
+    }
+}
+
+} // namespace
+
+Scene parseScene(const json& root, const std::string& where)
+{
+    if (!root.is_object()) throw Error(fmt::format("{}: a scene must be a JSON object with a \"Configuration\" section", where));
+    Scene scene;
+    for (const auto& [key, value] : root.items()) {
+        if (key == "Configuration") {
+            applyObject(SimulationSettings::table(), &scene.config, value, where, "Configuration", splishConfigurationKeys(),
+                        scene.warnings);
+        } else if (key == "FluidBlocks") {
+            if (!value.is_array()) throw Error(fmt::format("{}: FluidBlocks must be an array of objects", where));
+            for (size_t i = 0; i < value.size(); ++i) {
+                FluidBlock block;
+                applyObject(FluidBlock::table(), &block, value[i], where, fmt::format("FluidBlocks[{}]", i), splishFluidBlockKeys(),
+                            scene.warnings);
+                scene.fluidBlocks.push_back(block);
+            }
+        } else if (key == "Materials") {
+            if (!value.is_array()) throw Error(fmt::format("{}: Materials must be an array of objects", where));
+            for (size_t i = 0; i < value.size(); ++i) {
+                const json& m = value[i];
+                if (!m.is_object()) throw Error(fmt::format("{}: Materials[{}] must be an object", where, i));
+                if (m.contains("density0")) {
+                    const json& d = m["density0"];
+                    if (!d.is_number() || d.get<double>() <= 0 || d.get<double>() > 1e6)
+                        throw Error(fmt::format("{}: Materials[{}].density0: expected a number in [0.001, 1e6] kg/m^3, got {}", where,
+                                                i, d.dump()));
+                    scene.config.density0 = d.get<float>();
+                }
+                std::vector<std::string> other;
+                for (const auto& [k, v] : m.items())
+                    if (k != "density0" && k != "id") other.push_back(k);
+                if (!other.empty())
+                    scene.warnings.push_back(fmt::format("{}: Materials[{}] keys not used by Floe yet: {}", where, i, fmt::join(other, ", ")));
+            }
+        } else if (key == "Floe") {
+            applyObject(FloeSettings::table(), &scene.floe, value, where, "Floe", {}, scene.warnings);
+        } else if (splishSections().count(key)) {
+            scene.warnings.push_back(fmt::format("{}: section {} is not simulated by Floe yet and is ignored", where, key));
+        } else {
+            std::vector<std::string> sections{"Configuration", "FluidBlocks", "Materials", "Floe"};
+            const std::string hint = closestKey(key, sections);
+            throw Error(fmt::format("{}: unknown section \"{}\"{}; Floe reads Configuration, FluidBlocks, Materials and Floe", where,
+                                    key, hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
+        }
+    }
+    if (!root.contains("Configuration")) throw Error(fmt::format("{}: missing section \"Configuration\"", where));
+    validateScene(scene, where);
+    return scene;
+}
+
+void validateScene(const Scene& scene, const std::string& where)
+{
+    if (scene.fluidBlocks.empty()) throw Error(fmt::format("{}: FluidBlocks: expected at least one block of particles", where));
+    const float r = scene.config.particleRadius;
+    for (size_t i = 0; i < scene.fluidBlocks.size(); ++i) {
+        const FluidBlock& b = scene.fluidBlocks[i];
+        const int dims = scene.config.sim2D ? 2 : 3;
+        for (int k = 0; k < dims; ++k)
+            if (b.end[k] <= b.start[k])
+                throw Error(fmt::format("{}: FluidBlocks[{}]: end[{}] = {} must be greater than start[{}] = {}", where, i, k, b.end[k], k,
+                                        b.start[k]));
+    }
+    const uint64_t count = countFluidParticles(scene);
+    if (count == 0)
+        throw Error(fmt::format("{}: FluidBlocks: the blocks hold no particle of radius {} m (each side must be at least 2r = {} m)",
+                                where, r, 2 * r));
+    // Far beyond what any device holds: refuse before anything is allocated. The device's own
+    // limits are checked by the simulation when it sizes its buffers.
+    if (count > (1ull << 31))
+        throw Error(fmt::format("{}: the fluid blocks hold {} particles at particleRadius {} m; Floe handles at most 2^31", where,
+                                count, r));
+    if (scene.domainGiven()) {
+        for (int k = 0; k < (scene.config.sim2D ? 2 : 3); ++k)
+            if (scene.floe.domainMax[k] - scene.floe.domainMin[k] < 2 * r)
+                throw Error(fmt::format("{}: Floe.domainMax[{}] must exceed Floe.domainMin[{}] by at least 2r = {} m", where, k, k, 2 * r));
+        glm::vec3 lo, hi;
+        scene.domain(lo, hi);
+        for (size_t i = 0; i < scene.fluidBlocks.size(); ++i) {
+            const FluidBlock& b = scene.fluidBlocks[i];
+            const glm::vec3 a = glm::min(b.start * b.scale + b.translation, b.end * b.scale + b.translation);
+            const glm::vec3 c = glm::max(b.start * b.scale + b.translation, b.end * b.scale + b.translation);
+            for (int k = 0; k < (scene.config.sim2D ? 2 : 3); ++k)
+                if (a[k] < lo[k] - 1e-5f || c[k] > hi[k] + 1e-5f)
+                    throw Error(fmt::format("{}: FluidBlocks[{}] reaches outside the domain Floe.domainMin/domainMax on axis {}", where,
+                                            i, "xyz"[k]));
+        }
+    }
+}
+
+Scene loadScene(const std::filesystem::path& file)
+{
+    const std::string where = file.string();
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) throw Error(fmt::format("{}: no such scene file", where));
+    if (std::filesystem::is_directory(file, ec)) throw Error(fmt::format("{}: is a directory, expected a scene .json file", where));
+    std::ifstream in(file);
+    if (!in) throw Error(fmt::format("{}: cannot open the scene file", where));
+    std::stringstream text;
+    text << in.rdbuf();
+    json root;
+    try {
+        root = json::parse(text.str());
+    } catch (const json::parse_error& e) {
+        // nlohmann's message holds "line L, column C".
+        std::string msg = e.what();
+        if (auto pos = msg.find("parse error at "); pos != std::string::npos) msg = msg.substr(pos + 15);
+        throw Error(fmt::format("{}: malformed JSON at {}", where, msg));
+    }
+    Scene scene = parseScene(root, where);
+    scene.file = file;
+    scene.name = file.stem().string();
+    return scene;
+}
+
+void applyOverride(Scene& scene, const std::string& assignment)
+{
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw Error(fmt::format("--set {}: expected key=value, e.g. --set Configuration.timeStepSize=0.0005", assignment));
+    std::string key = assignment.substr(0, eq);
+    const std::string text = assignment.substr(eq + 1);
+    json value;
+    try {
+        value = json::parse(text);
+    } catch (const json::parse_error&) {
+        value = text; // a bare string
+    }
+    std::string section;
+    if (auto dot = key.find('.'); dot != std::string::npos) {
+        section = key.substr(0, dot);
+        key = key.substr(dot + 1);
+    }
+    const std::string where = "--set " + assignment;
+    std::vector<std::string> unused;
+    if (section.empty()) {
+        if (SimulationSettings::table().find(key)) section = "Configuration";
+        else if (FloeSettings::table().find(key)) section = "Floe";
+    }
+    if (section == "Configuration") {
+        applyObject(SimulationSettings::table(), &scene.config, json{{key, value}}, where, section, {}, unused);
+    } else if (section == "Floe") {
+        applyObject(FloeSettings::table(), &scene.floe, json{{key, value}}, where, section, {}, unused);
+    } else {
+        std::vector<std::string> all = keysOf(SimulationSettings::table());
+        for (const std::string& k : keysOf(FloeSettings::table())) all.push_back(k);
+        const std::string hint = closestKey(key, all);
+        throw Error(fmt::format("{}: unknown setting '{}'{}", where, section.empty() ? key : section + "." + key,
+                                hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
+    }
+    validateScene(scene, where);
+}
+
+} // namespace floe

@@ -1,0 +1,24 @@
+// Loads a scene file. Errors (missing file, malformed JSON, unknown keys, wrong types, values
+// out of range, inconsistent geometry) throw floe::Error naming the file, the key and what was
+// expected; main turns that into exit status 2. Keys SPlisHSPlasH defines but Floe does not use
+// yet are listed in Scene::warnings so that SPlisHSPlasH scenes run unchanged.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "app/Scene.h"
+
+namespace floe {
+
+Scene loadScene(const std::filesystem::path& file);
+Scene parseScene(const nlohmann::json& root, const std::string& where);
+// `assignment` is "Section.key=value" or "key=value" (searched in Configuration, then Floe);
+// value is JSON ("0.02", "[0,-9.81,0]", "true") or a bare string.
+void applyOverride(Scene& scene, const std::string& assignment);
+// Cross-key checks (block extents, domain, particle count); called by both functions above.
+void validateScene(const Scene& scene, const std::string& where);
+
+} // namespace floe

@@ -1,0 +1,109 @@
+// The Vulkan context: instance (debug utils, validation with synchronization validation on
+// request), the chosen physical device with the reasons every other device was rejected, one
+// queue that does compute, graphics and transfer, and the device capabilities Floe reads.
+// volk's global function pointers are loaded for the one device a process drives at a time.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <volk.h>
+
+namespace floe::gpu {
+
+struct ContextOptions {
+    bool validation = false;              // Khronos validation layer + synchronization validation
+    std::string deviceName;               // case-insensitive part of a device name; empty: the best
+    std::vector<std::string> instanceExtensions; // extra, e.g. what GLFW needs for a surface
+    bool presentation = false;            // the device must support VK_KHR_swapchain
+    bool echoValidation = true;           // print validation messages to stderr as they arrive
+};
+
+// One line per physical device for `floe info` and for errors when none is usable.
+struct DeviceReport {
+    std::string name;
+    std::string type; // "discrete GPU", "integrated GPU", "CPU", ...
+    std::string driver;
+    std::string apiVersion;
+    std::vector<std::string> rejectReasons; // empty: usable
+    bool chosen = false;
+};
+
+struct DeviceCaps {
+    VkPhysicalDeviceProperties properties{};
+    uint32_t subgroupSize = 0;
+    uint32_t minSubgroupSize = 0;
+    uint32_t maxSubgroupSize = 0;
+    bool timestamps = false;       // timestamp queries usable on Floe's queue
+    double timestampPeriodNs = 1.0;
+    uint32_t timestampValidBits = 0;
+    bool debugUtils = false;       // labels and object names (instance has VK_EXT_debug_utils)
+    std::vector<std::string> featuresUsed; // for `floe info`
+};
+
+class Context {
+public:
+    explicit Context(const ContextOptions& options); // throws floe::Error when no device is usable
+    ~Context();
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+
+    VkInstance instance() const { return instance_; }
+    VkPhysicalDevice physicalDevice() const { return physicalDevice_; }
+    VkDevice device() const { return device_; }
+    VkQueue queue() const { return queue_; }
+    uint32_t queueFamily() const { return queueFamily_; }
+    VkCommandPool commandPool() const { return commandPool_; }
+    const DeviceCaps& caps() const { return caps_; }
+    const VkPhysicalDeviceLimits& limits() const { return caps_.properties.limits; }
+    const std::vector<DeviceReport>& deviceReports() const { return reports_; }
+    std::string deviceName() const { return caps_.properties.deviceName; }
+    bool validationEnabled() const { return validation_; }
+
+    // Validation messages (warnings and errors of the validation layer) since the start.
+    uint32_t validationMessageCount() const { return validationMessages_.load(); }
+    std::vector<std::string> validationMessages() const;
+
+    // Unique, never reused identity for buffers and images (the render graph's state key).
+    uint64_t newResourceId() { return ++nextResourceId_; }
+
+    uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required,
+                            VkMemoryPropertyFlags preferred) const;
+    VkMemoryPropertyFlags memoryFlags(uint32_t type) const { return memory_.memoryTypes[type].propertyFlags; }
+    void setObjectName(VkObjectType type, uint64_t handle, const std::string& name) const;
+
+    // Records with `record`, submits and waits. For uploads and set-up, not per-frame work.
+    void submitAndWait(const std::function<void(VkCommandBuffer)>& record) const;
+
+private:
+    static VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                        VkDebugUtilsMessageTypeFlagsEXT types,
+                                                        const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                        void* user);
+    void createInstance(const ContextOptions& options);
+    void pickDevice(const ContextOptions& options);
+    void createDevice(const ContextOptions& options);
+
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice_ = VK_NULL_HANDLE;
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkQueue queue_ = VK_NULL_HANDLE;
+    uint32_t queueFamily_ = 0;
+    VkCommandPool commandPool_ = VK_NULL_HANDLE;
+    VkPhysicalDeviceMemoryProperties memory_{};
+    DeviceCaps caps_;
+    std::vector<DeviceReport> reports_;
+    bool validation_ = false;
+    bool echoValidation_ = true;
+    std::atomic<uint32_t> validationMessages_{0};
+    mutable std::mutex messagesMutex_;
+    std::vector<std::string> messages_;
+    uint64_t nextResourceId_ = 0;
+};
+
+} // namespace floe::gpu

@@ -1,0 +1,75 @@
+#include "gpu/GpuTimer.h"
+
+#include "gpu/Check.h"
+#include "gpu/Context.h"
+
+namespace floe::gpu {
+
+GpuTimer::GpuTimer(Context& context, uint32_t maxScopes) : device_(context.device()), maxScopes_(maxScopes)
+{
+    if (!context.caps().timestamps) return;
+    periodNs_ = context.caps().timestampPeriodNs;
+    const uint32_t bits = context.caps().timestampValidBits;
+    validMask_ = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+    VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    info.queryCount = 2 * maxScopes;
+    VK_CHECK(vkCreateQueryPool(device_, &info, nullptr, &pool_));
+    vkResetQueryPool(device_, pool_, 0, 2 * maxScopes_);
+}
+
+GpuTimer::~GpuTimer()
+{
+    if (pool_) vkDestroyQueryPool(device_, pool_, nullptr);
+}
+
+void GpuTimer::reset()
+{
+    if (!pool_) return;
+    if (!names_.empty()) vkResetQueryPool(device_, pool_, 0, 2 * static_cast<uint32_t>(names_.size()));
+    names_.clear();
+    closed_.clear();
+}
+
+int GpuTimer::begin(VkCommandBuffer cmd, const std::string& name)
+{
+    if (!pool_ || names_.size() >= maxScopes_) return -1;
+    const uint32_t scope = static_cast<uint32_t>(names_.size());
+    names_.push_back(name);
+    closed_.push_back(false);
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pool_, 2 * scope);
+    return static_cast<int>(scope);
+}
+
+void GpuTimer::end(VkCommandBuffer cmd, int scope)
+{
+    if (scope < 0) return;
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pool_, 2 * static_cast<uint32_t>(scope) + 1);
+    closed_[static_cast<size_t>(scope)] = true;
+}
+
+std::vector<PassTime> GpuTimer::results() const
+{
+    std::vector<PassTime> out;
+    if (!pool_ || names_.empty()) return out;
+    std::vector<uint64_t> stamps(2 * names_.size());
+    VK_CHECK(vkGetQueryPoolResults(device_, pool_, 0, static_cast<uint32_t>(stamps.size()), stamps.size() * sizeof(uint64_t),
+                                   stamps.data(), sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    for (size_t i = 0; i < names_.size(); ++i) {
+        if (!closed_[i]) continue;
+        const uint64_t t0 = stamps[2 * i] & validMask_;
+        const uint64_t t1 = stamps[2 * i + 1] & validMask_;
+        const double ms = static_cast<double>((t1 - t0) & validMask_) * periodNs_ * 1e-6;
+        bool merged = false;
+        for (PassTime& p : out)
+            if (p.name == names_[i]) {
+                p.ms += ms;
+                merged = true;
+                break;
+            }
+        if (!merged) out.push_back({names_[i], ms});
+    }
+    return out;
+}
+
+} // namespace floe::gpu

@@ -1,0 +1,46 @@
+// Per-pass GPU timings with timestamp queries. The render graph opens one scope per timed pass
+// (or per group of passes such as one solver iteration batch); results are summed per name.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <volk.h>
+
+namespace floe::gpu {
+
+class Context;
+
+struct PassTime {
+    std::string name;
+    double ms = 0.0;
+};
+
+class GpuTimer {
+public:
+    GpuTimer(Context& context, uint32_t maxScopes = 256);
+    ~GpuTimer();
+    GpuTimer(const GpuTimer&) = delete;
+    GpuTimer& operator=(const GpuTimer&) = delete;
+
+    bool enabled() const { return pool_ != VK_NULL_HANDLE; }
+    // Host-side reset; call after the previous command buffer using this timer completed.
+    void reset();
+    // Returns a scope index, or -1 when timing is unavailable or all scopes are used.
+    int begin(VkCommandBuffer cmd, const std::string& name);
+    void end(VkCommandBuffer cmd, int scope);
+    // After the command buffer completed: milliseconds per name, in first-use order.
+    std::vector<PassTime> results() const;
+
+private:
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkQueryPool pool_ = VK_NULL_HANDLE;
+    uint32_t maxScopes_ = 0;
+    double periodNs_ = 1.0;
+    uint64_t validMask_ = ~0ull;
+    std::vector<std::string> names_;
+    std::vector<bool> closed_;
+};
+
+} // namespace floe::gpu

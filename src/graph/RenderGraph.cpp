@@ -1,0 +1,531 @@
+#include "graph/RenderGraph.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "gpu/Buffer.h"
+#include "gpu/Context.h"
+#include "gpu/GpuTimer.h"
+#include "gpu/Image.h"
+#include "gpu/Pipeline.h"
+
+namespace floe::graph {
+namespace {
+
+VkAccessFlags2 readAccessOf(VkDescriptorType type)
+{
+    switch (type) {
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: return VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: return VK_ACCESS_2_UNIFORM_READ_BIT;
+    default: return VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
+    }
+}
+
+VkPipelineStageFlags2 shaderStages(VkShaderStageFlags stages)
+{
+    VkPipelineStageFlags2 out = 0;
+    if (stages & VK_SHADER_STAGE_COMPUTE_BIT) out |= VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    if (stages & VK_SHADER_STAGE_VERTEX_BIT) out |= VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT;
+    if (stages & VK_SHADER_STAGE_FRAGMENT_BIT) out |= VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
+    return out;
+}
+
+const char* typeName(VkDescriptorType type)
+{
+    switch (type) {
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER: return "storage buffer";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: return "uniform buffer";
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER: return "uniform texel buffer";
+    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER: return "storage texel buffer";
+    default: return "unsupported descriptor";
+    }
+}
+
+} // namespace
+
+// ---- PassBuilder --------------------------------------------------------------------------------
+
+PassBuilder& PassBuilder::read(uint32_t binding, const gpu::Buffer& buffer, VkFormat viewFormat)
+{
+    return bind(binding, buffer, viewFormat, true, false);
+}
+
+PassBuilder& PassBuilder::write(uint32_t binding, const gpu::Buffer& buffer, VkFormat viewFormat)
+{
+    return bind(binding, buffer, viewFormat, false, true);
+}
+
+PassBuilder& PassBuilder::readWrite(uint32_t binding, const gpu::Buffer& buffer, VkFormat viewFormat)
+{
+    return bind(binding, buffer, viewFormat, true, true);
+}
+
+PassBuilder& PassBuilder::bind(uint32_t binding, const gpu::Buffer& buffer, VkFormat viewFormat, bool reads, bool writes)
+{
+    RenderGraph::Pass& pass = graph_.passes_[pass_];
+    const gpu::ShaderBinding* b = pass.pipeline->binding(binding);
+    if (!b)
+        throw std::logic_error(fmt::format("pass {}: the shader has no binding {} (for buffer '{}')", pass.name, binding, buffer.name()));
+    if (writes && b->readOnly)
+        throw std::logic_error(fmt::format("pass {}: binding {} ('{}', {}) is read-only but buffer '{}' is bound for writing",
+                                           pass.name, binding, b->name, typeName(b->type), buffer.name()));
+    if (!buffer.valid()) throw std::logic_error(fmt::format("pass {}: binding {} gets an empty buffer", pass.name, binding));
+    for (const auto& d : pass.descriptors)
+        if (d.binding == binding) throw std::logic_error(fmt::format("pass {}: binding {} bound twice", pass.name, binding));
+
+    RenderGraph::Descriptor d;
+    d.binding = binding;
+    d.type = b->type;
+    switch (b->type) {
+    case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+        d.buffer = buffer.handle();
+        d.range = VK_WHOLE_SIZE;
+        break;
+    case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+        d.view = buffer.view(viewFormat != VK_FORMAT_UNDEFINED ? viewFormat : buffer.elementFormat());
+        break;
+    case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER: {
+        VkFormat format = b->texelFormat != VK_FORMAT_UNDEFINED ? b->texelFormat : buffer.elementFormat();
+        if (viewFormat != VK_FORMAT_UNDEFINED) format = viewFormat;
+        d.view = buffer.view(format);
+        break;
+    }
+    default:
+        throw std::logic_error(fmt::format("pass {}: binding {} is a {}, not a buffer", pass.name, binding, typeName(b->type)));
+    }
+    pass.descriptors.push_back(d);
+
+    VkAccessFlags2 access = 0;
+    if (reads || !writes) access |= readAccessOf(b->type);
+    if (writes) access |= VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    pass.uses.push_back({buffer.id(), false, Access{shaderStages(b->stages), access}});
+    return *this;
+}
+
+PassBuilder& PassBuilder::pushBytes(const void* data, uint32_t bytes)
+{
+    RenderGraph::Pass& pass = graph_.passes_[pass_];
+    if (bytes != pass.pipeline->pushConstantBytes())
+        throw std::logic_error(fmt::format("pass {}: {} bytes of push constants, the shader declares {}", pass.name, bytes,
+                                           pass.pipeline->pushConstantBytes()));
+    std::memcpy(pass.push.data(), data, bytes);
+    pass.pushSize = bytes;
+    return *this;
+}
+
+void PassBuilder::finish()
+{
+    RenderGraph::Pass& pass = graph_.passes_[pass_];
+    for (const gpu::ShaderBinding& b : pass.pipeline->bindings()) {
+        const bool bound = std::any_of(pass.descriptors.begin(), pass.descriptors.end(),
+                                       [&](const RenderGraph::Descriptor& d) { return d.binding == b.binding; });
+        if (!bound)
+            throw std::logic_error(fmt::format("pass {}: shader binding {} ('{}') is not bound", pass.name, b.binding, b.name));
+    }
+    if (pass.pipeline->pushConstantBytes() && pass.pushSize == 0)
+        throw std::logic_error(fmt::format("pass {}: the shader declares push constants but none were given", pass.name));
+    pass.finished = true;
+}
+
+void PassBuilder::dispatch(uint32_t groupsX, uint32_t groupsY, uint32_t groupsZ)
+{
+    RenderGraph::Pass& pass = graph_.passes_[pass_];
+    pass.groups = {groupsX, groupsY, groupsZ};
+    finish();
+}
+
+void PassBuilder::dispatchThreads(uint64_t threads)
+{
+    RenderGraph::Pass& pass = graph_.passes_[pass_];
+    const uint64_t local = pass.pipeline->localSize()[0];
+    const uint64_t groups = (threads + local - 1) / local;
+    const uint64_t maxX = graph_.context_.limits().maxComputeWorkGroupCount[0];
+    const uint64_t maxY = graph_.context_.limits().maxComputeWorkGroupCount[1];
+    if (groups <= maxX) {
+        dispatch(static_cast<uint32_t>(groups));
+        return;
+    }
+    const uint64_t y = (groups + maxX - 1) / maxX;
+    if (y > maxY) throw std::logic_error(fmt::format("pass {}: {} threads exceed the device's dispatch limits", pass.name, threads));
+    dispatch(static_cast<uint32_t>(maxX), static_cast<uint32_t>(y));
+}
+
+PassBuilder& PassBuilder::color(const gpu::Image& image, std::optional<glm::vec4> clear)
+{
+    RenderGraph::Pass& pass = graph_.passes_[pass_];
+    RenderGraph::Attachment a;
+    a.image = image.handle();
+    a.view = image.view();
+    a.aspect = image.aspect();
+    a.width = image.width();
+    a.height = image.height();
+    a.clear = clear.has_value();
+    if (clear) a.clearValue.color = {{clear->x, clear->y, clear->z, clear->w}};
+    pass.color = a;
+    VkAccessFlags2 access = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
+    if (!a.clear) access |= VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT;
+    pass.uses.push_back({image.id(), true,
+                         Access{VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, access, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, a.clear}});
+    pass.images.push_back({image.id(), image.handle(), image.aspect()});
+    return *this;
+}
+
+PassBuilder& PassBuilder::depth(const gpu::Image& image, std::optional<float> clear)
+{
+    RenderGraph::Pass& pass = graph_.passes_[pass_];
+    RenderGraph::Attachment a;
+    a.image = image.handle();
+    a.view = image.view();
+    a.aspect = image.aspect();
+    a.width = image.width();
+    a.height = image.height();
+    a.clear = clear.has_value();
+    if (clear) a.clearValue.depthStencil = {*clear, 0};
+    pass.depth = a;
+    pass.uses.push_back({image.id(), true,
+                         Access{VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                                VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
+                                VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, a.clear}});
+    pass.images.push_back({image.id(), image.handle(), image.aspect()});
+    return *this;
+}
+
+void PassBuilder::draw(uint32_t vertexCount, uint32_t instanceCount)
+{
+    RenderGraph::Pass& pass = graph_.passes_[pass_];
+    if (!pass.color && !pass.depth) throw std::logic_error(fmt::format("pass {}: a draw needs a colour or depth target", pass.name));
+    pass.vertexCount = vertexCount;
+    pass.instanceCount = instanceCount;
+    finish();
+}
+
+// ---- RenderGraph ----------------------------------------------------------------------------
+
+RenderGraph::RenderGraph(gpu::Context& context) : context_(context) {}
+
+void RenderGraph::checkOpenBuilder() const
+{
+    if (!passes_.empty()) {
+        const Pass& last = passes_.back();
+        if ((last.kind == Kind::Compute || last.kind == Kind::Graphics) && !last.finished)
+            throw std::logic_error(fmt::format("pass {}: added without dispatch()/draw()", last.name));
+    }
+}
+
+PassBuilder RenderGraph::addCompute(const gpu::Pipeline& pipeline)
+{
+    checkOpenBuilder();
+    if (pipeline.bindPoint() != VK_PIPELINE_BIND_POINT_COMPUTE)
+        throw std::logic_error(fmt::format("addCompute: {} is not a compute pipeline", pipeline.name()));
+    Pass pass;
+    pass.kind = Kind::Compute;
+    pass.name = pipeline.name();
+    pass.pipeline = &pipeline;
+    passes_.push_back(std::move(pass));
+    return PassBuilder(*this, passes_.size() - 1);
+}
+
+PassBuilder RenderGraph::addGraphics(const gpu::Pipeline& pipeline)
+{
+    checkOpenBuilder();
+    if (pipeline.bindPoint() != VK_PIPELINE_BIND_POINT_GRAPHICS)
+        throw std::logic_error(fmt::format("addGraphics: {} is not a graphics pipeline", pipeline.name()));
+    Pass pass;
+    pass.kind = Kind::Graphics;
+    pass.name = pipeline.name();
+    pass.pipeline = &pipeline;
+    passes_.push_back(std::move(pass));
+    return PassBuilder(*this, passes_.size() - 1);
+}
+
+void RenderGraph::addFill(const std::string& name, const gpu::Buffer& buffer, uint32_t value)
+{
+    checkOpenBuilder();
+    Pass pass;
+    pass.kind = Kind::Fill;
+    pass.name = name;
+    pass.dst = buffer.handle();
+    pass.bytes = buffer.size() & ~VkDeviceSize(3);
+    pass.fillValue = value;
+    pass.uses.push_back({buffer.id(), false, Access{VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT}});
+    passes_.push_back(std::move(pass));
+}
+
+void RenderGraph::addCopy(const std::string& name, const gpu::Buffer& src, const gpu::Buffer& dst, VkDeviceSize bytes,
+                          VkDeviceSize srcOffset, VkDeviceSize dstOffset)
+{
+    checkOpenBuilder();
+    if (srcOffset + bytes > src.size() || dstOffset + bytes > dst.size())
+        throw std::logic_error(fmt::format("copy {}: {} bytes out of range ({} -> {})", name, bytes, src.name(), dst.name()));
+    Pass pass;
+    pass.kind = Kind::Copy;
+    pass.name = name;
+    pass.src = src.handle();
+    pass.dst = dst.handle();
+    pass.bytes = bytes;
+    pass.srcOffset = srcOffset;
+    pass.dstOffset = dstOffset;
+    pass.uses.push_back({src.id(), false, Access{VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT}});
+    pass.uses.push_back({dst.id(), false, Access{VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT}});
+    passes_.push_back(std::move(pass));
+}
+
+void RenderGraph::addCopyImageToBuffer(const std::string& name, const gpu::Image& src, const gpu::Buffer& dst)
+{
+    checkOpenBuilder();
+    Pass pass;
+    pass.kind = Kind::CopyImage;
+    pass.name = name;
+    pass.srcImage = src.handle();
+    pass.srcAspect = src.aspect();
+    pass.width = src.width();
+    pass.height = src.height();
+    pass.dst = dst.handle();
+    pass.uses.push_back({src.id(), true, Access{VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL}});
+    pass.uses.push_back({dst.id(), false, Access{VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT}});
+    pass.images.push_back({src.id(), src.handle(), src.aspect()});
+    passes_.push_back(std::move(pass));
+}
+
+void RenderGraph::addHostRead(const gpu::Buffer& buffer)
+{
+    checkOpenBuilder();
+    Pass pass;
+    pass.kind = Kind::HostRead;
+    pass.name = "host_read " + buffer.name();
+    pass.uses.push_back({buffer.id(), false, Access{VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT}});
+    passes_.push_back(std::move(pass));
+}
+
+void RenderGraph::addCustom(const std::string& name, std::vector<ResourceUse> uses, std::function<void(VkCommandBuffer)> record)
+{
+    checkOpenBuilder();
+    Pass pass;
+    pass.kind = Kind::Custom;
+    pass.name = name;
+    pass.uses = std::move(uses);
+    pass.record = std::move(record);
+    passes_.push_back(std::move(pass));
+}
+
+void RenderGraph::beginGroup(const std::string& name)
+{
+    checkOpenBuilder();
+    Pass pass;
+    pass.kind = Kind::BeginGroup;
+    pass.name = name;
+    passes_.push_back(std::move(pass));
+    ++groupDepth_;
+}
+
+void RenderGraph::endGroup()
+{
+    checkOpenBuilder();
+    if (groupDepth_ == 0) throw std::logic_error("RenderGraph::endGroup without beginGroup");
+    Pass pass;
+    pass.kind = Kind::EndGroup;
+    passes_.push_back(std::move(pass));
+    --groupDepth_;
+}
+
+std::vector<std::string> RenderGraph::pendingPassNames() const
+{
+    std::vector<std::string> names;
+    for (const Pass& p : passes_)
+        if (p.kind != Kind::BeginGroup && p.kind != Kind::EndGroup) names.push_back(p.name);
+    return names;
+}
+
+std::vector<std::string> RenderGraph::pendingTimerNames() const
+{
+    std::vector<std::string> names;
+    int depth = 0;
+    for (const Pass& p : passes_) {
+        if (p.kind == Kind::EndGroup) {
+            --depth;
+            continue;
+        }
+        const bool top = depth == 0;
+        if (p.kind == Kind::BeginGroup) ++depth;
+        if (top && p.kind != Kind::HostRead && std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+    }
+    return names;
+}
+
+void RenderGraph::discard()
+{
+    passes_.clear();
+    groupDepth_ = 0;
+}
+
+std::vector<PassBarriers> RenderGraph::plan() const
+{
+    BarrierPlanner copy = planner_;
+    std::vector<PassBarriers> out;
+    for (const Pass& p : passes_)
+        if (p.kind != Kind::BeginGroup && p.kind != Kind::EndGroup) out.push_back(copy.plan(p.uses));
+    return out;
+}
+
+void RenderGraph::recordBarriers(VkCommandBuffer cmd, const Pass& pass, const PassBarriers& barriers) const
+{
+    if (barriers.empty()) return;
+    VkMemoryBarrier2 memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    std::vector<VkImageMemoryBarrier2> images;
+    if (barriers.memory) {
+        memory.srcStageMask = barriers.memory->srcStages;
+        memory.srcAccessMask = barriers.memory->srcAccess;
+        memory.dstStageMask = barriers.memory->dstStages;
+        memory.dstAccessMask = barriers.memory->dstAccess;
+    }
+    for (const ImageBarrier& ib : barriers.images) {
+        auto ref = std::find_if(pass.images.begin(), pass.images.end(), [&](const Pass::ImageRef& r) { return r.resource == ib.resource; });
+        VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+        b.srcStageMask = ib.dependency.srcStages;
+        b.srcAccessMask = ib.dependency.srcAccess;
+        b.dstStageMask = ib.dependency.dstStages;
+        b.dstAccessMask = ib.dependency.dstAccess;
+        b.oldLayout = ib.dependency.oldLayout;
+        b.newLayout = ib.dependency.newLayout;
+        b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        b.image = ref->image;
+        b.subresourceRange = {ref->aspect, 0, 1, 0, 1};
+        images.push_back(b);
+    }
+    VkDependencyInfo info{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    info.memoryBarrierCount = barriers.memory ? 1 : 0;
+    info.pMemoryBarriers = &memory;
+    info.imageMemoryBarrierCount = static_cast<uint32_t>(images.size());
+    info.pImageMemoryBarriers = images.data();
+    vkCmdPipelineBarrier2(cmd, &info);
+}
+
+void RenderGraph::recordPass(VkCommandBuffer cmd, const Pass& pass)
+{
+    switch (pass.kind) {
+    case Kind::Compute:
+    case Kind::Graphics: {
+        const gpu::Pipeline& p = *pass.pipeline;
+        std::vector<VkDescriptorBufferInfo> bufferInfos(pass.descriptors.size());
+        std::vector<VkWriteDescriptorSet> writes(pass.descriptors.size());
+        for (size_t i = 0; i < pass.descriptors.size(); ++i) {
+            const Descriptor& d = pass.descriptors[i];
+            VkWriteDescriptorSet& w = writes[i];
+            w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+            w.dstBinding = d.binding;
+            w.descriptorCount = 1;
+            w.descriptorType = d.type;
+            if (d.view) {
+                w.pTexelBufferView = &d.view;
+            } else {
+                bufferInfos[i] = {d.buffer, 0, d.range};
+                w.pBufferInfo = &bufferInfos[i];
+            }
+        }
+        if (pass.kind == Kind::Graphics) {
+            VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+            VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+            VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
+            rendering.layerCount = 1;
+            const Attachment& size = pass.color ? *pass.color : *pass.depth;
+            rendering.renderArea = {{0, 0}, {size.width, size.height}};
+            if (pass.color) {
+                color.imageView = pass.color->view;
+                color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+                color.loadOp = pass.color->clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+                color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+                color.clearValue = pass.color->clearValue;
+                rendering.colorAttachmentCount = 1;
+                rendering.pColorAttachments = &color;
+            }
+            if (pass.depth) {
+                depth.imageView = pass.depth->view;
+                depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+                depth.loadOp = pass.depth->clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+                depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+                depth.clearValue = pass.depth->clearValue;
+                rendering.pDepthAttachment = &depth;
+            }
+            vkCmdBeginRendering(cmd, &rendering);
+            const VkViewport viewport{0, 0, float(size.width), float(size.height), 0, 1};
+            const VkRect2D scissor{{0, 0}, {size.width, size.height}};
+            vkCmdSetViewport(cmd, 0, 1, &viewport);
+            vkCmdSetScissor(cmd, 0, 1, &scissor);
+        }
+        vkCmdBindPipeline(cmd, p.bindPoint(), p.handle());
+        if (!writes.empty())
+            vkCmdPushDescriptorSetKHR(cmd, p.bindPoint(), p.layout(), 0, static_cast<uint32_t>(writes.size()), writes.data());
+        if (pass.pushSize) vkCmdPushConstants(cmd, p.layout(), p.pushStages(), 0, pass.pushSize, pass.push.data());
+        if (pass.kind == Kind::Compute) {
+            if (pass.groups[0] && pass.groups[1] && pass.groups[2]) vkCmdDispatch(cmd, pass.groups[0], pass.groups[1], pass.groups[2]);
+        } else {
+            if (pass.vertexCount && pass.instanceCount) vkCmdDraw(cmd, pass.vertexCount, pass.instanceCount, 0, 0);
+            vkCmdEndRendering(cmd);
+        }
+        break;
+    }
+    case Kind::Fill:
+        if (pass.bytes) vkCmdFillBuffer(cmd, pass.dst, 0, pass.bytes, pass.fillValue);
+        break;
+    case Kind::Copy:
+        if (pass.bytes) {
+            const VkBufferCopy region{pass.srcOffset, pass.dstOffset, pass.bytes};
+            vkCmdCopyBuffer(cmd, pass.src, pass.dst, 1, &region);
+        }
+        break;
+    case Kind::CopyImage: {
+        VkBufferImageCopy region{};
+        region.imageSubresource = {pass.srcAspect, 0, 0, 1};
+        region.imageExtent = {pass.width, pass.height, 1};
+        vkCmdCopyImageToBuffer(cmd, pass.srcImage, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, pass.dst, 1, &region);
+        break;
+    }
+    case Kind::Custom: pass.record(cmd); break;
+    case Kind::HostRead:
+    case Kind::BeginGroup:
+    case Kind::EndGroup: break;
+    }
+}
+
+void RenderGraph::execute(VkCommandBuffer cmd, gpu::GpuTimer* timer)
+{
+    checkOpenBuilder();
+    if (groupDepth_ != 0) throw std::logic_error("RenderGraph::execute with an open group");
+    const bool labels = context_.caps().debugUtils;
+    std::vector<int> groupScopes;
+    for (const Pass& pass : passes_) {
+        if (pass.kind == Kind::BeginGroup) {
+            if (labels) {
+                VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
+                label.pLabelName = pass.name.c_str();
+                vkCmdBeginDebugUtilsLabelEXT(cmd, &label);
+            }
+            groupScopes.push_back(groupScopes.empty() && timer ? timer->begin(cmd, pass.name) : -1);
+            continue;
+        }
+        if (pass.kind == Kind::EndGroup) {
+            if (timer) timer->end(cmd, groupScopes.back());
+            groupScopes.pop_back();
+            if (labels) vkCmdEndDebugUtilsLabelEXT(cmd);
+            continue;
+        }
+        recordBarriers(cmd, pass, planner_.plan(pass.uses));
+        if (pass.kind == Kind::HostRead) continue;
+        if (labels) {
+            VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
+            label.pLabelName = pass.name.c_str();
+            vkCmdBeginDebugUtilsLabelEXT(cmd, &label);
+        }
+        const int scope = groupScopes.empty() && timer ? timer->begin(cmd, pass.name) : -1;
+        recordPass(cmd, pass);
+        if (timer) timer->end(cmd, scope);
+        if (labels) vkCmdEndDebugUtilsLabelEXT(cmd);
+    }
+    passes_.clear();
+}
+
+} // namespace floe::graph

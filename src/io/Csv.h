@@ -1,0 +1,34 @@
+// metrics.csv: a header row, then one row per step. Columns are fixed when the writer is
+// created; a value left unset in a row is written as an empty field.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace floe::io {
+
+class CsvWriter {
+public:
+    CsvWriter(const std::filesystem::path& path, std::vector<std::string> columns); // throws floe::Error
+    ~CsvWriter();
+    CsvWriter(const CsvWriter&) = delete;
+    CsvWriter& operator=(const CsvWriter&) = delete;
+
+    size_t column(const std::string& name) const; // throws std::out_of_range for unknown names
+    void set(size_t column, double value);
+    void set(const std::string& name, double value) { set(column(name), value); }
+    void endRow();
+    void flush();
+
+private:
+    std::FILE* file_ = nullptr;
+    std::vector<std::string> columns_;
+    std::vector<std::optional<double>> row_;
+};
+
+std::string formatNumber(double value); // shortest round-trip representation
+
+} // namespace floe::io

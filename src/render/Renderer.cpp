@@ -1,0 +1,63 @@
+#include "render/Renderer.h"
+
+#include <glm/geometric.hpp>
+
+#include "gpu/Image.h"
+#include "graph/RenderGraph.h"
+#include "shared/render.h"
+#include "sim/ParticleBuffers.h"
+
+namespace floe::render {
+
+Renderer::Renderer(gpu::Context& context, const gpu::ShaderLibrary& shaders, VkFormat colorFormat, VkFormat depthFormat,
+                   uint32_t framesInFlight)
+{
+    gpu::GraphicsPipelineDesc desc;
+    desc.name = "render/particles";
+    desc.colorFormat = colorFormat;
+    desc.depthFormat = depthFormat;
+    particles_ = gpu::createGraphicsPipeline(context, shaders, desc);
+    desc.name = "render/floor";
+    floor_ = gpu::createGraphicsPipeline(context, shaders, desc);
+    for (uint32_t i = 0; i < framesInFlight; ++i)
+        frameConstants_.emplace_back(context, gpu::BufferDesc{"frame constants", sizeof(shared::RenderParams), gpu::MemoryKind::Upload});
+}
+
+void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth, const sim::ParticleBuffers& particles,
+                         const ViewSettings& view, uint32_t frameSlot)
+{
+    const float aspect = float(color.width()) / float(color.height());
+    shared::RenderParams frame{};
+    frame.view = view.camera.view();
+    frame.projection = view.camera.projection(aspect);
+    // Key light from the upper left front, in view space.
+    const glm::vec3 light = glm::normalize(glm::vec3(frame.view * glm::vec4(glm::normalize(glm::vec3(-0.4f, 1.0f, 0.6f)), 0.0f)));
+    frame.lightDirection = glm::vec4(light, 0.0f);
+    frame.particle = glm::vec4(view.particleRadius, view.colorMin, view.colorMax, float(view.colorAttribute));
+    frame.floor = glm::vec4(view.floorHeight, view.floorHalfExtent, view.floorCenter.x, view.floorCenter.y);
+    frame.viewport = glm::vec4(color.width(), color.height(), 1.0f / color.width(), 1.0f / color.height());
+    gpu::Buffer& constants = frameConstants_.at(frameSlot);
+    constants.write(&frame, sizeof(frame));
+
+    const glm::vec4 background(0.10f, 0.11f, 0.13f, 1.0f);
+    if (view.drawFloor) {
+        graph.addGraphics(floor_).read(RENDER_BIND_FRAME, constants).color(color, background).depth(depth, 1.0f).draw(6);
+        graph.addGraphics(particles_)
+            .read(RENDER_BIND_FRAME, constants)
+            .read(RENDER_BIND_POSITIONS, particles.positions)
+            .read(RENDER_BIND_VELOCITIES, particles.velocities)
+            .color(color)
+            .depth(depth)
+            .draw(6, particles.count);
+    } else {
+        graph.addGraphics(particles_)
+            .read(RENDER_BIND_FRAME, constants)
+            .read(RENDER_BIND_POSITIONS, particles.positions)
+            .read(RENDER_BIND_VELOCITIES, particles.velocities)
+            .color(color, background)
+            .depth(depth, 1.0f)
+            .draw(6, particles.count);
+    }
+}
+
+} // namespace floe::render

@@ -1,0 +1,57 @@
+// Draws the scene into colour + depth targets through the render graph: a floor for context
+// and the particles as ray-cast sphere impostors pulled straight from the simulation's
+// position and velocity buffers (no copies). The window and headless pictures use the same passes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec2.hpp>
+
+#include "gpu/Buffer.h"
+#include "gpu/Pipeline.h"
+#include "render/Camera.h"
+
+namespace floe::graph {
+class RenderGraph;
+}
+namespace floe::gpu {
+class Image;
+class ShaderLibrary;
+} // namespace floe::gpu
+namespace floe::sim {
+struct ParticleBuffers;
+}
+
+namespace floe::render {
+
+struct ViewSettings {
+    Camera camera;
+    float particleRadius = 0.025f; // m
+    int colorAttribute = 0;        // RENDER_COLOR_*
+    float colorMin = 0.0f;         // attribute value mapped to the start of the colour map
+    float colorMax = 3.0f;         // ... and to its end
+    bool drawFloor = true;
+    float floorHeight = 0.0f;      // m
+    float floorHalfExtent = 2.0f;  // m
+    glm::vec2 floorCenter{0, 0};   // m (x, z)
+};
+
+class Renderer {
+public:
+    // `framesInFlight` per-frame constant buffers are kept so a frame never overwrites constants
+    // the GPU may still read.
+    Renderer(gpu::Context& context, const gpu::ShaderLibrary& shaders, VkFormat colorFormat, VkFormat depthFormat,
+             uint32_t framesInFlight);
+
+    // Records the frame's passes into `color`/`depth`, using constant slot `frameSlot`.
+    void addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth, const sim::ParticleBuffers& particles,
+                   const ViewSettings& view, uint32_t frameSlot);
+
+private:
+    gpu::Pipeline particles_;
+    gpu::Pipeline floor_;
+    std::vector<gpu::Buffer> frameConstants_;
+};
+
+} // namespace floe::render

@@ -1,0 +1,59 @@
+#include "sim/ParticleBuffers.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "base/Error.h"
+#include "gpu/Context.h"
+#include "graph/RenderGraph.h"
+
+namespace floe::sim {
+
+uint64_t ParticleBuffers::maxParticles(const gpu::Context& context)
+{
+    const auto& limits = context.limits();
+    return std::min<uint64_t>(limits.maxStorageBufferRange / 16, limits.maxTexelBufferElements);
+}
+
+ParticleBuffers ParticleBuffers::create(gpu::Context& context, graph::RenderGraph& graph, std::span<const glm::vec4> positions,
+                                        std::span<const glm::vec4> velocities)
+{
+    const uint64_t count = positions.size();
+    const uint64_t limit = maxParticles(context);
+    if (count > limit)
+        throw Error(fmt::format("{} particles do not fit on {}: at most {} (maxStorageBufferRange {} bytes / 16, "
+                                "maxTexelBufferElements {}); use a larger particleRadius or another device",
+                                count, context.deviceName(), limit, context.limits().maxStorageBufferRange,
+                                context.limits().maxTexelBufferElements));
+    ParticleBuffers p;
+    p.count = static_cast<uint32_t>(count);
+    const VkDeviceSize bytes = std::max<VkDeviceSize>(16, count * 16);
+    p.positions = gpu::Buffer(context, {"positions", bytes, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+    p.velocities = gpu::Buffer(context, {"velocities", bytes, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+    p.metrics = gpu::Buffer(context, {"particle metrics", bytes, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+    uploadNow(context, graph, p.positions, positions.data(), count * 16);
+    uploadNow(context, graph, p.velocities, velocities.data(), count * 16);
+    return p;
+}
+
+void uploadNow(gpu::Context& context, graph::RenderGraph& graph, const gpu::Buffer& dst, const void* data, VkDeviceSize bytes)
+{
+    if (bytes == 0) return;
+    gpu::Buffer staging(context, {"staging upload", bytes, gpu::MemoryKind::Upload});
+    staging.write(data, bytes);
+    graph.addCopy("upload " + dst.name(), staging, dst, bytes);
+    context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+}
+
+void downloadNow(gpu::Context& context, graph::RenderGraph& graph, const gpu::Buffer& src, void* data, VkDeviceSize bytes)
+{
+    if (bytes == 0) return;
+    gpu::Buffer staging(context, {"staging download", bytes, gpu::MemoryKind::Readback});
+    graph.addCopy("download " + src.name(), src, staging, bytes);
+    graph.addHostRead(staging);
+    context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+    staging.read(data, bytes);
+}
+
+} // namespace floe::sim
