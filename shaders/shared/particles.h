@@ -13,12 +13,12 @@
 FLOE_SHARED_BEGIN
 
 struct ParticleParams {
-    vec4 gravity;   // xyz m/s^2, w time step (s)
-    vec4 domainMin; // xyz m, w particle radius (m)
-    vec4 domainMax; // xyz m, w restitution (share of the normal velocity kept at a wall)
-    uint count;     // particles
-    uint dimensions; // 2 or 3
-    float friction; // share of the tangential velocity lost at a wall contact
+    vec4 gravity;       // xyz m/s^2, w time step (s)
+    vec4 domainMin;     // xyz m, w particle radius (m)
+    vec4 domainMax;     // xyz m, w restitution (share of the normal velocity kept at a wall)
+    uint count;         // particles
+    uint dimensions;    // 2 or 3
+    float friction;     // share of the tangential velocity lost at a wall contact
     float escapeMargin; // m beyond the domain before a particle counts as escaped
 };
 SHARED_SIZE(ParticleParams, 64);

@@ -8,8 +8,7 @@
 #ifdef __cplusplus
 #include <cstdint>
 #include <glm/glm.hpp>
-#define FLOE_SHARED_BEGIN \
-    namespace floe::shared {
+#define FLOE_SHARED_BEGIN namespace floe::shared {
 #define FLOE_SHARED_END }
 #define SHARED_SIZE(type, bytes) static_assert(sizeof(type) == (bytes), #type " must be " #bytes " bytes")
 #define SHARED_CONST(type, name, value) inline constexpr type name = (value)

@@ -3,8 +3,8 @@
 // results with --out FILE.json; a table on stdout.
 #include <algorithm>
 #include <chrono>
-#include <functional>
 #include <cstdio>
+#include <functional>
 #include <numeric>
 #include <random>
 
@@ -59,7 +59,8 @@ int benchCommand(const BenchOptions& o)
     contextOptions.validation = o.device.validate;
     contextOptions.deviceName = o.device.device;
     gpu::Context context(contextOptions);
-    if (!context.caps().timestamps) throw Error(context.deviceName() + " has no timestamp queries; floe bench needs them", ExitCode::Failure);
+    if (!context.caps().timestamps)
+        throw Error(context.deviceName() + " has no timestamp queries; floe bench needs them", ExitCode::Failure);
     gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
     gpu::FrameResources frames(context, 1);
@@ -117,9 +118,11 @@ int benchCommand(const BenchOptions& o)
                 for (auto& r : records) r = glm::vec4(float(rng() % 1000) * 1e-3f);
                 std::vector<uint32_t> heads(n, 0);
                 for (uint32_t i = 0; i < n; i += 1 + rng() % 128) heads[i] = 1;
-                gpu::Buffer in(context, {"bench segscan in", n * 48ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+                gpu::Buffer in(context,
+                               {"bench segscan in", n * 48ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
                 gpu::Buffer headBuf(context, {"bench segscan heads", n * 4ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
-                gpu::Buffer out(context, {"bench segscan out", n * 48ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+                gpu::Buffer out(context,
+                                {"bench segscan out", n * 48ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
                 sim::uploadNow(context, graph, in, records.data(), n * 48ull);
                 sim::uploadNow(context, graph, headBuf, heads.data(), n * 4ull);
                 row.gpuMs = gpuMs([&] { segscan.inclusive(graph, in, headBuf, out, n, 3); });
@@ -196,8 +199,8 @@ int benchCommand(const BenchOptions& o)
             j["cpu_ms"] = r.cpuMs;
             j["cpu_melem_per_s"] = cpuRate;
             j["gpu_over_cpu"] = gpuRate / cpuRate;
-            fmt::print("{:<28} {:>9} {:>10.3f} {:>12.1f} {:>10.3f} {:>12.1f} {:>8.2f}x\n", r.primitive, r.size, r.gpuMs, gpuRate, r.cpuMs,
-                       cpuRate, gpuRate / cpuRate);
+            fmt::print("{:<28} {:>9} {:>10.3f} {:>12.1f} {:>10.3f} {:>12.1f} {:>8.2f}x\n", r.primitive, r.size, r.gpuMs, gpuRate,
+                       r.cpuMs, cpuRate, gpuRate / cpuRate);
         }
         results.push_back(j);
     }

@@ -36,7 +36,8 @@ int runCli(int argc, char** argv)
     CLI::App* runCmd = app.add_subcommand("run", "simulate a scene headless; writes metrics.csv, summary.json, frame_NNNN.png");
     runCmd->add_option("scene", run.scene, "scene file (.json)")->required();
     runCmd->add_option("--solver", run.solver, "pressure solver (the foundation has: integrator)");
-    auto* steps = runCmd->add_option("--steps", run.steps, "number of time steps")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+    auto* steps =
+        runCmd->add_option("--steps", run.steps, "number of time steps")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
     auto* seconds = runCmd->add_option("--seconds", run.seconds, "simulated seconds to run")->check(CLI::Range(1e-9, 1e9));
     steps->excludes(seconds);
     runCmd->add_option("--out", run.out, "output directory (default: out/<scene name>)");
@@ -57,7 +58,8 @@ int runCli(int argc, char** argv)
     BenchOptions bench;
     CLI::App* benchCmd = app.add_subcommand("bench", "benchmark the GPU primitives against the C++ standard library");
     benchCmd->add_option("--out", bench.out, "write the results as JSON to FILE");
-    benchCmd->add_option("--sizes", bench.sizes, "element counts (default: 65536 1048576 4194304)")->check(CLI::Range(1u, 1u << 28));
+    benchCmd->add_option("--sizes", bench.sizes, "element counts (default: 65536 1048576 4194304)")
+        ->check(CLI::Range(1u, 1u << 28));
     benchCmd->add_option("--repetitions", bench.repetitions, "timed repetitions per measurement")->check(CLI::Range(1, 1000));
     addDeviceOptions(benchCmd, bench.device);
 
@@ -66,6 +68,12 @@ int runCli(int argc, char** argv)
     viewCmd->add_option("scene", viewScene, "scene file (.json)");
     viewCmd->allow_extras();
 
+    // CLI11 reports an unknown command as a missing one; name it instead.
+    if (argc > 1 && argv[1][0] != '-') {
+        const std::string command = argv[1];
+        if (command != "run" && command != "info" && command != "bench" && command != "view")
+            throw Error(fmt::format("unknown command '{}'; commands: run, view, bench, info (see floe --help)", command));
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -76,7 +84,8 @@ int runCli(int argc, char** argv)
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::string what = e.what();
-        throw Error(fmt::format("{} (see floe {}--help)", what, app.get_subcommands().empty() ? "" : app.get_subcommands()[0]->get_name() + " "));
+        throw Error(fmt::format("{} (see floe {}--help)", what,
+                                app.get_subcommands().empty() ? "" : app.get_subcommands()[0]->get_name() + " "));
     }
 
     if (*runCmd) {
@@ -92,7 +101,8 @@ int runCli(int argc, char** argv)
         return benchCommand(bench);
     }
     if (*viewCmd)
-        throw Error("floe view (the interactive window) is not built yet; use the headless `floe run SCENE.json --frames K` for pictures");
+        throw Error(
+            "floe view (the interactive window) is not built yet; use the headless `floe run SCENE.json --frames K` for pictures");
     return 0;
 }
 

@@ -17,22 +17,22 @@ struct DeviceOptions {
 
 struct RunOptions {
     std::filesystem::path scene;
-    std::string solver;                   // --solver; empty: the scene's
-    std::optional<uint64_t> steps;        // --steps
-    std::optional<double> seconds;        // --seconds (simulated)
-    std::filesystem::path out;            // --out; default out/<scene name>
-    std::optional<int> frames;            // --frames
-    uint32_t width = 1280, height = 720;  // --width/--height
-    std::vector<std::string> sets;        // --set key=value
-    bool capture = false;                 // --capture (RenderDoc, first frame)
-    bool quiet = false;                   // --quiet: no progress line
+    std::string solver;                  // --solver; empty: the scene's
+    std::optional<uint64_t> steps;       // --steps
+    std::optional<double> seconds;       // --seconds (simulated)
+    std::filesystem::path out;           // --out; default out/<scene name>
+    std::optional<int> frames;           // --frames
+    uint32_t width = 1280, height = 720; // --width/--height
+    std::vector<std::string> sets;       // --set key=value
+    bool capture = false;                // --capture (RenderDoc, first frame)
+    bool quiet = false;                  // --quiet: no progress line
     DeviceOptions device;
 };
 
 struct BenchOptions {
-    std::filesystem::path out;            // --out FILE.json
-    std::vector<uint32_t> sizes;          // --sizes; default 65536, 1048576, 4194304
-    int repetitions = 5;                  // --repetitions
+    std::filesystem::path out;   // --out FILE.json
+    std::vector<uint32_t> sizes; // --sizes; default 65536, 1048576, 4194304
+    int repetitions = 5;         // --repetitions
     DeviceOptions device;
 };
 

@@ -9,7 +9,8 @@
 namespace floe {
 
 Progress::Progress(std::string label, uint64_t total, bool enabled)
-    : label_(std::move(label)), total_(total), enabled_(enabled), tty_(isatty(STDERR_FILENO) != 0), start_(Clock::now()), last_(start_)
+    : label_(std::move(label)), total_(total), enabled_(enabled), tty_(isatty(STDERR_FILENO) != 0), start_(Clock::now()),
+      last_(start_)
 {
 }
 
@@ -25,8 +26,10 @@ void Progress::update(uint64_t done, const std::string& detail)
     const double eta = rate > 0 ? (total_ - done) / rate : 0.0;
     const std::string line = fmt::format("{} {}/{} ({:.0f}%)  {:.1f}/s  ETA {:.0f} s{}", label_, done, total_,
                                          total_ ? 100.0 * done / total_ : 100.0, rate, eta, detail.empty() ? "" : "  " + detail);
-    if (tty_) std::fprintf(stderr, "\r%s\033[K", line.c_str());
-    else std::fprintf(stderr, "%s\n", line.c_str());
+    if (tty_)
+        std::fprintf(stderr, "\r%s\033[K", line.c_str());
+    else
+        std::fprintf(stderr, "%s\n", line.c_str());
     std::fflush(stderr);
     printed_ = true;
 }

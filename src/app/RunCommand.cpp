@@ -79,11 +79,18 @@ int runCommand(const RunOptions& o)
     if (solver != "integrator") throw Error(fmt::format("--solver {}: unknown solver; available: integrator", o.solver));
 
     const float dt = scene.config.timeStepSize;
+    // The step as the user wrote it (0.002, not the float's 0.0020000000949949026), for times.
+    const double dtSeconds = std::stod(fmt::format("{}", dt));
     uint64_t steps = 0;
-    if (o.steps) steps = *o.steps;
-    else if (o.seconds) steps = static_cast<uint64_t>(std::ceil(*o.seconds / dt - 1e-6));
-    else if (scene.config.stopAt > 0) steps = static_cast<uint64_t>(std::ceil(scene.config.stopAt / dt - 1e-6));
-    else throw Error(fmt::format("{}: no run length: Configuration.stopAt is {}; give --steps N or --seconds T", o.scene.string(), scene.config.stopAt));
+    if (o.steps)
+        steps = *o.steps;
+    else if (o.seconds)
+        steps = static_cast<uint64_t>(std::ceil(*o.seconds / dt - 1e-6));
+    else if (scene.config.stopAt > 0)
+        steps = static_cast<uint64_t>(std::ceil(scene.config.stopAt / dt - 1e-6));
+    else
+        throw Error(fmt::format("{}: no run length: Configuration.stopAt is {}; give --steps N or --seconds T", o.scene.string(),
+                                scene.config.stopAt));
     steps = std::max<uint64_t>(steps, 1);
     const int frameCount = o.frames.value_or(scene.floe.frames);
     const std::filesystem::path outDir = o.out.empty() ? std::filesystem::path("out") / scene.name : o.out;
@@ -106,10 +113,11 @@ int runCommand(const RunOptions& o)
     const uint64_t particleCount = countFluidParticles(scene);
     const uint64_t maxParticles = sim::ParticleBuffers::maxParticles(context);
     if (particleCount > maxParticles)
-        throw Error(fmt::format("{}: {} particles at particleRadius {} m do not fit on {} (at most {}: maxStorageBufferRange {} bytes / 16 "
-                                "bytes per particle, maxTexelBufferElements {})",
-                                o.scene.string(), particleCount, scene.config.particleRadius, context.deviceName(), maxParticles,
-                                context.limits().maxStorageBufferRange, context.limits().maxTexelBufferElements));
+        throw Error(
+            fmt::format("{}: {} particles at particleRadius {} m do not fit on {} (at most {}: maxStorageBufferRange {} bytes / 16 "
+                        "bytes per particle, maxTexelBufferElements {})",
+                        o.scene.string(), particleCount, scene.config.particleRadius, context.deviceName(), maxParticles,
+                        context.limits().maxStorageBufferRange, context.limits().maxTexelBufferElements));
 
     gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
@@ -128,7 +136,8 @@ int runCommand(const RunOptions& o)
     gpu::FrameResources frames(context, kFramesInFlight);
     std::vector<gpu::Buffer> metricReadback;
     for (uint32_t i = 0; i < kFramesInFlight; ++i)
-        metricReadback.emplace_back(context, gpu::BufferDesc{fmt::format("metrics read-back {}", i), 16, gpu::MemoryKind::Readback});
+        metricReadback.emplace_back(context,
+                                    gpu::BufferDesc{fmt::format("metrics read-back {}", i), 16, gpu::MemoryKind::Readback});
 
     const bool rendering = frameCount > 0 || o.capture;
     std::unique_ptr<render::OffscreenTarget> target;
@@ -154,7 +163,8 @@ int runCommand(const RunOptions& o)
         view.colorMax = std::max(0.5f, std::sqrt(2.0f * glm::length(world.gravity) * height));
         view.drawFloor = !world.sim2D;
         view.floorHeight = world.domainMin.y;
-        view.floorHalfExtent = 0.75f * std::max(world.domainMax.x - world.domainMin.x, world.domainMax.z - world.domainMin.z) + 0.5f;
+        view.floorHalfExtent =
+            0.75f * std::max(world.domainMax.x - world.domainMin.x, world.domainMax.z - world.domainMin.z) + 0.5f;
         view.floorCenter = {0.5f * (world.domainMin.x + world.domainMax.x), 0.5f * (world.domainMin.z + world.domainMax.z)};
     }
 
@@ -171,8 +181,9 @@ int runCommand(const RunOptions& o)
             if (std::find(passNames.begin(), passNames.end(), n) == passNames.end()) passNames.push_back(n);
         graph.discard();
     }
-    std::vector<std::string> columns = {"step", "time", "dt", "particles", "density_error_avg", "density_error_max", "solver_iterations",
-                                        "kinetic_energy", "escaped", "gpu_ms_total"};
+    std::vector<std::string> columns = {
+        "step",           "time",    "dt",          "particles", "density_error_avg", "density_error_max", "solver_iterations",
+        "kinetic_energy", "escaped", "gpu_ms_total"};
     for (const std::string& n : passNames) columns.push_back("gpu_ms:" + n);
     io::CsvWriter csv(outDir / "metrics.csv", columns);
 
@@ -198,20 +209,20 @@ int runCommand(const RunOptions& o)
         glm::vec4 reduced;
         metricReadback[p.slot].read(&reduced, 16);
         const sim::StepMetrics m = sim::Simulation::decodeMetrics(reduced);
-        csv.set("step", double(p.step));
-        csv.set("time", double(p.step) * dt);
+        csv.set("step", p.step);
+        csv.set("time", double(p.step) * dtSeconds);
         csv.set("dt", dt);
-        csv.set("particles", simulation.count());
+        csv.set("particles", uint64_t(simulation.count()));
         csv.set("kinetic_energy", m.kineticEnergy);
-        csv.set("escaped", m.escaped);
+        csv.set("escaped", uint64_t(m.escaped));
         double total = 0;
         for (const gpu::PassTime& t : frames.timer(p.slot).results()) {
-            csv.set("gpu_ms:" + t.name, t.ms);
+            csv.set("gpu_ms:" + t.name, float(t.ms));
             passStats[t.name].add(t.ms);
             total += t.ms;
         }
         if (context.caps().timestamps) {
-            csv.set("gpu_ms_total", total);
+            csv.set("gpu_ms_total", float(total));
             gpuTotal.add(total);
         }
         csv.endRow();
@@ -262,7 +273,8 @@ int runCommand(const RunOptions& o)
         graph.addHostRead(metricReadback[slot]);
         Pending p{step, slot, -1};
         const bool picture = nextPicture < pictures.size() && pictures[nextPicture] == step;
-        if (picture || (renderDoc && step == 1 && pictures.empty())) {
+        // A captured first frame shows the whole frame: simulation and drawing.
+        if (picture || (renderDoc && step == 1)) {
             renderer->addPasses(graph, target->color(), target->depth(), simulation.particles(), view, slot);
             target->addReadback(graph);
             if (picture) p.picture = static_cast<int>(nextPicture++);
@@ -277,7 +289,7 @@ int runCommand(const RunOptions& o)
         }
         // A picture's pixels live in one read-back buffer: write it before the next render.
         if (picture) drain();
-        progress.update(step, fmt::format("t = {:.3f} s", double(step) * dt));
+        progress.update(step, fmt::format("t = {:.3f} s", double(step) * dtSeconds));
     }
     drain();
     progress.finish();
@@ -293,8 +305,8 @@ int runCommand(const RunOptions& o)
     summary["particles"] = simulation.count();
     summary["dimensions"] = world.sim2D ? 2 : 3;
     summary["steps"] = stepsDone;
-    summary["dt"] = dt;
-    summary["simulated_seconds"] = double(stepsDone) * dt;
+    summary["dt"] = dtSeconds;
+    summary["simulated_seconds"] = double(stepsDone) * dtSeconds;
     summary["wall_seconds"] = wall;
     summary["metrics"] = {{"kinetic_energy", kinetic.json()}, {"escaped", escapedStat.json()}, {"max_speed", maxSpeed.json()},
                           {"density_error_avg", nullptr},     {"density_error_max", nullptr},  {"solver_iterations", nullptr},
@@ -321,14 +333,19 @@ int runCommand(const RunOptions& o)
         std::fclose(f);
     }
 
-    fmt::print("floe run: {} ({} particles, {} steps of {} s) on {}\n", scene.name, simulation.count(), stepsDone, dt, context.deviceName());
+    fmt::print("floe run: {} ({} particles, {} steps of {} s) on {}\n", scene.name, simulation.count(), stepsDone, dt,
+               context.deviceName());
     fmt::print("  status      {}\n", diverged ? fmt::format("DIVERGED at step {}: {}", divergedAt, divergeReason) : "ok");
     fmt::print("  metrics     {}\n", (outDir / "metrics.csv").string());
     fmt::print("  summary     {}\n", (outDir / "summary.json").string());
     if (!pictureFiles.empty())
-        fmt::print("  pictures    {} ({} .. {})\n", outDir.string(), pictureFiles.front(), pictureFiles.back());
-    if (!capturePath.empty()) fmt::print("  capture     {}\n", capturePath);
-    else if (o.capture) fmt::print("  capture     RenderDoc wrote no capture\n");
+        fmt::print("  pictures    {}/{}\n", outDir.string(),
+                   pictureFiles.size() == 1 ? pictureFiles.front()
+                                            : fmt::format("frame_NNNN.png ({} .. {})", pictureFiles.front(), pictureFiles.back()));
+    if (!capturePath.empty())
+        fmt::print("  capture     {}\n", capturePath);
+    else if (o.capture)
+        fmt::print("  capture     RenderDoc wrote no capture\n");
     if (context.validationEnabled()) fmt::print("  validation  {} messages\n", context.validationMessageCount());
     fmt::print("  wall time   {:.2f} s\n", wall);
     return diverged ? static_cast<int>(ExitCode::Diverged) : 0;

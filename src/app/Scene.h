@@ -16,37 +16,37 @@ namespace floe {
 
 // "Configuration": general settings of the simulation.
 struct SimulationSettings {
-    float particleRadius = 0.025f;         // m
-    float timeStepSize = 0.001f;           // s
-    float stopAt = 1.0f;                   // s of simulated time (run length unless --steps/--seconds)
-    glm::vec3 gravitation{0, -9.81f, 0};   // m/s^2
+    float particleRadius = 0.025f;       // m
+    float timeStepSize = 0.001f;         // s
+    float stopAt = 1.0f;                 // s of simulated time (run length unless --steps/--seconds)
+    glm::vec3 gravitation{0, -9.81f, 0}; // m/s^2
     bool sim2D = false;
-    float density0 = 1000.0f;              // kg/m^3 (SPlisHSPlasH also reads it from Materials)
-    glm::vec3 cameraPosition{0, 0, 0};     // m; all zero: placed automatically
-    glm::vec3 cameraLookat{0, 0, 0};       // m
+    float density0 = 1000.0f;          // kg/m^3 (SPlisHSPlasH also reads it from Materials)
+    glm::vec3 cameraPosition{0, 0, 0}; // m; all zero: placed automatically
+    glm::vec3 cameraLookat{0, 0, 0};   // m
     static const SettingsTable& table();
 };
 
 // One entry of "FluidBlocks": an axis-aligned box filled on a regular grid of spacing 2r.
 struct FluidBlock {
-    glm::vec3 start{0, 0, 0};              // m
-    glm::vec3 end{1, 1, 1};                // m
-    glm::vec3 translation{0, 0, 0};        // m
+    glm::vec3 start{0, 0, 0};       // m
+    glm::vec3 end{1, 1, 1};         // m
+    glm::vec3 translation{0, 0, 0}; // m
     glm::vec3 scale{1, 1, 1};
-    glm::vec3 initialVelocity{0, 0, 0};    // m/s
-    int denseMode = 0;                     // 0 regular (the only mode Floe samples)
+    glm::vec3 initialVelocity{0, 0, 0}; // m/s
+    int denseMode = 0;                  // 0 regular (the only mode Floe samples)
     std::string id = "Fluid";
     static const SettingsTable& table();
 };
 
 // "Floe": settings SPlisHSPlasH does not have.
 struct FloeSettings {
-    glm::vec3 domainMin{0, 0, 0};          // m; the closed box particles live in
-    glm::vec3 domainMax{0, 0, 0};          // m; equal to domainMin: derived from the fluid
-    float restitution = 0.1f;              // normal velocity kept on wall contact
-    float friction = 0.2f;                 // tangential velocity lost on wall contact
-    float fovY = 40.0f;                    // degrees, vertical field of view
-    int frames = 4;                        // pictures per run unless --frames
+    glm::vec3 domainMin{0, 0, 0}; // m; the closed box particles live in
+    glm::vec3 domainMax{0, 0, 0}; // m; equal to domainMin: derived from the fluid
+    float restitution = 0.1f;     // normal velocity kept on wall contact
+    float friction = 0.2f;        // tangential velocity lost on wall contact
+    float fovY = 40.0f;           // degrees, vertical field of view
+    int frames = 4;               // pictures per run unless --frames
     static const SettingsTable& table();
 };
 

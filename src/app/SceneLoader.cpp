@@ -20,13 +20,39 @@ using nlohmann::json;
 // yet: accepted with a warning so that SPlisHSPlasH scenes load unchanged.
 const std::set<std::string>& splishConfigurationKeys()
 {
-    static const std::set<std::string> keys = {
-        "pause", "pauseAt", "numberOfStepsPerRenderUpdate", "renderWalls", "enablePartioExport", "enableVTKExport",
-        "enableRigidBodyExport", "enableRigidBodyVTKExport", "dataExportFPS", "partioExportFPS", "particleAttributes",
-        "enableStateExport", "stateExportFPS", "enableAsyncExport", "enableZSort", "maxIterations", "maxError",
-        "boundaryHandlingMethod", "simulationMethod", "stiffness", "exponent", "velocityUpdateMethod",
-        "enableDivergenceSolver", "maxIterationsV", "maxErrorV", "kernel", "gradKernel", "cflMethod", "cflFactor",
-        "cflMinTimeStepSize", "cflMaxTimeStepSize", "enableObjectSplitting", "enableTemporalSmoothing"};
+    static const std::set<std::string> keys = {"pause",
+                                               "pauseAt",
+                                               "numberOfStepsPerRenderUpdate",
+                                               "renderWalls",
+                                               "enablePartioExport",
+                                               "enableVTKExport",
+                                               "enableRigidBodyExport",
+                                               "enableRigidBodyVTKExport",
+                                               "dataExportFPS",
+                                               "partioExportFPS",
+                                               "particleAttributes",
+                                               "enableStateExport",
+                                               "stateExportFPS",
+                                               "enableAsyncExport",
+                                               "enableZSort",
+                                               "maxIterations",
+                                               "maxError",
+                                               "boundaryHandlingMethod",
+                                               "simulationMethod",
+                                               "stiffness",
+                                               "exponent",
+                                               "velocityUpdateMethod",
+                                               "enableDivergenceSolver",
+                                               "maxIterationsV",
+                                               "maxErrorV",
+                                               "kernel",
+                                               "gradKernel",
+                                               "cflMethod",
+                                               "cflFactor",
+                                               "cflMinTimeStepSize",
+                                               "cflMaxTimeStepSize",
+                                               "enableObjectSplitting",
+                                               "enableTemporalSmoothing"};
     return keys;
 }
 
@@ -38,8 +64,9 @@ const std::set<std::string>& splishFluidBlockKeys()
 
 const std::set<std::string>& splishSections()
 {
-    static const std::set<std::string> keys = {"FluidModels", "Emitters", "RigidBodies", "AnimationFields", "Fluid", "Simulation",
-                                               "TriangleModels", "TetModels", "BallJoints", "HingeJoints", "Motors"};
+    static const std::set<std::string> keys = {"FluidModels", "Emitters",    "RigidBodies",    "AnimationFields",
+                                               "Fluid",       "Simulation",  "TriangleModels", "TetModels",
+                                               "BallJoints",  "HingeJoints", "Motors"};
     return keys;
 }
 
@@ -111,15 +138,16 @@ Scene parseScene(const json& root, const std::string& where)
                 if (m.contains("density0")) {
                     const json& d = m["density0"];
                     if (!d.is_number() || d.get<double>() <= 0 || d.get<double>() > 1e6)
-                        throw Error(fmt::format("{}: Materials[{}].density0: expected a number in [0.001, 1e6] kg/m^3, got {}", where,
-                                                i, d.dump()));
+                        throw Error(fmt::format("{}: Materials[{}].density0: expected a number in [0.001, 1e6] kg/m^3, got {}",
+                                                where, i, d.dump()));
                     scene.config.density0 = d.get<float>();
                 }
                 std::vector<std::string> other;
                 for (const auto& [k, v] : m.items())
                     if (k != "density0" && k != "id") other.push_back(k);
                 if (!other.empty())
-                    scene.warnings.push_back(fmt::format("{}: Materials[{}] keys not used by Floe yet: {}", where, i, fmt::join(other, ", ")));
+                    scene.warnings.push_back(
+                        fmt::format("{}: Materials[{}] keys not used by Floe yet: {}", where, i, fmt::join(other, ", ")));
             }
         } else if (key == "Floe") {
             applyObject(FloeSettings::table(), &scene.floe, value, where, "Floe", {}, scene.warnings);
@@ -128,8 +156,8 @@ Scene parseScene(const json& root, const std::string& where)
         } else {
             std::vector<std::string> sections{"Configuration", "FluidBlocks", "Materials", "Floe"};
             const std::string hint = closestKey(key, sections);
-            throw Error(fmt::format("{}: unknown section \"{}\"{}; Floe reads Configuration, FluidBlocks, Materials and Floe", where,
-                                    key, hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
+            throw Error(fmt::format("{}: unknown section \"{}\"{}; Floe reads Configuration, FluidBlocks, Materials and Floe",
+                                    where, key, hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
         }
     }
     if (!root.contains("Configuration")) throw Error(fmt::format("{}: missing section \"Configuration\"", where));
@@ -146,13 +174,13 @@ void validateScene(const Scene& scene, const std::string& where)
         const int dims = scene.config.sim2D ? 2 : 3;
         for (int k = 0; k < dims; ++k)
             if (b.end[k] <= b.start[k])
-                throw Error(fmt::format("{}: FluidBlocks[{}]: end[{}] = {} must be greater than start[{}] = {}", where, i, k, b.end[k], k,
-                                        b.start[k]));
+                throw Error(fmt::format("{}: FluidBlocks[{}]: end[{}] = {} must be greater than start[{}] = {}", where, i, k,
+                                        b.end[k], k, b.start[k]));
     }
     const uint64_t count = countFluidParticles(scene);
     if (count == 0)
-        throw Error(fmt::format("{}: FluidBlocks: the blocks hold no particle of radius {} m (each side must be at least 2r = {} m)",
-                                where, r, 2 * r));
+        throw Error(fmt::format(
+            "{}: FluidBlocks: the blocks hold no particle of radius {} m (each side must be at least 2r = {} m)", where, r, 2 * r));
     // Far beyond what any device holds: refuse before anything is allocated. The device's own
     // limits are checked by the simulation when it sizes its buffers.
     if (count > (1ull << 31))
@@ -161,7 +189,8 @@ void validateScene(const Scene& scene, const std::string& where)
     if (scene.domainGiven()) {
         for (int k = 0; k < (scene.config.sim2D ? 2 : 3); ++k)
             if (scene.floe.domainMax[k] - scene.floe.domainMin[k] < 2 * r)
-                throw Error(fmt::format("{}: Floe.domainMax[{}] must exceed Floe.domainMin[{}] by at least 2r = {} m", where, k, k, 2 * r));
+                throw Error(
+                    fmt::format("{}: Floe.domainMax[{}] must exceed Floe.domainMin[{}] by at least 2r = {} m", where, k, k, 2 * r));
         glm::vec3 lo, hi;
         scene.domain(lo, hi);
         for (size_t i = 0; i < scene.fluidBlocks.size(); ++i) {
@@ -170,8 +199,8 @@ void validateScene(const Scene& scene, const std::string& where)
             const glm::vec3 c = glm::max(b.start * b.scale + b.translation, b.end * b.scale + b.translation);
             for (int k = 0; k < (scene.config.sim2D ? 2 : 3); ++k)
                 if (a[k] < lo[k] - 1e-5f || c[k] > hi[k] + 1e-5f)
-                    throw Error(fmt::format("{}: FluidBlocks[{}] reaches outside the domain Floe.domainMin/domainMax on axis {}", where,
-                                            i, "xyz"[k]));
+                    throw Error(fmt::format("{}: FluidBlocks[{}] reaches outside the domain Floe.domainMin/domainMax on axis {}",
+                                            where, i, "xyz"[k]));
         }
     }
 }
@@ -222,8 +251,10 @@ void applyOverride(Scene& scene, const std::string& assignment)
     const std::string where = "--set " + assignment;
     std::vector<std::string> unused;
     if (section.empty()) {
-        if (SimulationSettings::table().find(key)) section = "Configuration";
-        else if (FloeSettings::table().find(key)) section = "Floe";
+        if (SimulationSettings::table().find(key))
+            section = "Configuration";
+        else if (FloeSettings::table().find(key))
+            section = "Floe";
     }
     if (section == "Configuration") {
         applyObject(SimulationSettings::table(), &scene.config, json{{key, value}}, where, section, {}, unused);

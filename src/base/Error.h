@@ -11,10 +11,7 @@ enum class ExitCode : int { Ok = 0, Diverged = 1, BadInput = 2, Failure = 3 };
 
 class Error : public std::runtime_error {
 public:
-    explicit Error(const std::string& message, ExitCode code = ExitCode::BadInput)
-        : std::runtime_error(message), code_(code)
-    {
-    }
+    explicit Error(const std::string& message, ExitCode code = ExitCode::BadInput) : std::runtime_error(message), code_(code) {}
     ExitCode code() const { return code_; }
 
 private:

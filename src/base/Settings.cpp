@@ -63,9 +63,12 @@ void SettingsTable::apply(void* settings, const std::string& key, const nlohmann
         **i = value.get<int>();
     } else if (bool* const* b = std::get_if<bool*>(&target)) {
         // SPlisHSPlasH writes some booleans as 0/1.
-        if (value.is_boolean()) **b = value.get<bool>();
-        else if (value.is_number_integer() && (value.get<int>() == 0 || value.get<int>() == 1)) **b = value.get<int>() == 1;
-        else fail();
+        if (value.is_boolean())
+            **b = value.get<bool>();
+        else if (value.is_number_integer() && (value.get<int>() == 0 || value.get<int>() == 1))
+            **b = value.get<int>() == 1;
+        else
+            fail();
     } else if (glm::vec3* const* v = std::get_if<glm::vec3*>(&target)) {
         if (!value.is_array() || value.size() != 3) fail();
         glm::vec3 out;

@@ -29,29 +29,41 @@ struct SettingRow {
 class SettingsTable {
 public:
     explicit SettingsTable(std::string section) : section_(std::move(section)) {}
-    template <class S> SettingsTable& number(const std::string& key, float S::*m, const std::string& unit, double lo, double hi, const std::string& help)
+    template <class S> SettingsTable& number(const std::string& key, float S::*m, const std::string& unit, double lo, double hi,
+                                             const std::string& help)
     {
-        rows_.push_back({SettingRow::Kind::Number, key, unit, lo, hi, help, {}, [m](void* s) { return SettingRow::Value(&(static_cast<S*>(s)->*m)); }});
+        rows_.push_back({SettingRow::Kind::Number, key, unit, lo, hi, help, {}, [m](void* s) {
+                             return SettingRow::Value(&(static_cast<S*>(s)->*m));
+                         }});
         return *this;
     }
     template <class S> SettingsTable& integer(const std::string& key, int S::*m, double lo, double hi, const std::string& help)
     {
-        rows_.push_back({SettingRow::Kind::Integer, key, "", lo, hi, help, {}, [m](void* s) { return SettingRow::Value(&(static_cast<S*>(s)->*m)); }});
+        rows_.push_back({SettingRow::Kind::Integer, key, "", lo, hi, help, {}, [m](void* s) {
+                             return SettingRow::Value(&(static_cast<S*>(s)->*m));
+                         }});
         return *this;
     }
     template <class S> SettingsTable& flag(const std::string& key, bool S::*m, const std::string& help)
     {
-        rows_.push_back({SettingRow::Kind::Flag, key, "", 0, 1, help, {}, [m](void* s) { return SettingRow::Value(&(static_cast<S*>(s)->*m)); }});
+        rows_.push_back({SettingRow::Kind::Flag, key, "", 0, 1, help, {}, [m](void* s) {
+                             return SettingRow::Value(&(static_cast<S*>(s)->*m));
+                         }});
         return *this;
     }
-    template <class S> SettingsTable& vector(const std::string& key, glm::vec3 S::*m, const std::string& unit, double lo, double hi, const std::string& help)
+    template <class S> SettingsTable& vector(const std::string& key, glm::vec3 S::*m, const std::string& unit, double lo, double hi,
+                                             const std::string& help)
     {
-        rows_.push_back({SettingRow::Kind::Vector, key, unit, lo, hi, help, {}, [m](void* s) { return SettingRow::Value(&(static_cast<S*>(s)->*m)); }});
+        rows_.push_back({SettingRow::Kind::Vector, key, unit, lo, hi, help, {}, [m](void* s) {
+                             return SettingRow::Value(&(static_cast<S*>(s)->*m));
+                         }});
         return *this;
     }
-    template <class S> SettingsTable& choice(const std::string& key, std::string S::*m, std::vector<std::string> choices, const std::string& help)
+    template <class S>
+    SettingsTable& choice(const std::string& key, std::string S::*m, std::vector<std::string> choices, const std::string& help)
     {
-        rows_.push_back({SettingRow::Kind::Choice, key, "", 0, 0, help, std::move(choices), [m](void* s) { return SettingRow::Value(&(static_cast<S*>(s)->*m)); }});
+        rows_.push_back({SettingRow::Kind::Choice, key, "", 0, 0, help, std::move(choices),
+                         [m](void* s) { return SettingRow::Value(&(static_cast<S*>(s)->*m)); }});
         return *this;
     }
 

@@ -29,18 +29,17 @@ uint32_t texelSize(VkFormat format)
 Buffer::Buffer(Context& context, const BufferDesc& desc)
     : context_(&context), device_(context.device()), size_(desc.size), name_(desc.name), elementFormat_(desc.elementFormat)
 {
-    const VkPhysicalDeviceLimits& limits = context.limits();
     const VkDeviceSize allocSize = std::max<VkDeviceSize>(16, (desc.size + 15) & ~VkDeviceSize(15));
-    if (allocSize > limits.maxStorageBufferRange)
-        throw Error(fmt::format("buffer '{}' needs {} bytes, over this device's maxStorageBufferRange of {} bytes "
-                                "(reduce the particle count or pick another device with --device)",
-                                name_, desc.size, limits.maxStorageBufferRange));
+    const VkDeviceSize maxAllocation = context.caps().maxMemoryAllocationSize;
+    if (maxAllocation && allocSize > maxAllocation)
+        throw Error(fmt::format("buffer '{}' needs {} bytes, over this device's maxMemoryAllocationSize of {} bytes", name_,
+                                desc.size, maxAllocation));
 
     VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     info.size = allocSize;
     info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT |
-                 VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                 VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | desc.extraUsage;
+                 VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                 VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | desc.extraUsage;
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     VK_CHECK(vkCreateBuffer(device_, &info, nullptr, &buffer_));
 

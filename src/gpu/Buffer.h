@@ -23,8 +23,8 @@ enum class MemoryKind {
 };
 
 struct BufferDesc {
-    std::string name;                         // debug name: validation messages and RenderDoc
-    VkDeviceSize size = 0;                    // bytes; 0 is allowed (a 16-byte buffer is made)
+    std::string name;      // debug name: validation messages and RenderDoc
+    VkDeviceSize size = 0; // bytes; 0 is allowed (a 16-byte buffer is made)
     MemoryKind memory = MemoryKind::DeviceLocal;
     VkFormat elementFormat = VK_FORMAT_R32_UINT; // texel format of views when a pass names none
     VkBufferUsageFlags extraUsage = 0;

@@ -8,7 +8,7 @@ namespace floe::gpu {
 const char* resultName(VkResult result)
 {
     switch (result) {
-#define FLOE_RESULT(name) \
+#define FLOE_RESULT(name)                                                                                                          \
     case name: return #name;
         FLOE_RESULT(VK_SUCCESS)
         FLOE_RESULT(VK_NOT_READY)
@@ -48,8 +48,8 @@ const char* resultName(VkResult result)
 
 void vkFatal(VkResult result, const char* call, const char* file, int line)
 {
-    std::fprintf(stderr, "floe: fatal Vulkan error %s (%d) in %s\n  at %s:%d\n", resultName(result),
-                 static_cast<int>(result), call, file, line);
+    std::fprintf(stderr, "floe: fatal Vulkan error %s (%d) in %s\n  at %s:%d\n", resultName(result), static_cast<int>(result), call,
+                 file, line);
     std::fflush(stderr);
     std::abort();
 }

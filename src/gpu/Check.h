@@ -13,9 +13,8 @@ const char* resultName(VkResult result);
 
 } // namespace floe::gpu
 
-#define VK_CHECK(call)                                                 \
-    do {                                                               \
-        const VkResult floeResult_ = (call);                           \
-        if (floeResult_ != VK_SUCCESS)                                 \
-            ::floe::gpu::vkFatal(floeResult_, #call, __FILE__, __LINE__); \
+#define VK_CHECK(call)                                                                                                             \
+    do {                                                                                                                           \
+        const VkResult floeResult_ = (call);                                                                                       \
+        if (floeResult_ != VK_SUCCESS) ::floe::gpu::vkFatal(floeResult_, #call, __FILE__, __LINE__);                               \
     } while (0)

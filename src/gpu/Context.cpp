@@ -52,30 +52,29 @@ std::string versionString(uint32_t v)
 
 bool hasExtension(const std::vector<VkExtensionProperties>& list, const char* name)
 {
-    return std::any_of(list.begin(), list.end(), [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+    return std::any_of(list.begin(), list.end(),
+                       [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
 struct DeviceQuery {
     VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     VkPhysicalDeviceVulkan11Properties v11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
-    VkPhysicalDeviceVulkan13Properties v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
+    VkPhysicalDeviceSubgroupSizeControlProperties subgroupSize{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
     VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceMaintenance3Properties maintenance3{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
     VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    // The extension structs, valid for Vulkan 1.3 cores and for 1.2 devices with the extensions
+    // (RenderDoc 1.24 presents lavapipe as such a device).
+    VkPhysicalDeviceSynchronization2Features sync2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES};
+    VkPhysicalDeviceDynamicRenderingFeatures dynamicRendering{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES};
+    VkPhysicalDeviceSubgroupSizeControlFeatures subgroupControl{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
     std::vector<VkExtensionProperties> extensions;
     std::vector<VkQueueFamilyProperties> families;
+    bool core13 = false;
 
     explicit DeviceQuery(VkPhysicalDevice pd)
     {
-        properties.pNext = &v11;
-        v11.pNext = &v13;
-        v13.pNext = &driver;
-        vkGetPhysicalDeviceProperties2(pd, &properties);
-        features.pNext = &f12;
-        f12.pNext = &f13;
-        if (properties.properties.apiVersion >= VK_API_VERSION_1_3)
-            vkGetPhysicalDeviceFeatures2(pd, &features);
         uint32_t n = 0;
         vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr);
         extensions.resize(n);
@@ -83,6 +82,37 @@ struct DeviceQuery {
         vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
         families.resize(n);
         vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, families.data());
+
+        vkGetPhysicalDeviceProperties(pd, &properties.properties);
+        const uint32_t api = properties.properties.apiVersion;
+        core13 = api >= VK_API_VERSION_1_3;
+        if (api < VK_API_VERSION_1_2) return;
+        const bool sizeControl = core13 || has(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+        properties.pNext = &v11;
+        v11.pNext = &driver;
+        driver.pNext = &maintenance3;
+        if (sizeControl) maintenance3.pNext = &subgroupSize;
+        vkGetPhysicalDeviceProperties2(pd, &properties);
+        features.pNext = &f12;
+        void** tail = &f12.pNext;
+        if (core13 || has(VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME)) {
+            *tail = &sync2;
+            tail = &sync2.pNext;
+        }
+        if (core13 || has(VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME)) {
+            *tail = &dynamicRendering;
+            tail = &dynamicRendering.pNext;
+        }
+        if (sizeControl) *tail = &subgroupControl;
+        vkGetPhysicalDeviceFeatures2(pd, &features);
+    }
+    bool has(const char* name) const { return hasExtension(extensions, name); }
+    // Extensions to enable for what Vulkan 1.3 has in its core.
+    std::vector<const char*> promotedExtensions() const
+    {
+        if (core13) return {};
+        return {VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME,
+                VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME};
     }
 };
 
@@ -91,23 +121,25 @@ std::vector<std::string> rejectReasons(const DeviceQuery& q, bool presentation, 
 {
     std::vector<std::string> reasons;
     const uint32_t api = q.properties.properties.apiVersion;
-    if (api < VK_API_VERSION_1_3) {
-        reasons.push_back(fmt::format("Vulkan {} < 1.3", versionString(api)));
+    if (api < VK_API_VERSION_1_2) {
+        reasons.push_back(fmt::format("Vulkan {} < 1.2", versionString(api)));
         return reasons;
     }
-    if (!q.f13.synchronization2) reasons.emplace_back("no synchronization2");
-    if (!q.f13.dynamicRendering) reasons.emplace_back("no dynamicRendering");
-    if (!q.f13.subgroupSizeControl || !q.f13.computeFullSubgroups) reasons.emplace_back("no computeFullSubgroups");
+    if (!q.sync2.synchronization2) reasons.emplace_back("no synchronization2 (Vulkan 1.3 or VK_KHR_synchronization2)");
+    if (!q.dynamicRendering.dynamicRendering) reasons.emplace_back("no dynamicRendering (Vulkan 1.3 or VK_KHR_dynamic_rendering)");
+    if (!q.subgroupControl.subgroupSizeControl || !q.subgroupControl.computeFullSubgroups)
+        reasons.emplace_back("no computeFullSubgroups (Vulkan 1.3 or VK_EXT_subgroup_size_control)");
     if (!q.f12.hostQueryReset) reasons.emplace_back("no hostQueryReset");
-    if (!hasExtension(q.extensions, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) reasons.emplace_back("no VK_KHR_push_descriptor");
-    if (presentation && !hasExtension(q.extensions, VK_KHR_SWAPCHAIN_EXTENSION_NAME)) reasons.emplace_back("no VK_KHR_swapchain");
+    if (!q.has(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) reasons.emplace_back("no VK_KHR_push_descriptor");
+    if (presentation && !q.has(VK_KHR_SWAPCHAIN_EXTENSION_NAME)) reasons.emplace_back("no VK_KHR_swapchain");
     const VkSubgroupFeatureFlags needOps = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT |
                                            VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_SHUFFLE_BIT |
                                            VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT;
     if ((q.v11.subgroupSupportedOperations & needOps) != needOps || !(q.v11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT))
         reasons.emplace_back("subgroup arithmetic/ballot/shuffle not supported in compute shaders");
-    if (q.v13.maxSubgroupSize > PRIM_GROUP_SIZE || (PRIM_GROUP_SIZE % std::max(1u, q.v13.maxSubgroupSize)) != 0)
-        reasons.push_back(fmt::format("maxSubgroupSize {} does not divide the workgroup size {}", q.v13.maxSubgroupSize, PRIM_GROUP_SIZE));
+    const uint32_t maxSubgroup = std::max(q.subgroupSize.maxSubgroupSize, q.v11.subgroupSize);
+    if (maxSubgroup > PRIM_GROUP_SIZE || (PRIM_GROUP_SIZE % std::max(1u, maxSubgroup)) != 0)
+        reasons.push_back(fmt::format("maxSubgroupSize {} does not divide the workgroup size {}", maxSubgroup, PRIM_GROUP_SIZE));
     if (q.properties.properties.limits.maxPushConstantsSize < 128) reasons.emplace_back("maxPushConstantsSize < 128");
 
     bool found = false;
@@ -154,8 +186,9 @@ VKAPI_ATTR VkBool32 VKAPI_CALL Context::debugCallback(VkDebugUtilsMessageSeverit
                                                       const VkDebugUtilsMessengerCallbackDataEXT* data, void* user)
 {
     auto* self = static_cast<Context*>(user);
-    const bool counted = (types & (VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT)) &&
-                         severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
+    const bool counted =
+        (types & (VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT)) &&
+        severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT;
     const char* level = severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "error" : "warning";
     std::string text = fmt::format("[vulkan {}] {}", level, data->pMessage ? data->pMessage : "");
     if (counted) {
@@ -176,8 +209,9 @@ std::vector<std::string> Context::validationMessages() const
 void Context::createInstance(const ContextOptions& options)
 {
     uint32_t apiVersion = volkGetInstanceVersion();
-    if (apiVersion < VK_API_VERSION_1_3)
-        throw Error(fmt::format("the Vulkan loader supports {}, Floe needs 1.3", versionString(apiVersion)), ExitCode::Failure);
+    if (apiVersion < VK_API_VERSION_1_2)
+        throw Error(fmt::format("the Vulkan loader supports {}, Floe needs 1.2 or later", versionString(apiVersion)),
+                    ExitCode::Failure);
 
     uint32_t n = 0;
     vkEnumerateInstanceExtensionProperties(nullptr, &n, nullptr);
@@ -198,14 +232,14 @@ void Context::createInstance(const ContextOptions& options)
         vkEnumerateInstanceLayerProperties(&n, nullptr);
         std::vector<VkLayerProperties> layerProps(n);
         vkEnumerateInstanceLayerProperties(&n, layerProps.data());
-        const bool present = std::any_of(layerProps.begin(), layerProps.end(),
-                                         [](const VkLayerProperties& l) { return std::strcmp(l.layerName, kValidationLayer) == 0; });
+        const bool present = std::any_of(layerProps.begin(), layerProps.end(), [](const VkLayerProperties& l) {
+            return std::strcmp(l.layerName, kValidationLayer) == 0;
+        });
         if (!present)
             throw Error("validation was requested but VK_LAYER_KHRONOS_validation is not installed "
                         "(Debian: vulkan-validationlayers, installed by tools/install-deps.sh)",
                         ExitCode::Failure);
-        if (!caps_.debugUtils)
-            throw Error("validation was requested but VK_EXT_debug_utils is missing", ExitCode::Failure);
+        if (!caps_.debugUtils) throw Error("validation was requested but VK_EXT_debug_utils is missing", ExitCode::Failure);
         layers.push_back(kValidationLayer);
         extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
     }
@@ -213,7 +247,7 @@ void Context::createInstance(const ContextOptions& options)
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "Floe";
     app.pEngineName = "Floe";
-    app.apiVersion = VK_API_VERSION_1_3;
+    app.apiVersion = apiVersion >= VK_API_VERSION_1_3 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
 
     const VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
     VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
@@ -263,7 +297,8 @@ void Context::pickDevice(const ContextOptions& options)
         report.apiVersion = versionString(q.properties.properties.apiVersion);
         report.rejectReasons = rejectReasons(q, options.presentation, &families[i]);
         if (!wanted.empty() && lower(report.name).find(wanted) == std::string::npos)
-            report.rejectReasons.insert(report.rejectReasons.begin(), fmt::format("name does not match --device '{}'", options.deviceName));
+            report.rejectReasons.insert(report.rejectReasons.begin(),
+                                        fmt::format("name does not match --device '{}'", options.deviceName));
         const int rank = typeRank(q.properties.properties.deviceType);
         if (report.rejectReasons.empty() && rank > bestRank) {
             best = static_cast<int>(i);
@@ -291,8 +326,9 @@ void Context::createDevice(const ContextOptions& options)
     DeviceQuery q(physicalDevice_);
     caps_.properties = q.properties.properties;
     caps_.subgroupSize = q.v11.subgroupSize;
-    caps_.minSubgroupSize = q.v13.minSubgroupSize;
-    caps_.maxSubgroupSize = q.v13.maxSubgroupSize;
+    caps_.minSubgroupSize = q.subgroupSize.minSubgroupSize ? q.subgroupSize.minSubgroupSize : q.v11.subgroupSize;
+    caps_.maxSubgroupSize = q.subgroupSize.maxSubgroupSize ? q.subgroupSize.maxSubgroupSize : q.v11.subgroupSize;
+    caps_.maxMemoryAllocationSize = q.maintenance3.maxMemoryAllocationSize;
     caps_.timestampPeriodNs = caps_.properties.limits.timestampPeriod;
     caps_.timestampValidBits = q.families[queueFamily_].timestampValidBits;
     caps_.timestamps = caps_.timestampValidBits > 0 && caps_.properties.limits.timestampComputeAndGraphics;
@@ -304,14 +340,17 @@ void Context::createDevice(const ContextOptions& options)
     queueInfo.queueCount = 1;
     queueInfo.pQueuePriorities = &priority;
 
-    VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    f13.synchronization2 = VK_TRUE;
-    f13.dynamicRendering = VK_TRUE;
-    f13.subgroupSizeControl = VK_TRUE;
-    f13.computeFullSubgroups = VK_TRUE;
-    f13.maintenance4 = q.f13.maintenance4;
+    VkPhysicalDeviceSubgroupSizeControlFeatures subgroupControl{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+    subgroupControl.subgroupSizeControl = VK_TRUE;
+    subgroupControl.computeFullSubgroups = VK_TRUE;
+    VkPhysicalDeviceDynamicRenderingFeatures dynamicRendering{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES};
+    dynamicRendering.pNext = &subgroupControl;
+    dynamicRendering.dynamicRendering = VK_TRUE;
+    VkPhysicalDeviceSynchronization2Features sync2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES};
+    sync2.pNext = &dynamicRendering;
+    sync2.synchronization2 = VK_TRUE;
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    f12.pNext = &f13;
+    f12.pNext = &sync2;
     f12.hostQueryReset = VK_TRUE;
     f12.scalarBlockLayout = q.f12.scalarBlockLayout;
     f12.timelineSemaphore = q.f12.timelineSemaphore;
@@ -321,7 +360,8 @@ void Context::createDevice(const ContextOptions& options)
     features.features.fragmentStoresAndAtomics = q.features.features.fragmentStoresAndAtomics;
     features.features.vertexPipelineStoresAndAtomics = q.features.features.vertexPipelineStoresAndAtomics;
 
-    std::vector<const char*> extensions{VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+    std::vector<const char*> extensions = q.promotedExtensions();
+    extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     if (options.presentation) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
 
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
@@ -332,6 +372,14 @@ void Context::createDevice(const ContextOptions& options)
     info.ppEnabledExtensionNames = extensions.data();
     VK_CHECK(vkCreateDevice(physicalDevice_, &info, nullptr, &device_));
     volkLoadDevice(device_);
+    if (!q.core13) {
+        // A Vulkan 1.2 device: the 1.3 entry points Floe calls are the extensions' aliases.
+        vkCmdPipelineBarrier2 = vkCmdPipelineBarrier2KHR;
+        vkCmdWriteTimestamp2 = vkCmdWriteTimestamp2KHR;
+        vkQueueSubmit2 = vkQueueSubmit2KHR;
+        vkCmdBeginRendering = vkCmdBeginRenderingKHR;
+        vkCmdEndRendering = vkCmdEndRenderingKHR;
+    }
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
 
     VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -339,14 +387,15 @@ void Context::createDevice(const ContextOptions& options)
     poolInfo.queueFamilyIndex = queueFamily_;
     VK_CHECK(vkCreateCommandPool(device_, &poolInfo, nullptr, &commandPool_));
 
-    caps_.featuresUsed = {"Vulkan 1.3",
-                          "synchronization2",
-                          "dynamicRendering",
-                          "computeFullSubgroups",
-                          "hostQueryReset",
-                          "VK_KHR_push_descriptor",
-                          "subgroup arithmetic/ballot/shuffle (compute)",
-                          "uniform and storage texel buffers"};
+    caps_.featuresUsed = {
+        q.core13 ? "Vulkan 1.3" : "Vulkan 1.2 with VK_KHR_synchronization2, VK_KHR_dynamic_rendering, VK_EXT_subgroup_size_control",
+        "synchronization2",
+        "dynamicRendering",
+        "computeFullSubgroups",
+        "hostQueryReset",
+        "VK_KHR_push_descriptor",
+        "subgroup arithmetic/ballot/shuffle (compute)",
+        "uniform and storage texel buffers"};
     if (caps_.timestamps) caps_.featuresUsed.emplace_back("timestamp queries");
     if (caps_.debugUtils) caps_.featuresUsed.emplace_back("VK_EXT_debug_utils (labels, object names)");
     if (options.presentation) caps_.featuresUsed.emplace_back("VK_KHR_swapchain");
@@ -363,7 +412,8 @@ uint32_t Context::findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags requir
         if ((flags & preferred) == preferred) return i;
         if (fallback < 0) fallback = static_cast<int>(i);
     }
-    if (fallback < 0) vkFatal(VK_ERROR_FEATURE_NOT_PRESENT, "findMemoryType (no memory type has the required flags)", __FILE__, __LINE__);
+    if (fallback < 0)
+        vkFatal(VK_ERROR_FEATURE_NOT_PRESENT, "findMemoryType (no memory type has the required flags)", __FILE__, __LINE__);
     return static_cast<uint32_t>(fallback);
 }
 

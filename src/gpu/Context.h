@@ -16,11 +16,11 @@
 namespace floe::gpu {
 
 struct ContextOptions {
-    bool validation = false;              // Khronos validation layer + synchronization validation
-    std::string deviceName;               // case-insensitive part of a device name; empty: the best
+    bool validation = false;                     // Khronos validation layer + synchronization validation
+    std::string deviceName;                      // case-insensitive part of a device name; empty: the best
     std::vector<std::string> instanceExtensions; // extra, e.g. what GLFW needs for a surface
-    bool presentation = false;            // the device must support VK_KHR_swapchain
-    bool echoValidation = true;           // print validation messages to stderr as they arrive
+    bool presentation = false;                   // the device must support VK_KHR_swapchain
+    bool echoValidation = true;                  // print validation messages to stderr as they arrive
 };
 
 // One line per physical device for `floe info` and for errors when none is usable.
@@ -38,11 +38,12 @@ struct DeviceCaps {
     uint32_t subgroupSize = 0;
     uint32_t minSubgroupSize = 0;
     uint32_t maxSubgroupSize = 0;
-    bool timestamps = false;       // timestamp queries usable on Floe's queue
+    bool timestamps = false; // timestamp queries usable on Floe's queue
     double timestampPeriodNs = 1.0;
     uint32_t timestampValidBits = 0;
-    bool debugUtils = false;       // labels and object names (instance has VK_EXT_debug_utils)
-    std::vector<std::string> featuresUsed; // for `floe info`
+    bool debugUtils = false;                  // labels and object names (instance has VK_EXT_debug_utils)
+    VkDeviceSize maxMemoryAllocationSize = 0; // bytes in one allocation (Vulkan 1.1 maintenance3)
+    std::vector<std::string> featuresUsed;    // for `floe info`
 };
 
 class Context {
@@ -71,8 +72,7 @@ public:
     // Unique, never reused identity for buffers and images (the render graph's state key).
     uint64_t newResourceId() { return ++nextResourceId_; }
 
-    uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required,
-                            VkMemoryPropertyFlags preferred) const;
+    uint32_t findMemoryType(uint32_t typeBits, VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) const;
     VkMemoryPropertyFlags memoryFlags(uint32_t type) const { return memory_.memoryTypes[type].propertyFlags; }
     void setObjectName(VkObjectType type, uint64_t handle, const std::string& name) const;
 
@@ -82,8 +82,7 @@ public:
 private:
     static VKAPI_ATTR VkBool32 VKAPI_CALL debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                         VkDebugUtilsMessageTypeFlagsEXT types,
-                                                        const VkDebugUtilsMessengerCallbackDataEXT* data,
-                                                        void* user);
+                                                        const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
     void createInstance(const ContextOptions& options);
     void pickDevice(const ContextOptions& options);
     void createDevice(const ContextOptions& options);

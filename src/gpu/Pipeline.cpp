@@ -120,8 +120,8 @@ Pipeline createComputePipeline(Context& context, const ShaderLibrary& shaders, c
     p.localSize_ = module.iface.localSize;
     const uint64_t invocations = uint64_t(p.localSize_[0]) * p.localSize_[1] * p.localSize_[2];
     if (invocations == 0 || invocations > context.limits().maxComputeWorkGroupInvocations)
-        throw Error(fmt::format("{}: workgroup of {}x{}x{} invocations; this device allows 1..{}", name, p.localSize_[0], p.localSize_[1],
-                                p.localSize_[2], context.limits().maxComputeWorkGroupInvocations),
+        throw Error(fmt::format("{}: workgroup of {}x{}x{} invocations; this device allows 1..{}", name, p.localSize_[0],
+                                p.localSize_[1], p.localSize_[2], context.limits().maxComputeWorkGroupInvocations),
                     ExitCode::Failure);
     p.createLayout(context);
 
@@ -130,8 +130,7 @@ Pipeline createComputePipeline(Context& context, const ShaderLibrary& shaders, c
     // Workgroups made of whole subgroups: the primitives index their data by subgroup so that
     // the result does not depend on how invocations are mapped to subgroups.
     const uint32_t maxSubgroup = context.caps().maxSubgroupSize;
-    if (maxSubgroup && p.localSize_[0] % maxSubgroup == 0)
-        stage.flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+    if (maxSubgroup && p.localSize_[0] % maxSubgroup == 0) stage.flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
     stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     stage.module = module.module;
     stage.pName = "main";
@@ -185,7 +184,8 @@ struct GraphicsPipelineBuilder {
         depth.depthWriteEnable = desc.depthWrite && desc.depthFormat != VK_FORMAT_UNDEFINED;
         depth.depthCompareOp = desc.depthCompare;
         VkPipelineColorBlendAttachmentState blend{};
-        blend.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+        blend.colorWriteMask =
+            VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
         if (desc.blend != GraphicsPipelineDesc::Blend::None) {
             blend.blendEnable = VK_TRUE;
             const bool additive = desc.blend == GraphicsPipelineDesc::Blend::Additive;

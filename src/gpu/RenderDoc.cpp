@@ -43,7 +43,8 @@ std::string RenderDoc::locate()
         for (std::string dir; std::getline(list, dir, ':');)
             if (!dir.empty()) dirs.push_back(dir);
     }
-    for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib", "/usr/local/lib", "/lib/x86_64-linux-gnu", "/lib"}) dirs.emplace_back(dir);
+    for (const char* dir : {"/usr/lib/x86_64-linux-gnu", "/usr/lib", "/usr/local/lib", "/lib/x86_64-linux-gnu", "/lib"})
+        dirs.emplace_back(dir);
     std::error_code ec;
     for (const std::string& dir : dirs) {
         const std::filesystem::path path = std::filesystem::path(dir) / "librenderdoc.so";

@@ -45,7 +45,8 @@ std::vector<uint32_t> ShaderLibrary::load(const std::string& file) const
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) throw Error(fmt::format("shader {} not found (is the build up to date?)", path), ExitCode::Failure);
     const std::streamsize bytes = in.tellg();
-    if (bytes <= 0 || bytes % 4 != 0) throw Error(fmt::format("shader {} is not SPIR-V ({} bytes)", path, bytes), ExitCode::Failure);
+    if (bytes <= 0 || bytes % 4 != 0)
+        throw Error(fmt::format("shader {} is not SPIR-V ({} bytes)", path, bytes), ExitCode::Failure);
     std::vector<uint32_t> words(static_cast<size_t>(bytes) / 4);
     in.seekg(0);
     in.read(reinterpret_cast<char*>(words.data()), bytes);

@@ -84,7 +84,7 @@ struct Module {
         std::vector<uint32_t> operands; // words after the result id
     };
     std::unordered_map<uint32_t, Type> types;
-    std::unordered_map<uint32_t, uint32_t> constants; // id -> first word (default for spec constants)
+    std::unordered_map<uint32_t, uint32_t> constants;               // id -> first word (default for spec constants)
     std::unordered_map<uint32_t, std::vector<uint32_t>> composites; // id -> constituent ids
     std::unordered_map<uint32_t, std::string> names;
     std::unordered_map<uint32_t, std::map<uint32_t, uint32_t>> decorations; // id -> decoration -> value
@@ -234,7 +234,8 @@ ShaderInterface reflectSpirv(std::span<const uint32_t> words, const std::string&
         if (it == mod.constants.end()) throw Error(fmt::format("{}: workgroup size refers to a non-constant %{}", what, id));
         return it->second;
     };
-    if (localSizeIds[0]) result.localSize = {constantValue(localSizeIds[0]), constantValue(localSizeIds[1]), constantValue(localSizeIds[2])};
+    if (localSizeIds[0])
+        result.localSize = {constantValue(localSizeIds[0]), constantValue(localSizeIds[1]), constantValue(localSizeIds[2])};
     for (const auto& [id, parts] : mod.composites)
         if (mod.has(id, DecBuiltIn) && mod.get(id, DecBuiltIn) == BuiltInWorkgroupSize && parts.size() == 3)
             result.localSize = {constantValue(parts[0]), constantValue(parts[1]), constantValue(parts[2])};
@@ -289,7 +290,8 @@ ShaderInterface reflectSpirv(std::span<const uint32_t> words, const std::string&
         }
         result.bindings.push_back(b);
     }
-    std::sort(result.bindings.begin(), result.bindings.end(), [](const ShaderBinding& a, const ShaderBinding& b) { return a.binding < b.binding; });
+    std::sort(result.bindings.begin(), result.bindings.end(),
+              [](const ShaderBinding& a, const ShaderBinding& b) { return a.binding < b.binding; });
     return result;
 }
 

@@ -17,15 +17,15 @@ namespace floe::gpu {
 struct ShaderBinding {
     uint32_t binding = 0;
     VkDescriptorType type = VK_DESCRIPTOR_TYPE_MAX_ENUM;
-    bool readOnly = false;                    // NonWritable (GLSL readonly, or a sampled/uniform kind)
+    bool readOnly = false;                      // NonWritable (GLSL readonly, or a sampled/uniform kind)
     VkFormat texelFormat = VK_FORMAT_UNDEFINED; // storage texel buffers / storage images: the declared format
-    std::string name;                         // GLSL variable or block name
+    std::string name;                           // GLSL variable or block name
     VkShaderStageFlags stages = 0;
 };
 
 struct ShaderInterface {
     VkShaderStageFlagBits stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    std::vector<ShaderBinding> bindings;      // set 0 only, sorted by binding
+    std::vector<ShaderBinding> bindings; // set 0 only, sorted by binding
     uint32_t pushConstantBytes = 0;
     std::array<uint32_t, 3> localSize{1, 1, 1};
 };

@@ -23,13 +23,13 @@ struct Access {
     VkPipelineStageFlags2 stages = VK_PIPELINE_STAGE_2_NONE;
     VkAccessFlags2 access = VK_ACCESS_2_NONE;
     VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED; // images only
-    bool discard = false; // images: the previous contents are not needed (cleared or overwritten)
+    bool discard = false;                             // images: the previous contents are not needed (cleared or overwritten)
 };
 
 struct ResourceState {
     VkPipelineStageFlags2 writeStages = VK_PIPELINE_STAGE_2_NONE; // last write (or layout change)
     VkAccessFlags2 writeAccess = VK_ACCESS_2_NONE;
-    VkPipelineStageFlags2 readStages = VK_PIPELINE_STAGE_2_NONE;  // reads since that write
+    VkPipelineStageFlags2 readStages = VK_PIPELINE_STAGE_2_NONE; // reads since that write
     VkAccessFlags2 readAccess = VK_ACCESS_2_NONE;
     VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
     bool operator==(const ResourceState&) const = default;

@@ -15,7 +15,8 @@ PassBarriers BarrierPlanner::plan(std::span<const ResourceUse> uses)
         for (ResourceUse& c : combined)
             if (c.resource == u.resource) {
                 if (c.image && c.access.layout != u.access.layout)
-                    throw std::logic_error("render graph: image " + std::to_string(u.resource) + " used in two layouts in one pass");
+                    throw std::logic_error("render graph: image " + std::to_string(u.resource) +
+                                           " used in two layouts in one pass");
                 c.access.stages |= u.access.stages;
                 c.access.access |= u.access.access;
                 c.access.discard = c.access.discard && u.access.discard;

@@ -67,7 +67,8 @@ PassBuilder& PassBuilder::bind(uint32_t binding, const gpu::Buffer& buffer, VkFo
     RenderGraph::Pass& pass = graph_.passes_[pass_];
     const gpu::ShaderBinding* b = pass.pipeline->binding(binding);
     if (!b)
-        throw std::logic_error(fmt::format("pass {}: the shader has no binding {} (for buffer '{}')", pass.name, binding, buffer.name()));
+        throw std::logic_error(
+            fmt::format("pass {}: the shader has no binding {} (for buffer '{}')", pass.name, binding, buffer.name()));
     if (writes && b->readOnly)
         throw std::logic_error(fmt::format("pass {}: binding {} ('{}', {}) is read-only but buffer '{}' is bound for writing",
                                            pass.name, binding, b->name, typeName(b->type), buffer.name()));
@@ -80,10 +81,19 @@ PassBuilder& PassBuilder::bind(uint32_t binding, const gpu::Buffer& buffer, VkFo
     d.type = b->type;
     switch (b->type) {
     case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
-    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+    case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: {
+        // Owners of user-sized data check these limits up front with a clear message; here a
+        // violation is a programming error.
+        const VkPhysicalDeviceLimits& limits = graph_.context_.limits();
+        const VkDeviceSize limit =
+            b->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ? limits.maxStorageBufferRange : limits.maxUniformBufferRange;
+        if (buffer.size() > limit)
+            throw std::logic_error(fmt::format("pass {}: buffer '{}' of {} bytes exceeds the binding range limit {}", pass.name,
+                                               buffer.name(), buffer.size(), limit));
         d.buffer = buffer.handle();
         d.range = VK_WHOLE_SIZE;
         break;
+    }
     case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
         d.view = buffer.view(viewFormat != VK_FORMAT_UNDEFINED ? viewFormat : buffer.elementFormat());
         break;
@@ -149,7 +159,8 @@ void PassBuilder::dispatchThreads(uint64_t threads)
         return;
     }
     const uint64_t y = (groups + maxX - 1) / maxX;
-    if (y > maxY) throw std::logic_error(fmt::format("pass {}: {} threads exceed the device's dispatch limits", pass.name, threads));
+    if (y > maxY)
+        throw std::logic_error(fmt::format("pass {}: {} threads exceed the device's dispatch limits", pass.name, threads));
     dispatch(static_cast<uint32_t>(maxX), static_cast<uint32_t>(y));
 }
 
@@ -167,8 +178,9 @@ PassBuilder& PassBuilder::color(const gpu::Image& image, std::optional<glm::vec4
     pass.color = a;
     VkAccessFlags2 access = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
     if (!a.clear) access |= VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT;
-    pass.uses.push_back({image.id(), true,
-                         Access{VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, access, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, a.clear}});
+    pass.uses.push_back(
+        {image.id(), true,
+         Access{VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, access, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, a.clear}});
     pass.images.push_back({image.id(), image.handle(), image.aspect()});
     return *this;
 }
@@ -196,7 +208,8 @@ PassBuilder& PassBuilder::depth(const gpu::Image& image, std::optional<float> cl
 void PassBuilder::draw(uint32_t vertexCount, uint32_t instanceCount)
 {
     RenderGraph::Pass& pass = graph_.passes_[pass_];
-    if (!pass.color && !pass.depth) throw std::logic_error(fmt::format("pass {}: a draw needs a colour or depth target", pass.name));
+    if (!pass.color && !pass.depth)
+        throw std::logic_error(fmt::format("pass {}: a draw needs a colour or depth target", pass.name));
     pass.vertexCount = vertexCount;
     pass.instanceCount = instanceCount;
     finish();
@@ -284,7 +297,9 @@ void RenderGraph::addCopyImageToBuffer(const std::string& name, const gpu::Image
     pass.width = src.width();
     pass.height = src.height();
     pass.dst = dst.handle();
-    pass.uses.push_back({src.id(), true, Access{VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL}});
+    pass.uses.push_back(
+        {src.id(), true,
+         Access{VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL}});
     pass.uses.push_back({dst.id(), false, Access{VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT}});
     pass.images.push_back({src.id(), src.handle(), src.aspect()});
     passes_.push_back(std::move(pass));
@@ -350,7 +365,8 @@ std::vector<std::string> RenderGraph::pendingTimerNames() const
         }
         const bool top = depth == 0;
         if (p.kind == Kind::BeginGroup) ++depth;
-        if (top && p.kind != Kind::HostRead && std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+        if (top && p.kind != Kind::HostRead && std::find(names.begin(), names.end(), p.name) == names.end())
+            names.push_back(p.name);
     }
     return names;
 }
@@ -382,7 +398,8 @@ void RenderGraph::recordBarriers(VkCommandBuffer cmd, const Pass& pass, const Pa
         memory.dstAccessMask = barriers.memory->dstAccess;
     }
     for (const ImageBarrier& ib : barriers.images) {
-        auto ref = std::find_if(pass.images.begin(), pass.images.end(), [&](const Pass::ImageRef& r) { return r.resource == ib.resource; });
+        auto ref = std::find_if(pass.images.begin(), pass.images.end(),
+                                [&](const Pass::ImageRef& r) { return r.resource == ib.resource; });
         VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
         b.srcStageMask = ib.dependency.srcStages;
         b.srcAccessMask = ib.dependency.srcAccess;
@@ -461,7 +478,8 @@ void RenderGraph::recordPass(VkCommandBuffer cmd, const Pass& pass)
             vkCmdPushDescriptorSetKHR(cmd, p.bindPoint(), p.layout(), 0, static_cast<uint32_t>(writes.size()), writes.data());
         if (pass.pushSize) vkCmdPushConstants(cmd, p.layout(), p.pushStages(), 0, pass.pushSize, pass.push.data());
         if (pass.kind == Kind::Compute) {
-            if (pass.groups[0] && pass.groups[1] && pass.groups[2]) vkCmdDispatch(cmd, pass.groups[0], pass.groups[1], pass.groups[2]);
+            if (pass.groups[0] && pass.groups[1] && pass.groups[2])
+                vkCmdDispatch(cmd, pass.groups[0], pass.groups[1], pass.groups[2]);
         } else {
             if (pass.vertexCount && pass.instanceCount) vkCmdDraw(cmd, pass.vertexCount, pass.instanceCount, 0, 0);
             vkCmdEndRendering(cmd);

@@ -70,7 +70,7 @@ class RenderGraph {
 public:
     explicit RenderGraph(gpu::Context& context);
 
-    PassBuilder addCompute(const gpu::Pipeline& pipeline);   // the pass is named after the pipeline
+    PassBuilder addCompute(const gpu::Pipeline& pipeline); // the pass is named after the pipeline
     PassBuilder addGraphics(const gpu::Pipeline& pipeline);
     void addFill(const std::string& name, const gpu::Buffer& buffer, uint32_t value);
     void addCopy(const std::string& name, const gpu::Buffer& src, const gpu::Buffer& dst, VkDeviceSize bytes,

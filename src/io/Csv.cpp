@@ -13,6 +13,11 @@ std::string formatNumber(double value)
     return fmt::format("{}", value);
 }
 
+std::string formatNumber(float value)
+{
+    return fmt::format("{}", value);
+}
+
 CsvWriter::CsvWriter(const std::filesystem::path& path, std::vector<std::string> columns) : columns_(std::move(columns))
 {
     file_ = std::fopen(path.c_str(), "w");
@@ -36,7 +41,17 @@ size_t CsvWriter::column(const std::string& name) const
 
 void CsvWriter::set(size_t column, double value)
 {
-    row_.at(column) = value;
+    row_.at(column) = formatNumber(value);
+}
+
+void CsvWriter::set(size_t column, float value)
+{
+    row_.at(column) = formatNumber(value);
+}
+
+void CsvWriter::set(size_t column, uint64_t value)
+{
+    row_.at(column) = fmt::format("{}", value);
 }
 
 void CsvWriter::endRow()
@@ -44,8 +59,8 @@ void CsvWriter::endRow()
     std::string line;
     for (size_t i = 0; i < row_.size(); ++i) {
         if (i) line += ',';
-        if (row_[i]) line += formatNumber(*row_[i]);
-        row_[i].reset();
+        line += row_[i];
+        row_[i].clear();
     }
     line += '\n';
     std::fputs(line.c_str(), file_);

@@ -4,7 +4,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,16 +18,20 @@ public:
 
     size_t column(const std::string& name) const; // throws std::out_of_range for unknown names
     void set(size_t column, double value);
-    void set(const std::string& name, double value) { set(column(name), value); }
+    // Floats are written with the shortest representation that reads back as the same float.
+    void set(size_t column, float value);
+    void set(size_t column, uint64_t value);
+    template <class T> void set(const std::string& name, T value) { set(column(name), value); }
     void endRow();
     void flush();
 
 private:
     std::FILE* file_ = nullptr;
     std::vector<std::string> columns_;
-    std::vector<std::optional<double>> row_;
+    std::vector<std::string> row_;
 };
 
 std::string formatNumber(double value); // shortest round-trip representation
+std::string formatNumber(float value);
 
 } // namespace floe::io

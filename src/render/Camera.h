@@ -10,9 +10,9 @@ struct Camera {
     glm::vec3 position{0, 1, 4};  // m
     glm::vec3 target{0, 0.5f, 0}; // m
     glm::vec3 up{0, 1, 0};
-    float fovY = 40.0f;           // degrees
-    float nearPlane = 0.01f;      // m
-    float farPlane = 100.0f;      // m
+    float fovY = 40.0f;      // degrees
+    float nearPlane = 0.01f; // m
+    float farPlane = 100.0f; // m
 
     glm::mat4 view() const;
     glm::mat4 projection(float aspect) const;

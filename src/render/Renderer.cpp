@@ -20,11 +20,12 @@ Renderer::Renderer(gpu::Context& context, const gpu::ShaderLibrary& shaders, VkF
     desc.name = "render/floor";
     floor_ = gpu::createGraphicsPipeline(context, shaders, desc);
     for (uint32_t i = 0; i < framesInFlight; ++i)
-        frameConstants_.emplace_back(context, gpu::BufferDesc{"frame constants", sizeof(shared::RenderParams), gpu::MemoryKind::Upload});
+        frameConstants_.emplace_back(context,
+                                     gpu::BufferDesc{"frame constants", sizeof(shared::RenderParams), gpu::MemoryKind::Upload});
 }
 
-void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth, const sim::ParticleBuffers& particles,
-                         const ViewSettings& view, uint32_t frameSlot)
+void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth,
+                         const sim::ParticleBuffers& particles, const ViewSettings& view, uint32_t frameSlot)
 {
     const float aspect = float(color.width()) / float(color.height());
     shared::RenderParams frame{};

@@ -32,9 +32,9 @@ struct ViewSettings {
     float colorMin = 0.0f;         // attribute value mapped to the start of the colour map
     float colorMax = 3.0f;         // ... and to its end
     bool drawFloor = true;
-    float floorHeight = 0.0f;      // m
-    float floorHalfExtent = 2.0f;  // m
-    glm::vec2 floorCenter{0, 0};   // m (x, z)
+    float floorHeight = 0.0f;     // m
+    float floorHalfExtent = 2.0f; // m
+    glm::vec2 floorCenter{0, 0};  // m (x, z)
 };
 
 class Renderer {
@@ -45,8 +45,8 @@ public:
              uint32_t framesInFlight);
 
     // Records the frame's passes into `color`/`depth`, using constant slot `frameSlot`.
-    void addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth, const sim::ParticleBuffers& particles,
-                   const ViewSettings& view, uint32_t frameSlot);
+    void addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth,
+                   const sim::ParticleBuffers& particles, const ViewSettings& view, uint32_t frameSlot);
 
 private:
     gpu::Pipeline particles_;

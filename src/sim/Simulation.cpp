@@ -6,8 +6,8 @@
 
 namespace floe::sim {
 
-Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const WorldSettings& world,
-                       std::span<const glm::vec4> positions, std::span<const glm::vec4> velocities)
+Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
+                       const WorldSettings& world, std::span<const glm::vec4> positions, std::span<const glm::vec4> velocities)
     : world_(world), particles_(ParticleBuffers::create(context, graph, positions, velocities)),
       integrate_(gpu::createComputePipeline(context, shaders, "sim/integrate")), reduce_(context, shaders, particles_.count),
       reduced_(context, {"step metrics", 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT})
@@ -40,7 +40,8 @@ void Simulation::addStep(graph::RenderGraph& graph, float dt)
 
 void Simulation::addMetrics(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset)
 {
-    reduce_.vec4(graph, particles_.metrics, reduced_, particles_.count, {ReduceOp::Sum, ReduceOp::Sum, ReduceOp::Max, ReduceOp::Sum});
+    reduce_.vec4(graph, particles_.metrics, reduced_, particles_.count,
+                 {ReduceOp::Sum, ReduceOp::Sum, ReduceOp::Max, ReduceOp::Sum});
     graph.addCopy("sim/metrics_readback", reduced_, target, 16, 0, offset);
 }
 

@@ -37,10 +37,10 @@ struct WorldSettings {
 
 // What one step reports, reduced on the GPU (layout of the read-back vec4).
 struct StepMetrics {
-    double kineticEnergy = 0; // J
-    uint32_t escaped = 0;     // particles outside the domain (non-finite ones included)
-    double maxSpeed = 0;      // m/s
-    uint32_t nonFinite = 0;   // particles with a NaN or infinite position or velocity
+    float kineticEnergy = 0; // J
+    uint32_t escaped = 0;    // particles outside the domain (non-finite ones included)
+    float maxSpeed = 0;      // m/s
+    uint32_t nonFinite = 0;  // particles with a NaN or infinite position or velocity
 };
 
 class Simulation {

@@ -21,8 +21,7 @@ namespace {
 constexpr uint32_t kPoison = 0xDEADBEEFu;
 constexpr uint32_t kTail = 7; // poisoned elements past the end that must survive
 
-const std::vector<uint32_t> kSizes = {0,    1,    2,    3,     5,     255,    256,      257,      1023,
-                                      1024, 1025, 4095, 4097,  65539, 262143, 1048577, 3000017};
+const std::vector<uint32_t> kSizes = {0, 1, 2, 3, 5, 255, 256, 257, 1023, 1024, 1025, 4095, 4097, 65539, 262143, 1048577, 3000017};
 
 std::string sizeName(const ::testing::TestParamInfo<uint32_t>& info)
 {
@@ -51,8 +50,8 @@ TEST_P(PrimitiveTest, ExclusiveScanMatchesReference)
 }
 
 // Segmented scan of floats (width 1) and of records of 1, 2, 3 vec4 (4, 8, 12 floats).
-void checkSegmentedScan(GpuTest& t, gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
-                        uint32_t n, uint32_t vec4PerRecord, uint32_t headEvery, std::mt19937& rng)
+void checkSegmentedScan(GpuTest& t, gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, uint32_t n,
+                        uint32_t vec4PerRecord, uint32_t headEvery, std::mt19937& rng)
 {
     const uint32_t width = vec4PerRecord == 0 ? 1 : 4 * vec4PerRecord;
     if (uint64_t(n) * width * 4 > context.limits().maxStorageBufferRange) GTEST_SKIP() << "over maxStorageBufferRange";
@@ -190,8 +189,10 @@ TEST_P(PrimitiveTest, ReductionsMatchReference)
         graph().addFill("poison", out, kPoison);
         reduce.scalar(graph(), scalarIn, out, n, c.op);
         const float result = download<float>(out, 1)[0];
-        if (c.tolerance == 0) EXPECT_EQ(double(result), c.expected) << "op " << int(c.op) << " over " << n;
-        else EXPECT_NEAR(result, c.expected, c.tolerance) << "op " << int(c.op) << " over " << n;
+        if (c.tolerance == 0)
+            EXPECT_EQ(double(result), c.expected) << "op " << int(c.op) << " over " << n;
+        else
+            EXPECT_NEAR(result, c.expected, c.tolerance) << "op " << int(c.op) << " over " << n;
     }
 
     // Per-component operators of vec4 records: sum, min, max, sum.

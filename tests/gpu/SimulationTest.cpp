@@ -109,7 +109,7 @@ TEST_P(SimulationTest, StepMetricsMatchCpuSums)
 }
 
 INSTANTIATE_TEST_SUITE_P(Dimensions, SimulationTest, ::testing::Values(false, true),
-                         [](const auto& info) { return info.param ? "2D" : "3D"; });
+                         [](const auto& param) { return param.param ? "2D" : "3D"; });
 
 // The same scene run twice, each with its own simulation, gives bit-identical buffers.
 TEST_F(GpuTest, SameRunTwiceIsBitIdentical)

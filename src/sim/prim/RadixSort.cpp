@@ -24,7 +24,8 @@ RadixSort::RadixSort(gpu::Context& context, const gpu::ShaderLibrary& shaders, u
     digitOffsets_ = gpu::Buffer(context, {"sort digit offsets", countBytes, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
 }
 
-void RadixSort::sort(graph::RenderGraph& graph, const gpu::Buffer& keys, const gpu::Buffer& values, uint32_t count, uint32_t keyBits)
+void RadixSort::sort(graph::RenderGraph& graph, const gpu::Buffer& keys, const gpu::Buffer& values, uint32_t count,
+                     uint32_t keyBits)
 {
     if (count > capacity_) throw std::logic_error(fmt::format("RadixSort: {} pairs over the capacity {}", count, capacity_));
     if (keyBits == 0 || keyBits > 32) throw std::logic_error("RadixSort: keyBits must be 1..32");

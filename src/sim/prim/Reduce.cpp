@@ -41,7 +41,8 @@ const gpu::Pipeline& Reduce::pipeline(bool scalar, std::array<ReduceOp, 4> ops)
     auto it = pipelines_.find(key);
     if (it != pipelines_.end()) return it->second;
     const gpu::SpecConstant spec[] = {{0, uint32_t(ops[0])}, {1, uint32_t(ops[1])}, {2, uint32_t(ops[2])}, {3, uint32_t(ops[3])}};
-    return pipelines_.emplace(key, gpu::createComputePipeline(context_, shaders_, scalar ? "prim/reduce_scalar" : "prim/reduce", spec))
+    return pipelines_
+        .emplace(key, gpu::createComputePipeline(context_, shaders_, scalar ? "prim/reduce_scalar" : "prim/reduce", spec))
         .first->second;
 }
 
@@ -50,7 +51,8 @@ void Reduce::scalar(graph::RenderGraph& graph, const gpu::Buffer& in, const gpu:
     run(graph, true, in, out, count, {op, op, op, op});
 }
 
-void Reduce::vec4(graph::RenderGraph& graph, const gpu::Buffer& in, const gpu::Buffer& out, uint32_t count, std::array<ReduceOp, 4> ops)
+void Reduce::vec4(graph::RenderGraph& graph, const gpu::Buffer& in, const gpu::Buffer& out, uint32_t count,
+                  std::array<ReduceOp, 4> ops)
 {
     run(graph, false, in, out, count, ops);
 }
@@ -67,7 +69,11 @@ void Reduce::run(graph::RenderGraph& graph, bool scalar, const gpu::Buffer& in, 
         // One block over no elements writes the identity.
         params.count = 0;
         params.blockCount = 1;
-        graph.addCompute(p).read(PRIM_BIND_INPUT, in, VK_FORMAT_R32G32B32A32_SFLOAT).write(PRIM_BIND_OUTPUT, out).push(params).dispatch(1);
+        graph.addCompute(p)
+            .read(PRIM_BIND_INPUT, in, VK_FORMAT_R32G32B32A32_SFLOAT)
+            .write(PRIM_BIND_OUTPUT, out)
+            .push(params)
+            .dispatch(1);
     }
     const gpu::Buffer* src = &in;
     size_t level = 0;

@@ -29,7 +29,8 @@ public:
     // (0, +inf, -inf), written by a fill.
     void scalar(graph::RenderGraph& graph, const gpu::Buffer& in, const gpu::Buffer& out, uint32_t count, ReduceOp op);
     // out[0] = per-component ops over vec4 records in[0..count).
-    void vec4(graph::RenderGraph& graph, const gpu::Buffer& in, const gpu::Buffer& out, uint32_t count, std::array<ReduceOp, 4> ops);
+    void vec4(graph::RenderGraph& graph, const gpu::Buffer& in, const gpu::Buffer& out, uint32_t count,
+              std::array<ReduceOp, 4> ops);
     uint32_t capacity() const { return capacity_; }
 
 private:
@@ -41,7 +42,7 @@ private:
     const gpu::ShaderLibrary& shaders_;
     uint32_t capacity_;
     std::map<uint32_t, gpu::Pipeline> pipelines_; // key: scalar bit + 2 bits per op
-    std::vector<gpu::Buffer> partials_;          // per level, vec4 per block (scalar uses floats)
+    std::vector<gpu::Buffer> partials_;           // per level, vec4 per block (scalar uses floats)
 };
 
 } // namespace floe::sim

@@ -23,8 +23,10 @@ Scan::Scan(gpu::Context& context, const gpu::ShaderLibrary& shaders, uint32_t ca
     const std::vector<uint32_t> levels = levelCounts(capacity, PRIM_BLOCK_SIZE);
     for (size_t l = 0; l + 1 < levels.size(); ++l) {
         const uint32_t blocks = levels[l + 1];
-        sums_.emplace_back(context, gpu::BufferDesc{fmt::format("scan block sums {}", l), blocks * 4ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
-        offsets_.emplace_back(context, gpu::BufferDesc{fmt::format("scan block offsets {}", l), blocks * 4ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
+        sums_.emplace_back(context, gpu::BufferDesc{fmt::format("scan block sums {}", l), blocks * 4ull,
+                                                    gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
+        offsets_.emplace_back(context, gpu::BufferDesc{fmt::format("scan block offsets {}", l), blocks * 4ull,
+                                                       gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
     }
 }
 

@@ -35,8 +35,8 @@ SegmentedScan::SegmentedScan(gpu::Context& context, const gpu::ShaderLibrary& sh
                                                     VK_FORMAT_R32G32B32A32_SFLOAT});
         scanned_.emplace_back(context, gpu::BufferDesc{fmt::format("segscan block scan {}", l), bytes, gpu::MemoryKind::DeviceLocal,
                                                        VK_FORMAT_R32G32B32A32_SFLOAT});
-        heads_.emplace_back(context, gpu::BufferDesc{fmt::format("segscan block heads {}", l), blocks * 4, gpu::MemoryKind::DeviceLocal,
-                                                     VK_FORMAT_R32_UINT});
+        heads_.emplace_back(context, gpu::BufferDesc{fmt::format("segscan block heads {}", l), blocks * 4,
+                                                     gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
     }
 }
 

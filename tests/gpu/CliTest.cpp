@@ -1,0 +1,238 @@
+// The `floe` executable end to end: bad input exits 2 with a message naming the file, key or
+// flag; a run writes metrics.csv with DESIGN §5's columns, summary.json and pictures that show
+// the particles; info names the device; bench writes its JSON; --capture writes a RenderDoc
+// capture whose structured data holds the passes.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <stb_image.h>
+
+#include "gpu/RenderDoc.h"
+
+namespace floe::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+    int status = -1;
+    std::string output; // stdout and stderr
+};
+
+Result floe(const std::string& args)
+{
+    const std::string command = std::string(FLOE_BINARY) + " " + args + " 2>&1";
+    Result r;
+    std::FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) return r;
+    char buffer[4096];
+    while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) r.output.append(buffer, n);
+    const int status = pclose(pipe);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+fs::path tempDir(const std::string& name)
+{
+    const fs::path dir = fs::temp_directory_path() / ("floe_cli_" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+fs::path writeScene(const fs::path& dir, const std::string& name, const std::string& text)
+{
+    const fs::path path = dir / name;
+    std::ofstream(path) << text;
+    return path;
+}
+
+std::string readFile(const fs::path& path)
+{
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+const std::string kScene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/falling_block.json";
+const char* kSmallScene = R"({"Configuration": {"particleRadius": 0.05, "timeStepSize": 0.005, "stopAt": 0.1},
+    "FluidBlocks": [{"start": [-0.2, 0.3, -0.2], "end": [0.2, 0.7, 0.2]}],
+    "Floe": {"domainMin": [-1, 0, -1], "domainMax": [1, 1.5, 1]}})";
+
+TEST(Cli, BadInputExitsTwoWithAClearMessage)
+{
+    const fs::path dir = tempDir("bad");
+    const fs::path malformed = writeScene(dir, "malformed.json", "{\"Configuration\": {");
+    const fs::path unknown = writeScene(
+        dir, "unknown.json", R"({"Configuration": {"timeStep": 0.01}, "FluidBlocks": [{"start": [0,0,0], "end": [1,1,1]}]})");
+    const fs::path wrongType =
+        writeScene(dir, "type.json", R"({"Configuration": {"sim2D": "no"}, "FluidBlocks": [{"start": [0,0,0], "end": [1,1,1]}]})");
+    const fs::path range = writeScene(
+        dir, "range.json", R"({"Configuration": {"particleRadius": -1}, "FluidBlocks": [{"start": [0,0,0], "end": [1,1,1]}]})");
+    const fs::path good = writeScene(dir, "good.json", kSmallScene);
+    const struct {
+        std::string args;
+        std::vector<std::string> mentions;
+    } cases[] = {
+        {"run " + (dir / "missing.json").string(), {"missing.json", "no such scene file"}},
+        {"run " + malformed.string(), {"malformed.json", "malformed JSON"}},
+        {"run " + unknown.string(), {"unknown.json", "Configuration.timeStep", "timeStepSize"}},
+        {"run " + wrongType.string(), {"type.json", "Configuration.sim2D", "true or false"}},
+        {"run " + range.string(), {"range.json", "Configuration.particleRadius", "[1e-05, 10] m"}},
+        {"run " + good.string() + " --bogus", {"--bogus"}},
+        {"run " + good.string() + " --steps 0", {"--steps"}},
+        {"run " + good.string() + " --steps 3 --seconds 1", {"--steps", "--seconds"}},
+        {"run " + good.string() + " --frames -1", {"--frames"}},
+        {"run " + good.string() + " --solver nonsense", {"--solver nonsense", "integrator"}},
+        {"run " + good.string() + " --set Configuration.timeStepSize=-3", {"--set", "Configuration.timeStepSize"}},
+        {"run " + good.string() + " --set nokey=1", {"--set", "nokey"}},
+        {"run " + good.string() + " --device no-such-device", {"no-such-device", "name does not match"}},
+        {"run", {"scene"}},
+        {"frobnicate", {"frobnicate"}},
+        {"view", {"floe run"}},
+    };
+    for (const auto& c : cases) {
+        SCOPED_TRACE(c.args);
+        const Result r = floe(c.args);
+        EXPECT_EQ(r.status, 2) << r.output;
+        for (const std::string& m : c.mentions)
+            EXPECT_NE(r.output.find(m), std::string::npos) << "no '" << m << "' in: " << r.output;
+        EXPECT_EQ(r.output.find("internal error"), std::string::npos) << r.output;
+    }
+}
+
+TEST(Cli, SceneThatDoesNotFitTheDeviceIsRefusedUpFront)
+{
+    const fs::path dir = tempDir("fit");
+    // 250^3 = 15.6M particles: within Floe's own cap, over lavapipe's 128 MiB storage range.
+    const fs::path big = writeScene(dir, "big.json", R"({"Configuration": {"particleRadius": 0.002},
+        "FluidBlocks": [{"start": [0,0,0], "end": [1.001,1.001,1.001]}]})");
+    const Result r = floe("run " + big.string() + " --steps 1 --frames 0 --out " + (dir / "out").string());
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("maxStorageBufferRange"), std::string::npos) << r.output;
+}
+
+TEST(Cli, RunWritesMetricsSummaryAndPictures)
+{
+    const fs::path out = tempDir("run");
+    const Result r =
+        floe("run " + kScene + " --steps 60 --frames 3 --width 320 --height 200 --validate --quiet --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+
+    const std::string csv = readFile(out / "metrics.csv");
+    std::istringstream lines(csv);
+    std::string header;
+    std::getline(lines, header);
+    for (const char* column : {"step", "time", "dt", "particles", "density_error_avg", "density_error_max", "solver_iterations",
+                               "kinetic_energy", "escaped", "gpu_ms_total", "gpu_ms:sim/integrate"})
+        EXPECT_NE(header.find(column), std::string::npos) << column << " missing in " << header;
+    int rows = 0;
+    std::string row, last;
+    while (std::getline(lines, row)) {
+        ++rows;
+        last = row;
+    }
+    EXPECT_EQ(rows, 60);
+    EXPECT_EQ(last.substr(0, 3), "60,");
+
+    const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+    EXPECT_EQ(summary["status"], "ok");
+    EXPECT_EQ(summary["steps"], 60);
+    EXPECT_EQ(summary["particles"], 1000);
+    EXPECT_EQ(summary["validation"], true);
+    EXPECT_EQ(summary["validation_messages"], 0);
+    EXPECT_TRUE(summary["gpu_ms_mean"].contains("sim/integrate"));
+    ASSERT_EQ(summary["frames"].size(), 3u);
+
+    // The pictures show the particles: not one flat colour, with the particles' colours present.
+    for (int i = 0; i < 3; ++i) {
+        const fs::path png = out / ("frame_000" + std::to_string(i) + ".png");
+        int w = 0, h = 0, n = 0;
+        unsigned char* pixels = stbi_load(png.c_str(), &w, &h, &n, 4);
+        ASSERT_NE(pixels, nullptr) << png;
+        EXPECT_EQ(w, 320);
+        EXPECT_EQ(h, 200);
+        double mean = 0, meanSq = 0;
+        int saturated = 0; // particle pixels: the colour map is far from grey
+        for (int p = 0; p < w * h; ++p) {
+            const int r8 = pixels[4 * p], g8 = pixels[4 * p + 1], b8 = pixels[4 * p + 2];
+            const double luma = 0.3 * r8 + 0.59 * g8 + 0.11 * b8;
+            mean += luma;
+            meanSq += luma * luma;
+            if (std::max({r8, g8, b8}) - std::min({r8, g8, b8}) > 40) ++saturated;
+        }
+        stbi_image_free(pixels);
+        mean /= w * h;
+        const double variance = meanSq / (w * h) - mean * mean;
+        EXPECT_GT(variance, 50.0) << png << " looks blank";
+        EXPECT_GT(saturated, 100) << png << " shows no particles";
+    }
+}
+
+TEST(Cli, InfoNamesTheChosenDevice)
+{
+    const Result r = floe("info");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("Chosen device:"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("VK_KHR_push_descriptor"), std::string::npos) << r.output;
+    if (const char* require = std::getenv("FLOE_EXPECT_LAVAPIPE"); require && std::string(require) == "1") {
+        EXPECT_NE(r.output.find("llvmpipe"), std::string::npos) << r.output;
+    }
+}
+
+TEST(Cli, BenchWritesMachineReadableResults)
+{
+    const fs::path dir = tempDir("bench");
+    const Result r = floe("bench --sizes 1000 5000 --repetitions 1 --out " + (dir / "bench.json").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json doc = nlohmann::json::parse(readFile(dir / "bench.json"));
+    ASSERT_EQ(doc["results"].size(), 8u);
+    for (const auto& row : doc["results"]) {
+        EXPECT_GT(row["gpu_melem_per_s"].get<double>(), 0.0) << row.dump();
+        EXPECT_GT(row["cpu_melem_per_s"].get<double>(), 0.0) << row.dump();
+    }
+    EXPECT_NE(r.output.find("stable sort"), std::string::npos);
+}
+
+TEST(Cli, CaptureWritesARenderDocFileWithThePasses)
+{
+    if (gpu::RenderDoc::locate().empty()) {
+        const char* require = std::getenv("FLOE_REQUIRE_GPU");
+        if (require && std::string(require) == "1") FAIL() << "RenderDoc is not installed (tools/install-deps.sh installs it)";
+        GTEST_SKIP() << "RenderDoc is not installed";
+    }
+    const fs::path out = tempDir("capture");
+    const Result r = floe("run " + kScene + " --steps 2 --frames 1 --capture --quiet --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+    ASSERT_TRUE(summary["capture"].is_string()) << r.output;
+    const std::string capture = summary["capture"];
+    EXPECT_TRUE(fs::exists(capture)) << capture;
+    EXPECT_EQ(fs::path(capture).parent_path(), out);
+    // Read the capture's structured data with RenderDoc's Python module (no replay needed).
+    const std::string script = std::string(FLOE_SOURCE_DIR) + "/tools/capture_summary.py";
+    std::FILE* pipe = popen(("/usr/bin/python3 " + script + " " + capture + " 2>&1").c_str(), "r");
+    ASSERT_NE(pipe, nullptr);
+    std::string text;
+    char buffer[4096];
+    while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) text.append(buffer, n);
+    ASSERT_EQ(WEXITSTATUS(pclose(pipe)), 0) << text;
+    const nlohmann::json found = nlohmann::json::parse(text);
+    EXPECT_GE(found["dispatches"].get<int>(), 2) << text;
+    EXPECT_GE(found["draws"].get<int>(), 2) << text;
+    for (const char* marker : {"sim/integrate", "prim/reduce", "render/particles", "render/floor"}) {
+        bool present = false;
+        for (const auto& m : found["markers"]) present = present || m == marker;
+        EXPECT_TRUE(present) << marker << " not among the capture's markers: " << text;
+    }
+}
+
+} // namespace
+} // namespace floe::test

@@ -1,0 +1,122 @@
+// Every struct of shaders/shared/ round-trips through the GPU: the CPU writes a distinct value
+// into every 4-byte word, the shader (shaders/tests/round_trip.glsl) copies the struct as GLSL
+// lays it out into a poisoned buffer, and the CPU must read back exactly what it wrote.
+#include <bit>
+#include <cstring>
+
+#include "GpuTest.h"
+#include "gpu/Pipeline.h"
+#include "shared/particles.h"
+#include "shared/prim.h"
+#include "shared/render.h"
+
+namespace floe::test {
+namespace {
+
+template <class T>
+void roundTrip(GpuTest& t, gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const char* name)
+{
+    static_assert(sizeof(T) % 4 == 0);
+    std::vector<uint32_t> words(sizeof(T) / 4);
+    for (size_t i = 0; i < words.size(); ++i) words[i] = std::bit_cast<uint32_t>(1000.0f + float(i)); // finite, distinct
+    gpu::Buffer source(context, {"round trip source", sizeof(T), gpu::MemoryKind::DeviceLocal});
+    gpu::Buffer destination(context, {"round trip destination", sizeof(T), gpu::MemoryKind::DeviceLocal});
+    sim::uploadNow(context, graph, source, words.data(), sizeof(T));
+    const gpu::Pipeline pipeline = gpu::createComputePipeline(context, shaders, std::string("tests/round_trip_") + name);
+    graph.addFill("poison", destination, 0xDEADBEEFu);
+    graph.addCompute(pipeline).read(0, source).write(1, destination).dispatch(1);
+    std::vector<uint32_t> back(words.size());
+    sim::downloadNow(context, graph, destination, back.data(), sizeof(T));
+    for (size_t i = 0; i < words.size(); ++i)
+        EXPECT_EQ(back[i], words[i]) << name << ": word " << i << " (byte offset " << 4 * i << ")";
+    (void)t;
+}
+
+TEST_F(GpuTest, SharedStructsRoundTrip)
+{
+    roundTrip<shared::ScanParams>(*this, context(), shaders(), graph(), "ScanParams");
+    roundTrip<shared::SegScanParams>(*this, context(), shaders(), graph(), "SegScanParams");
+    roundTrip<shared::SortParams>(*this, context(), shaders(), graph(), "SortParams");
+    roundTrip<shared::ReduceParams>(*this, context(), shaders(), graph(), "ReduceParams");
+    roundTrip<shared::ParticleParams>(*this, context(), shaders(), graph(), "ParticleParams");
+    roundTrip<shared::RenderParams>(*this, context(), shaders(), graph(), "RenderParams");
+}
+
+// Reflection reads what the shaders declare: workgroup sizes from the shared header, push
+// constant sizes equal to the shared structs, and binding kinds.
+TEST_F(GpuTest, PipelinesReflectTheSharedContract)
+{
+    const gpu::Pipeline scan = gpu::createComputePipeline(context(), shaders(), "prim/scan_blocks");
+    EXPECT_EQ(scan.localSize()[0], uint32_t(PRIM_GROUP_SIZE));
+    EXPECT_EQ(scan.pushConstantBytes(), sizeof(shared::ScanParams));
+    ASSERT_NE(scan.binding(PRIM_BIND_INPUT), nullptr);
+    EXPECT_EQ(scan.binding(PRIM_BIND_INPUT)->type, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER);
+    EXPECT_EQ(scan.binding(PRIM_BIND_OUTPUT)->type, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER);
+    EXPECT_EQ(scan.binding(PRIM_BIND_OUTPUT)->texelFormat, VK_FORMAT_R32G32B32A32_UINT);
+    EXPECT_FALSE(scan.binding(PRIM_BIND_OUTPUT)->readOnly);
+
+    const gpu::Pipeline integrate = gpu::createComputePipeline(context(), shaders(), "sim/integrate");
+    EXPECT_EQ(integrate.localSize()[0], uint32_t(SIM_GROUP_SIZE));
+    EXPECT_EQ(integrate.pushConstantBytes(), sizeof(shared::ParticleParams));
+    for (const char* name : {"prim/scan_reduce", "prim/segscan_reduce", "prim/segscan_blocks_scalar", "prim/sort_count",
+                             "prim/sort_scatter", "prim/reduce_scalar"})
+        EXPECT_EQ(gpu::createComputePipeline(context(), shaders(), name).localSize()[0], uint32_t(PRIM_GROUP_SIZE)) << name;
+}
+
+// Mistakes in declaring a pass are caught when the pass is declared, with its name.
+TEST_F(GpuTest, GraphRejectsBindingMistakes)
+{
+    const gpu::Pipeline scan = gpu::createComputePipeline(context(), shaders(), "prim/scan_blocks");
+    gpu::Buffer a = deviceBuffer("a", 64), b = deviceBuffer("b", 64);
+    const shared::ScanParams params{1, 1, 0, 0};
+    // Writing through a read-only (uniform texel) binding.
+    EXPECT_THROW(graph().addCompute(scan).write(PRIM_BIND_INPUT, a), std::logic_error);
+    graph().discard();
+    // A binding the shader does not have.
+    EXPECT_THROW(graph().addCompute(scan).read(9, a), std::logic_error);
+    graph().discard();
+    // An unbound shader binding.
+    EXPECT_THROW(graph().addCompute(scan).read(PRIM_BIND_INPUT, a).push(params).dispatch(1), std::logic_error);
+    graph().discard();
+    // Push constants of the wrong size.
+    EXPECT_THROW(graph().addCompute(scan).pushBytes(&params, 8), std::logic_error);
+    graph().discard();
+    // Complete: fine.
+    graph()
+        .addCompute(scan)
+        .read(PRIM_BIND_INPUT, a)
+        .read(PRIM_BIND_BLOCK_SUMS, a)
+        .readWrite(PRIM_BIND_OUTPUT, b)
+        .push(params)
+        .dispatch(1);
+    EXPECT_EQ(graph().pendingPassNames(), std::vector<std::string>{"prim/scan_blocks"});
+    submit();
+}
+
+// The graph's plan for a read-write dispatch followed by another on the same buffer holds a
+// barrier from the first write: the case the validation layer does not report.
+TEST_F(GpuTest, GraphPlansWriteAfterWriteBetweenReadWriteDispatches)
+{
+    const gpu::Pipeline integrate = gpu::createComputePipeline(context(), shaders(), "sim/integrate");
+    gpu::Buffer p = deviceBuffer("p", 64, VK_FORMAT_R32G32B32A32_SFLOAT), v = deviceBuffer("v", 64, VK_FORMAT_R32G32B32A32_SFLOAT),
+                m = deviceBuffer("m", 64, VK_FORMAT_R32G32B32A32_SFLOAT);
+    shared::ParticleParams params{};
+    for (int i = 0; i < 2; ++i)
+        graph()
+            .addCompute(integrate)
+            .readWrite(SIM_BIND_POSITIONS, p)
+            .readWrite(SIM_BIND_VELOCITIES, v)
+            .write(SIM_BIND_METRICS, m)
+            .push(params)
+            .dispatch(1);
+    const std::vector<graph::PassBarriers> plan = graph().plan();
+    ASSERT_EQ(plan.size(), 2u);
+    EXPECT_TRUE(plan[0].empty());
+    ASSERT_TRUE(plan[1].memory);
+    EXPECT_EQ(plan[1].memory->srcStages, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+    EXPECT_EQ(plan[1].memory->srcAccess, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    submit();
+}
+
+} // namespace
+} // namespace floe::test

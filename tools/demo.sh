@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The main job: install what is missing, build, and run the default scene headless.
+# Writes out/demo/{metrics.csv,summary.json,frame_NNNN.png}. Extra arguments go to floe run,
+# e.g. tools/demo.sh --frames 8 --validate
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tools/build.sh
+scene=assets/scenes/falling_block.json
+out=out/demo
+# Runs on the best Vulkan device there is (lavapipe on a machine without a GPU).
+if [[ -z "${XDG_RUNTIME_DIR:-}" || ! -d "${XDG_RUNTIME_DIR}" ]]; then
+  XDG_RUNTIME_DIR=$(mktemp -d)
+  chmod 700 "$XDG_RUNTIME_DIR"
+  export XDG_RUNTIME_DIR
+fi
+build/floe run "$scene" --out "$out" "$@"
+echo
+echo "demo: pictures  $(pwd)/$out/frame_*.png"
+echo "demo: metrics   $(pwd)/$out/metrics.csv"
+echo "demo: summary   $(pwd)/$out/summary.json"
