@@ -54,7 +54,7 @@ struct Row {
 
 int benchCommand(const BenchOptions& o)
 {
-    std::vector<uint32_t> sizes = o.sizes.empty() ? std::vector<uint32_t>{65536, 1048576, 4194304} : o.sizes;
+    std::vector<uint32_t> sizes = o.sizes.empty() ? std::vector<uint32_t>{65536, 1048576, 2097152} : o.sizes;
     gpu::ContextOptions contextOptions;
     contextOptions.validation = o.device.validate;
     contextOptions.deviceName = o.device.device;

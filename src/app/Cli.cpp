@@ -58,7 +58,7 @@ int runCli(int argc, char** argv)
     BenchOptions bench;
     CLI::App* benchCmd = app.add_subcommand("bench", "benchmark the GPU primitives against the C++ standard library");
     benchCmd->add_option("--out", bench.out, "write the results as JSON to FILE");
-    benchCmd->add_option("--sizes", bench.sizes, "element counts (default: 65536 1048576 4194304)")
+    benchCmd->add_option("--sizes", bench.sizes, "element counts (default: 65536 1048576 2097152)")
         ->check(CLI::Range(1u, 1u << 28));
     benchCmd->add_option("--repetitions", bench.repetitions, "timed repetitions per measurement")->check(CLI::Range(1, 1000));
     addDeviceOptions(benchCmd, bench.device);

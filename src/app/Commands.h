@@ -31,7 +31,7 @@ struct RunOptions {
 
 struct BenchOptions {
     std::filesystem::path out;   // --out FILE.json
-    std::vector<uint32_t> sizes; // --sizes; default 65536, 1048576, 4194304
+    std::vector<uint32_t> sizes; // --sizes; default 65536, 1048576, 2097152
     int repetitions = 5;         // --repetitions
     DeviceOptions device;
 };
