@@ -35,6 +35,9 @@ Result floe(const std::string& args)
     while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) r.output.append(buffer, n);
     const int status = pclose(pipe);
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    // tools/test.sh sets FLOE_VALIDATE=1: every invocation runs under validation, and any
+    // message it prints fails the test that ran it.
+    EXPECT_EQ(r.output.find("[vulkan "), std::string::npos) << "validation message from floe " << args << ":\n" << r.output;
     return r;
 }
 
