@@ -25,7 +25,8 @@ void main()
     gl_FragDepth = clip.z / clip.w;
 
     const float range = max(frame.particle.z - frame.particle.y, 1e-6);
-    const vec3 albedo = colormap(clamp((colorValue - frame.particle.y) / range, 0.0, 1.0));
+    const vec3 albedo = colorValue == -1.0 && frame.particle.w == float(RENDER_COLOR_SOLID) ? vec3(0.45, 0.46, 0.48)
+                                                                                            : colormap(clamp((colorValue - frame.particle.y) / range, 0.0, 1.0));
     const vec3 l = frame.lightDirection.xyz;
     const float diffuse = max(dot(n, l), 0.0);
     const vec3 halfway = normalize(l - d);

@@ -28,5 +28,6 @@ void main()
     // Pull the quad towards the camera so the nearest point of the sphere is not clipped by it.
     viewPosition += normalize(-viewCenter) * radius;
     colorValue = frame.particle.w == float(RENDER_COLOR_HEIGHT) ? p.y : length(v);
+    if (frame.particle.w == float(RENDER_COLOR_SOLID)) colorValue = -1.0;
     gl_Position = frame.projection * vec4(viewPosition, 1.0);
 }

@@ -10,6 +10,7 @@
 // Colour attributes of particles.
 #define RENDER_COLOR_SPEED 0
 #define RENDER_COLOR_HEIGHT 1
+#define RENDER_COLOR_SOLID 2 // grey: boundary particles
 
 FLOE_SHARED_BEGIN
 

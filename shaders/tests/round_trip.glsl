@@ -3,7 +3,8 @@
 // distinct value in every byte; the GPU reads it as GLSL sees it and writes it back member by
 // member into a poisoned buffer. Any disagreement in offsets or size shows up as a difference.
 #include "shared/prim.h"
-#include "shared/particles.h"
+#include "shared/grid.h"
+#include "shared/sph.h"
 #include "shared/render.h"
 
 layout(local_size_x = 1) in;

@@ -35,7 +35,7 @@ int runCli(int argc, char** argv)
     RunOptions run;
     CLI::App* runCmd = app.add_subcommand("run", "simulate a scene headless; writes metrics.csv, summary.json, frame_NNNN.png");
     runCmd->add_option("scene", run.scene, "scene file (.json)")->required();
-    runCmd->add_option("--solver", run.solver, "pressure solver (the foundation has: integrator)");
+    runCmd->add_option("--solver", run.solver, "pressure solver: eos, iisph or none (default: the scene's)");
     auto* steps =
         runCmd->add_option("--steps", run.steps, "number of time steps")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
     auto* seconds = runCmd->add_option("--seconds", run.seconds, "simulated seconds to run")->check(CLI::Range(1e-9, 1e9));
@@ -48,6 +48,14 @@ int runCli(int argc, char** argv)
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     runCmd->add_flag("--capture", run.capture, "capture the first frame with RenderDoc into the output directory");
+    runCmd->add_option("--export", run.exportFormat, "write particles (position, velocity, density, pressure) as ply or vtk")
+        ->check(CLI::IsMember({"ply", "vtk"}));
+    runCmd->add_option("--export-every", run.exportEvery, "export every N steps (default: with the pictures)")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+    runCmd->add_option("--save-state", run.saveState, "save the simulation state to FILE at the end (and with --save-every)");
+    runCmd->add_option("--save-every", run.saveEvery, "save the state every N steps")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+    runCmd->add_option("--load-state", run.loadState, "resume from a state saved with --save-state");
     runCmd->add_flag("--quiet", run.quiet, "no progress line");
     addDeviceOptions(runCmd, run.device);
 

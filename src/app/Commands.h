@@ -25,6 +25,11 @@ struct RunOptions {
     uint32_t width = 1280, height = 720; // --width/--height
     std::vector<std::string> sets;       // --set key=value
     bool capture = false;                // --capture (RenderDoc, first frame)
+    std::string exportFormat;            // --export ply|vtk
+    uint64_t exportEvery = 0;            // --export-every N steps (0: with the pictures)
+    std::filesystem::path saveState;     // --save-state FILE
+    uint64_t saveEvery = 0;              // --save-every N steps (0: at the end only)
+    std::filesystem::path loadState;     // --load-state FILE
     bool quiet = false;                  // --quiet: no progress line
     DeviceOptions device;
 };

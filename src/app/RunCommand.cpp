@@ -1,6 +1,8 @@
 // floe run: load a scene, simulate it headless, write metrics.csv (one row per step, read back
-// asynchronously two frames behind), summary.json and frame_NNNN.png pictures.
+// asynchronously two frames behind), summary.json, frame_NNNN.png pictures, particle exports
+// and saved states.
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +16,7 @@
 #include "app/Commands.h"
 #include "app/Progress.h"
 #include "app/SceneLoader.h"
+#include "app/SceneSetup.h"
 #include "base/Error.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
@@ -21,7 +24,9 @@
 #include "gpu/ShaderLibrary.h"
 #include "graph/RenderGraph.h"
 #include "io/Csv.h"
+#include "io/ParticleExport.h"
 #include "io/Png.h"
+#include "io/StateFile.h"
 #include "render/OffscreenTarget.h"
 #include "render/Renderer.h"
 #include "shared/render.h"
@@ -31,18 +36,6 @@ namespace floe {
 namespace {
 
 constexpr uint32_t kFramesInFlight = 2;
-
-// Steps after which a picture is taken: K pictures spread evenly over [0, total], the first
-// showing the initial state and the last the final one.
-std::vector<uint64_t> pictureSteps(uint64_t total, int frames)
-{
-    std::vector<uint64_t> steps;
-    if (frames <= 0) return steps;
-    if (frames == 1) return {total};
-    for (int i = 0; i < frames; ++i) steps.push_back(static_cast<uint64_t>(std::llround(double(i) * double(total) / (frames - 1))));
-    steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
-    return steps;
-}
 
 struct Stat {
     double sum = 0, max = -1e300, last = 0;
@@ -62,10 +55,49 @@ struct Stat {
 };
 
 struct Pending {
-    uint64_t step = 0;
-    uint32_t slot = 0;
-    int picture = -1; // index into the picture list, or -1
+    uint64_t step = 0; // absolute step number
+    uint32_t slot = 0; // frame slot
+    uint32_t snapshot = 0;
+    int picture = -1; // index of the picture taken after this step, or -1
+    bool exportHere = false;
+    bool saveHere = false;
 };
+
+// The order-independent fingerprint of what a saved state must match.
+uint64_t fingerprintOf(const sim::Simulation& s)
+{
+    uint64_t h = 1469598103934665603ull;
+    const auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+    mix(s.count());
+    mix(s.boundaryCount());
+    mix(s.grid().dims.x);
+    mix(s.grid().dims.y);
+    mix(s.grid().dims.z);
+    mix(std::bit_cast<uint32_t>(s.world().particleRadius));
+    mix(s.world().sim2D ? 2 : 3);
+    return h;
+}
+
+io::ParticleFrame frameOf(const sim::SimulationState& s, const std::vector<float>& densities)
+{
+    // Back to the scene's sampling order.
+    io::ParticleFrame f;
+    const size_t n = s.positions.size();
+    f.positions.resize(n);
+    f.velocities.resize(n);
+    f.densities.resize(n);
+    f.pressures.resize(n);
+    for (size_t k = 0; k < n; ++k) {
+        const uint32_t i = s.ids[k] < n ? s.ids[k] : uint32_t(k);
+        f.positions[i] = glm::vec3(s.positions[k]);
+        f.velocities[i] = glm::vec3(s.velocities[k]);
+        f.pressures[i] = s.velocities[k].w;
+        f.densities[i] = densities[k];
+    }
+    f.time = s.state[0].y;
+    f.step = static_cast<uint64_t>(s.state[0].w);
+    return f;
+}
 
 } // namespace
 
@@ -74,25 +106,33 @@ int runCommand(const RunOptions& o)
     const auto wallStart = std::chrono::steady_clock::now();
     Scene scene = loadScene(o.scene);
     for (const std::string& s : o.sets) applyOverride(scene, s);
+    if (!o.solver.empty()) {
+        try {
+            (void)sim::parsePressureSolver(o.solver);
+        } catch (const Error& e) {
+            throw Error(fmt::format("--solver {}: {}", o.solver, e.what()));
+        }
+        scene.sph.solver = o.solver;
+    }
     for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
-    const std::string solver = o.solver.empty() ? "integrator" : o.solver;
-    if (solver != "integrator") throw Error(fmt::format("--solver {}: unknown solver; available: integrator", o.solver));
 
-    const float dt = scene.config.timeStepSize;
-    // The step as the user wrote it (0.002, not the float's 0.0020000000949949026), for times.
-    const double dtSeconds = std::stod(fmt::format("{}", dt));
-    uint64_t steps = 0;
-    if (o.steps)
-        steps = *o.steps;
-    else if (o.seconds)
-        steps = static_cast<uint64_t>(std::ceil(*o.seconds / dt - 1e-6));
-    else if (scene.config.stopAt > 0)
-        steps = static_cast<uint64_t>(std::ceil(scene.config.stopAt / dt - 1e-6));
-    else
-        throw Error(fmt::format("{}: no run length: Configuration.stopAt is {}; give --steps N or --seconds T", o.scene.string(),
-                                scene.config.stopAt));
-    steps = std::max<uint64_t>(steps, 1);
+    // Run length: a number of steps, or a simulated time (the GPU ends the last step exactly there).
+    const uint64_t stepLimit = o.steps.value_or(0);
+    double endTime = 0.0;
+    if (!o.steps) {
+        if (o.seconds)
+            endTime = *o.seconds;
+        else if (scene.config.stopAt > 0)
+            endTime = scene.config.stopAt;
+        else
+            throw Error(fmt::format("{}: no run length: Configuration.stopAt is {}; give --steps N or --seconds T",
+                                    o.scene.string(), scene.config.stopAt));
+    }
     const int frameCount = o.frames.value_or(scene.floe.frames);
+    std::optional<io::ExportFormat> exportFormat;
+    if (!o.exportFormat.empty()) exportFormat = io::parseExportFormat(o.exportFormat);
+    if (o.exportEvery && !exportFormat) throw Error("--export-every needs --export ply|vtk");
+    if (o.saveEvery && o.saveState.empty()) throw Error("--save-every needs --save-state FILE");
     const std::filesystem::path outDir = o.out.empty() ? std::filesystem::path("out") / scene.name : o.out;
     std::error_code ec;
     std::filesystem::create_directories(outDir, ec);
@@ -119,25 +159,32 @@ int runCommand(const RunOptions& o)
                         o.scene.string(), particleCount, scene.config.particleRadius, context.deviceName(), maxParticles,
                         context.limits().maxStorageBufferRange, context.limits().maxTexelBufferElements));
 
+    const sim::WorldSettings world = makeWorld(scene, static_cast<float>(endTime));
     gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
-    sim::WorldSettings world;
-    world.gravity = scene.config.gravitation;
-    scene.domain(world.domainMin, world.domainMax);
-    world.particleRadius = scene.config.particleRadius;
-    world.restitution = scene.floe.restitution;
-    world.friction = scene.floe.friction;
-    world.sim2D = scene.config.sim2D;
-    if (world.sim2D) world.gravity.z = 0.0f;
     const std::vector<glm::vec4> positions = sampleFluidParticles(scene);
     const std::vector<glm::vec4> velocities = initialVelocities(scene);
-    sim::Simulation simulation(context, shaders, graph, world, positions, velocities);
+    sim::Simulation simulation(context, shaders, graph, world, scene.sph, positions, velocities);
+    const uint64_t fingerprint = fingerprintOf(simulation);
+
+    uint64_t startStep = 0;
+    double startTime = 0.0;
+    if (!o.loadState.empty()) {
+        const sim::SimulationState state = io::loadState(o.loadState, fingerprint);
+        simulation.upload(graph, state);
+        startStep = static_cast<uint64_t>(state.state[0].w);
+        startTime = state.state[0].y;
+        if (!stepLimit && startTime >= endTime - 1e-9)
+            throw Error(fmt::format("--load-state {}: the saved state is at t = {} s, at or past the end of the run ({} s)",
+                                    o.loadState.string(), startTime, endTime));
+    }
+    const double runLength = stepLimit ? 0.0 : endTime - startTime;
 
     gpu::FrameResources frames(context, kFramesInFlight);
-    std::vector<gpu::Buffer> metricReadback;
+    std::vector<gpu::Buffer> readbacks;
     for (uint32_t i = 0; i < kFramesInFlight; ++i)
-        metricReadback.emplace_back(context,
-                                    gpu::BufferDesc{fmt::format("metrics read-back {}", i), 16, gpu::MemoryKind::Readback});
+        readbacks.emplace_back(
+            context, gpu::BufferDesc{fmt::format("step read-back {}", i), sizeof(sim::StepReadback), gpu::MemoryKind::Readback});
 
     const bool rendering = frameCount > 0 || o.capture;
     std::unique_ptr<render::OffscreenTarget> target;
@@ -147,16 +194,9 @@ int runCommand(const RunOptions& o)
         target = std::make_unique<render::OffscreenTarget>(context, o.width, o.height);
         renderer = std::make_unique<render::Renderer>(context, shaders, render::OffscreenTarget::kColorFormat,
                                                       render::OffscreenTarget::kDepthFormat, kFramesInFlight);
-        const bool autoCamera = scene.config.cameraPosition == glm::vec3(0) && scene.config.cameraLookat == glm::vec3(0);
-        view.camera = render::Camera::fit(world.domainMin, world.domainMax, scene.floe.fovY, world.sim2D);
-        if (!autoCamera) {
-            view.camera.position = scene.config.cameraPosition;
-            view.camera.target = scene.config.cameraLookat;
-            const float distance = glm::length(view.camera.target - view.camera.position);
-            view.camera.nearPlane = std::max(1e-3f, distance * 1e-3f);
-            view.camera.farPlane = distance * 10.0f + glm::length(world.domainMax - world.domainMin) * 2.0f;
-        }
+        view.camera = sceneCamera(scene, world);
         view.particleRadius = world.particleRadius;
+        view.boundaryRadius = 0.5f * scene.sph.boundarySpacing * 2.0f * world.particleRadius;
         view.colorAttribute = RENDER_COLOR_SPEED;
         // Colour range up to the speed of a free fall through the domain's height.
         const float height = world.domainMax.y - world.domainMin.y;
@@ -167,56 +207,99 @@ int runCommand(const RunOptions& o)
             0.75f * std::max(world.domainMax.x - world.domainMin.x, world.domainMax.z - world.domainMin.z) + 0.5f;
         view.floorCenter = {0.5f * (world.domainMin.x + world.domainMax.x), 0.5f * (world.domainMin.z + world.domainMax.z)};
     }
+    gpu::Buffer drawnBoundary;
+    if (rendering && !world.drawnBoundary.empty()) {
+        std::vector<glm::vec4> samples;
+        for (const glm::vec3& b : world.drawnBoundary) samples.emplace_back(b, 0.0f);
+        drawnBoundary = gpu::Buffer(
+            context, {"drawn boundary", samples.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+        sim::uploadNow(context, graph, drawnBoundary, samples.data(), samples.size() * 16);
+    }
+    const auto addRender = [&](uint32_t slot) {
+        renderer->addPasses(graph, target->color(), target->depth(), simulation.particles(), view, slot, &drawnBoundary,
+                            static_cast<uint32_t>(world.drawnBoundary.size()));
+        target->addReadback(graph);
+    };
 
-    // Columns: the fixed ones of DESIGN §5, then one per timed pass (learnt from a dry run).
-    std::vector<std::string> passNames;
-    simulation.addStep(graph, dt);
-    simulation.addMetrics(graph, metricReadback[0], 0);
-    passNames = graph.pendingTimerNames();
+    // Columns: DESIGN §5's, Floe's extra ones, then one per timed pass (learnt from a dry run).
+    simulation.addStep(graph);
+    simulation.addSnapshot(graph, 0);
+    simulation.addReadback(graph, readbacks[0], 0);
+    std::vector<std::string> passNames = graph.pendingTimerNames();
     graph.discard();
     if (rendering) {
-        renderer->addPasses(graph, target->color(), target->depth(), simulation.particles(), view, 0);
-        target->addReadback(graph);
+        addRender(0);
         for (const std::string& n : graph.pendingTimerNames())
             if (std::find(passNames.begin(), passNames.end(), n) == passNames.end()) passNames.push_back(n);
         graph.discard();
     }
     std::vector<std::string> columns = {
-        "step",           "time",    "dt",          "particles", "density_error_avg", "density_error_max", "solver_iterations",
-        "kinetic_energy", "escaped", "gpu_ms_total"};
+        "step",           "time",    "dt",           "particles", "density_error_avg", "density_error_max", "solver_iterations",
+        "kinetic_energy", "escaped", "gpu_ms_total", "max_speed", "wall_contacts",     "solver_error"};
     for (const std::string& n : passNames) columns.push_back("gpu_ms:" + n);
     io::CsvWriter csv(outDir / "metrics.csv", columns);
 
-    const std::vector<uint64_t> pictures = pictureSteps(steps, frameCount);
-    std::vector<std::string> pictureFiles;
+    // Pictures spread over the run: by step for a step count, by simulated time otherwise.
+    std::vector<double> pictureAt; // steps after startStep, or seconds after startTime
+    if (frameCount == 1)
+        pictureAt.push_back(stepLimit ? double(stepLimit) : runLength);
+    else
+        for (int i = 0; i < frameCount; ++i)
+            pictureAt.push_back((stepLimit ? double(stepLimit) : runLength) * i / (frameCount - 1));
+    if (stepLimit)
+        for (double& s : pictureAt) s = std::round(s);
+    pictureAt.erase(std::unique(pictureAt.begin(), pictureAt.end()), pictureAt.end());
+
+    const sim::PressureSolver solverKind = scene.sph.pressureSolver();
+    std::vector<std::string> pictureFiles, exportFiles;
     std::map<std::string, Stat> passStats;
-    Stat kinetic, escapedStat, gpuTotal, maxSpeed;
+    Stat kinetic, escapedStat, gpuTotal, maxSpeed, densityAvg, densityMax, iterations, dtStat;
+    uint64_t wallContacts = 0;
     bool diverged = false;
     uint64_t divergedAt = 0;
-    std::string divergeReason;
-    uint64_t stepsDone = 0;
-    std::string capturePath;
+    std::string divergeReason, lastGoodFile, capturePath;
+    uint64_t lastStep = startStep;
+    double lastTime = startTime, lastDt = world.timeStep, runTime = startTime;
+    int lastGoodSnapshot = 0;
 
     const auto savePicture = [&](int index) {
         const std::string name = fmt::format("frame_{:04d}.png", index);
         io::writePng(outDir / name, target->width(), target->height(), target->pixels());
         pictureFiles.push_back(name);
     };
+    const auto exportSnapshot = [&](uint32_t snapshot, const std::filesystem::path& path, io::ExportFormat format) {
+        std::vector<float> densities;
+        const sim::SimulationState s = simulation.readSnapshot(graph, snapshot, &densities);
+        io::writeParticles(path, frameOf(s, densities), format);
+    };
 
     std::deque<Pending> pending;
     const auto collect = [&](const Pending& p) {
         frames.wait(p.slot);
-        glm::vec4 reduced;
-        metricReadback[p.slot].read(&reduced, 16);
-        const sim::StepMetrics m = sim::Simulation::decodeMetrics(reduced);
+        sim::StepReadback r;
+        readbacks[p.slot].read(&r, sizeof(r));
+        const sim::StepMetrics m = simulation.decode(r);
+        if (m.dt <= 0.0f) return; // a step after the stop time: nothing happened
+        // Time summed in double on the CPU from the GPU's steps (the GPU keeps a float sum).
+        runTime += std::stod(fmt::format("{}", m.dt)); // the step as the float prints (0.002, not 0.00200000009)
         csv.set("step", p.step);
-        csv.set("time", double(p.step) * dtSeconds);
-        csv.set("dt", dt);
+        csv.set("time", runTime);
+        csv.set("dt", m.dt);
         csv.set("particles", uint64_t(simulation.count()));
+        csv.set("density_error_avg", m.densityErrorAvg);
+        csv.set("density_error_max", m.densityErrorMax);
+        if (solverKind == sim::PressureSolver::Iisph) {
+            csv.set("solver_iterations", uint64_t(m.iterations));
+            csv.set("solver_error", m.solverError);
+            iterations.add(m.iterations);
+        }
         csv.set("kinetic_energy", m.kineticEnergy);
         csv.set("escaped", uint64_t(m.escaped));
+        csv.set("max_speed", m.maxSpeed);
+        csv.set("wall_contacts", uint64_t(m.wallContacts));
         double total = 0;
         for (const gpu::PassTime& t : frames.timer(p.slot).results()) {
+            if (std::find(passNames.begin(), passNames.end(), t.name) == passNames.end()) continue; // a one-off pass
             csv.set("gpu_ms:" + t.name, float(t.ms));
             passStats[t.name].add(t.ms);
             total += t.ms;
@@ -229,14 +312,30 @@ int runCommand(const RunOptions& o)
         kinetic.add(m.kineticEnergy);
         escapedStat.add(m.escaped);
         maxSpeed.add(m.maxSpeed);
-        stepsDone = p.step;
-        if (p.picture >= 0) savePicture(p.picture);
-        if (!diverged && (m.nonFinite > 0 || m.escaped > 0)) {
+        densityAvg.add(m.densityErrorAvg);
+        densityMax.add(m.densityErrorMax);
+        dtStat.add(m.dt);
+        wallContacts += m.wallContacts;
+        lastStep = p.step;
+        lastTime = runTime;
+        lastDt = m.dt;
+        if (!diverged && (m.nonFinite > 0 || m.escaped > 0 || m.densityErrorMax > 1.0f)) {
             diverged = true;
             divergedAt = p.step;
             divergeReason = m.nonFinite > 0 ? fmt::format("{} particles have non-finite positions or velocities", m.nonFinite)
-                                            : fmt::format("{} particles escaped the closed domain", m.escaped);
+                            : m.escaped > 0 ? fmt::format("{} particles escaped the closed domain", m.escaped)
+                                            : fmt::format("compression {:.0f} % (above 100 %)", 100.0 * m.densityErrorMax);
+            return;
         }
+        if (diverged) return;
+        lastGoodSnapshot = static_cast<int>(p.snapshot);
+        if (p.picture >= 0) savePicture(p.picture);
+        if (p.exportHere) {
+            const std::string name = fmt::format("particles_{:06d}{}", p.step, io::extensionOf(*exportFormat));
+            exportSnapshot(p.snapshot, outDir / name, *exportFormat);
+            exportFiles.push_back(name);
+        }
+        if (p.saveHere) io::saveState(o.saveState, simulation.readSnapshot(graph, p.snapshot), fingerprint);
     };
     const auto drain = [&]() {
         while (!pending.empty()) {
@@ -246,76 +345,132 @@ int runCommand(const RunOptions& o)
     };
 
     if (renderDoc) renderDoc->startFrameCapture(context.instance());
+    // The initial state: snapshot 0 (the last good state if the first step diverges), picture 0.
     size_t nextPicture = 0;
-    if (!pictures.empty() && pictures[0] == 0) {
-        VkCommandBuffer cmd = frames.begin(0);
-        renderer->addPasses(graph, target->color(), target->depth(), simulation.particles(), view, 0);
-        target->addReadback(graph);
-        graph.execute(cmd, &frames.timer(0));
-        frames.submit(0);
-        frames.wait(0);
-        savePicture(0);
-        nextPicture = 1;
+    {
+        simulation.addSnapshot(graph, 0);
+        const bool firstPicture = !pictureAt.empty() && pictureAt[0] <= 0.0;
+        if (firstPicture) addRender(0);
+        context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+        if (firstPicture) {
+            savePicture(0);
+            nextPicture = 1;
+            if (exportFormat && !o.exportEvery) {
+                const std::string name = fmt::format("particles_{:06d}{}", startStep, io::extensionOf(*exportFormat));
+                exportSnapshot(0, outDir / name, *exportFormat);
+                exportFiles.push_back(name);
+            }
+        }
     }
 
-    Progress progress("floe run", steps, !o.quiet);
-    for (uint64_t step = 1; step <= steps && !diverged; ++step) {
-        const uint32_t slot = static_cast<uint32_t>(step % kFramesInFlight);
-        // Results of the step that used this slot before are complete once its fence signals.
+    Progress progress("floe run", stepLimit ? stepLimit : 1000, !o.quiet);
+    uint64_t submitted = 0;
+    while (!diverged) {
+        if (stepLimit && submitted >= stepLimit) break;
+        // Time-limited runs stop once the collected time reached the end; steps after it that are
+        // already in flight have dt = 0 on the GPU.
+        if (!stepLimit && lastTime >= endTime - 1e-9 * std::max(1.0, endTime)) break;
+        if (!stepLimit && submitted > 100'000'000)
+            throw Error("the run did not reach its end time within 1e8 steps", ExitCode::Failure);
+        const uint32_t slot = static_cast<uint32_t>(submitted % kFramesInFlight);
         while (!pending.empty() && pending.front().slot == slot) {
             collect(pending.front());
             pending.pop_front();
         }
         if (diverged) break;
         VkCommandBuffer cmd = frames.begin(slot);
-        simulation.addStep(graph, dt);
-        simulation.addMetrics(graph, metricReadback[slot], 0);
-        graph.addHostRead(metricReadback[slot]);
-        Pending p{step, slot, -1};
-        const bool picture = nextPicture < pictures.size() && pictures[nextPicture] == step;
+        const uint64_t step = startStep + submitted + 1;
+        Pending p{step, slot, static_cast<uint32_t>((submitted + 1) % sim::Simulation::kSnapshots), -1, false, false};
+        simulation.addStep(graph);
+        simulation.addSnapshot(graph, p.snapshot);
+        simulation.addReadback(graph, readbacks[slot], 0);
+        graph.addHostRead(readbacks[slot]);
+        // Simulated time after this step, estimated from the last collected step.
+        const double estimate = stepLimit ? double(submitted + 1) : lastTime - startTime + double(step - lastStep) * lastDt;
+        const bool picture = nextPicture < pictureAt.size() && estimate >= pictureAt[nextPicture] - 1e-9;
         // A captured first frame shows the whole frame: simulation and drawing.
-        if (picture || (renderDoc && step == 1)) {
-            renderer->addPasses(graph, target->color(), target->depth(), simulation.particles(), view, slot);
-            target->addReadback(graph);
+        if (picture || (renderDoc && submitted == 0)) {
+            addRender(slot);
             if (picture) p.picture = static_cast<int>(nextPicture++);
         }
+        p.exportHere = exportFormat && (o.exportEvery ? step % o.exportEvery == 0 : picture);
+        p.saveHere = o.saveEvery && step % o.saveEvery == 0;
         graph.execute(cmd, &frames.timer(slot));
         frames.submit(slot);
         pending.push_back(p);
-        if (renderDoc && step == 1) {
+        ++submitted;
+        if (renderDoc && submitted == 1) {
             frames.wait(slot);
             capturePath = renderDoc->endFrameCapture(context.instance());
             renderDoc.reset();
         }
-        // A picture's pixels live in one read-back buffer: write it before the next render.
-        if (picture) drain();
-        progress.update(step, fmt::format("t = {:.3f} s", double(step) * dtSeconds));
+        // Pictures, exports and saved states read buffers of this step: finish it first.
+        if (p.picture >= 0 || p.exportHere || p.saveHere) drain();
+        if (stepLimit)
+            progress.update(submitted, fmt::format("t = {:.3f} s", lastTime));
+        else
+            progress.update(static_cast<uint64_t>(1000.0 * (lastTime - startTime) / runLength),
+                            fmt::format("t = {:.3f}/{} s, step {}", lastTime, endTime, lastStep));
     }
     drain();
     progress.finish();
     if (renderDoc) capturePath = renderDoc->endFrameCapture(context.instance());
+    // A time-limited run's last picture: the final state, if the estimate missed it.
+    if (!diverged && rendering && nextPicture < pictureAt.size()) {
+        addRender(0);
+        context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+        savePicture(static_cast<int>(nextPicture));
+    }
+    if (diverged) {
+        const io::ExportFormat format = exportFormat.value_or(io::ExportFormat::Ply);
+        lastGoodFile = std::string("last_good") + io::extensionOf(format);
+        exportSnapshot(static_cast<uint32_t>(lastGoodSnapshot), outDir / lastGoodFile, format);
+    } else if (!o.saveState.empty()) {
+        io::saveState(o.saveState, simulation.download(graph), fingerprint);
+    }
+    if (!diverged && exportFormat && o.exportEvery && lastStep % o.exportEvery != 0) {
+        const std::string name = fmt::format("particles_{:06d}{}", lastStep, io::extensionOf(*exportFormat));
+        simulation.addSnapshot(graph, 0);
+        context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+        exportSnapshot(0, outDir / name, *exportFormat);
+        exportFiles.push_back(name);
+    }
     csv.flush();
 
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     nlohmann::ordered_json summary;
     summary["scene"] = o.scene.string();
     summary["scene_name"] = scene.name;
-    summary["solver"] = solver;
+    summary["solver"] = sim::pressureSolverName(solverKind);
+    summary["kernel"] = scene.sph.muellerKernels() ? "mueller2003" : "cubic";
+    if (solverKind == sim::PressureSolver::Eos) summary["eos"] = scene.sph.eos;
     summary["device"] = context.deviceName();
     summary["particles"] = simulation.count();
+    summary["boundary_particles"] = simulation.boundaryCount();
     summary["dimensions"] = world.sim2D ? 2 : 3;
-    summary["steps"] = stepsDone;
-    summary["dt"] = dtSeconds;
-    summary["simulated_seconds"] = double(stepsDone) * dtSeconds;
+    summary["steps"] = lastStep - startStep;
+    summary["first_step"] = startStep + 1;
+    summary["simulated_seconds"] = lastTime - startTime;
+    summary["end_time"] = lastTime;
     summary["wall_seconds"] = wall;
-    summary["metrics"] = {{"kinetic_energy", kinetic.json()}, {"escaped", escapedStat.json()}, {"max_speed", maxSpeed.json()},
-                          {"density_error_avg", nullptr},     {"density_error_max", nullptr},  {"solver_iterations", nullptr},
+    summary["steps_per_second"] = wall > 0 ? double(lastStep - startStep) / wall : 0.0;
+    summary["metrics"] = {{"dt", dtStat.json()},
+                          {"density_error_avg", densityAvg.json()},
+                          {"density_error_max", densityMax.json()},
+                          {"solver_iterations", iterations.json()},
+                          {"kinetic_energy", kinetic.json()},
+                          {"escaped", escapedStat.json()},
+                          {"max_speed", maxSpeed.json()},
                           {"gpu_ms_total", gpuTotal.json()}};
+    summary["wall_contacts"] = wallContacts;
     nlohmann::ordered_json perPass = nlohmann::ordered_json::object();
     for (const std::string& n : passNames)
         if (passStats.count(n)) perPass[n] = passStats[n].sum / double(passStats[n].n);
     summary["gpu_ms_mean"] = perPass;
     summary["frames"] = pictureFiles;
+    summary["exports"] = exportFiles;
+    summary["saved_state"] =
+        o.saveState.empty() || diverged ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.saveState.string());
     summary["capture"] = capturePath.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(capturePath);
     summary["validation"] = context.validationEnabled();
     summary["validation_messages"] = context.validationMessageCount();
@@ -324,6 +479,7 @@ int runCommand(const RunOptions& o)
     if (diverged) {
         summary["diverged_at_step"] = divergedAt;
         summary["diverged_reason"] = divergeReason;
+        summary["last_good_state"] = lastGoodFile;
     }
     {
         std::FILE* f = std::fopen((outDir / "summary.json").c_str(), "w");
@@ -333,21 +489,25 @@ int runCommand(const RunOptions& o)
         std::fclose(f);
     }
 
-    fmt::print("floe run: {} ({} particles, {} steps of {} s) on {}\n", scene.name, simulation.count(), stepsDone, dt,
+    fmt::print("floe run: {} ({} particles, {} boundary particles, {}, {} steps, t = {:.4g} s) on {}\n", scene.name,
+               simulation.count(), simulation.boundaryCount(), sim::pressureSolverName(solverKind), lastStep - startStep, lastTime,
                context.deviceName());
     fmt::print("  status      {}\n", diverged ? fmt::format("DIVERGED at step {}: {}", divergedAt, divergeReason) : "ok");
+    if (diverged) fmt::print("  last good   {}\n", (outDir / lastGoodFile).string());
     fmt::print("  metrics     {}\n", (outDir / "metrics.csv").string());
     fmt::print("  summary     {}\n", (outDir / "summary.json").string());
     if (!pictureFiles.empty())
         fmt::print("  pictures    {}/{}\n", outDir.string(),
                    pictureFiles.size() == 1 ? pictureFiles.front()
                                             : fmt::format("frame_NNNN.png ({} .. {})", pictureFiles.front(), pictureFiles.back()));
+    if (!exportFiles.empty()) fmt::print("  exports     {} files in {}\n", exportFiles.size(), outDir.string());
+    if (!o.saveState.empty() && !diverged) fmt::print("  state       {}\n", o.saveState.string());
     if (!capturePath.empty())
         fmt::print("  capture     {}\n", capturePath);
     else if (o.capture)
         fmt::print("  capture     RenderDoc wrote no capture\n");
     if (context.validationEnabled()) fmt::print("  validation  {} messages\n", context.validationMessageCount());
-    fmt::print("  wall time   {:.2f} s\n", wall);
+    fmt::print("  wall time   {:.2f} s ({:.1f} steps/s)\n", wall, wall > 0 ? double(lastStep - startStep) / wall : 0.0);
     return diverged ? static_cast<int>(ExitCode::Diverged) : 0;
 }
 

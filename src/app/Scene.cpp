@@ -42,12 +42,50 @@ const SettingsTable& FluidBlock::table()
     return t;
 }
 
+const SettingsTable& RigidBody::table()
+{
+    static const SettingsTable t = [] {
+        SettingsTable s("RigidBodies[]");
+        using S = RigidBody;
+        s.choice("geometryFile", &S::geometryFile, {}, "OBJ mesh, relative to the scene file")
+            .vector("translation", &S::translation, "m", -1e6, 1e6, "translation")
+            .vector("scale", &S::scale, "", -1e6, 1e6, "scale (before rotation)")
+            .vector("rotationAxis", &S::rotationAxis, "", -1e6, 1e6, "rotation axis")
+            .number("rotationAngle", &S::rotationAngle, "rad", -1e3, 1e3, "rotation angle")
+            .flag("isWall", &S::isWall, "a wall (drawing only)")
+            .flag("inverted", &S::inverted, "the fluid is inside the mesh")
+            .flag("mapInvert", &S::inverted, "the fluid is inside the mesh (SPlisHSPlasH)");
+        return s;
+    }();
+    return t;
+}
+
+const SettingsTable& ContainerSettings::table()
+{
+    static const SettingsTable t = [] {
+        SettingsTable s("Floe.container");
+        using S = ContainerSettings;
+        s.choice("geometryFile", &S::geometryFile, {}, "closed convex OBJ mesh, relative to the scene file")
+            .vector("translation", &S::translation, "m", -1e6, 1e6, "translation")
+            .vector("scale", &S::scale, "", -1e6, 1e6, "scale (before rotation)")
+            .vector("rotationAxis", &S::rotationAxis, "", -1e6, 1e6, "rotation axis")
+            .number("rotationAngle", &S::rotationAngle, "rad", -1e3, 1e3, "rotation angle")
+            .vector("shakeAxis", &S::shakeAxis, "", -1, 1, "direction of the shaking")
+            .number("shakeAmplitude", &S::shakeAmplitude, "m", 0, 1e3, "amplitude of the shaking")
+            .number("shakeFrequency", &S::shakeFrequency, "Hz", 0, 1e3, "frequency of the shaking")
+            .number("restitution", &S::restitution, "", 0, 1, "normal velocity kept at the walls");
+        return s;
+    }();
+    return t;
+}
+
 const SettingsTable& FloeSettings::table()
 {
     static const SettingsTable t = [] {
         SettingsTable s("Floe");
         using S = FloeSettings;
-        s.vector("domainMin", &S::domainMin, "m", -1e6, 1e6, "minimum corner of the closed domain")
+        s.flag("domainWalls", &S::domainWalls, "the domain box is a wall (else leaving it counts as escaping)")
+            .vector("domainMin", &S::domainMin, "m", -1e6, 1e6, "minimum corner of the closed domain")
             .vector("domainMax", &S::domainMax, "m", -1e6, 1e6, "maximum corner of the closed domain")
             .number("restitution", &S::restitution, "", 0, 1, "share of the normal velocity kept at a wall")
             .number("friction", &S::friction, "", 0, 1, "share of the tangential velocity lost at a wall")
@@ -137,17 +175,32 @@ void Scene::domain(glm::vec3& lo, glm::vec3& hi) const
         lo = glm::min(floe.domainMin, floe.domainMax);
         hi = glm::max(floe.domainMin, floe.domainMax);
     } else {
-        glm::vec3 fluidLo(1e30f), fluidHi(-1e30f);
+        geometry::Bounds fluid;
         for (const FluidBlock& b : fluidBlocks) {
-            const glm::vec3 a = b.start * b.scale + b.translation;
-            const glm::vec3 c = b.end * b.scale + b.translation;
-            fluidLo = glm::min(fluidLo, glm::min(a, c));
-            fluidHi = glm::max(fluidHi, glm::max(a, c));
+            fluid.add(b.start * b.scale + b.translation);
+            fluid.add(b.end * b.scale + b.translation);
         }
-        if (fluidBlocks.empty()) fluidLo = fluidHi = glm::vec3(0);
-        const glm::vec3 size = glm::max(fluidHi - fluidLo, glm::vec3(20 * r));
-        lo = fluidLo - glm::vec3(size.x, 0.5f * size.y, size.z);
-        hi = fluidHi + glm::vec3(size.x, 0.5f * size.y, size.z);
+        geometry::Bounds all = fluid;
+        for (const RigidBody& body : rigidBodies)
+            for (const glm::vec3& v : body.mesh.vertices) all.add(v);
+        if (container) {
+            const glm::vec3 shake = glm::abs(container->shakeAxis) * container->shakeAmplitude;
+            for (const glm::vec3& v : container->mesh.vertices) {
+                all.add(v + shake);
+                all.add(v - shake);
+            }
+        }
+        if (fluid.empty()) fluid.add(glm::vec3(0));
+        if (rigidBodies.empty() && !container) {
+            // Free fluid: room around it, a floor half its height below.
+            const glm::vec3 size = glm::max(fluid.hi - fluid.lo, glm::vec3(20 * r));
+            lo = fluid.lo - glm::vec3(size.x, 0.5f * size.y, size.z);
+            hi = fluid.hi + glm::vec3(size.x, 0.5f * size.y, size.z);
+        } else {
+            // Two kernel supports (8r) around all geometry.
+            lo = all.lo - glm::vec3(8 * r);
+            hi = all.hi + glm::vec3(8 * r);
+        }
     }
     if (config.sim2D) {
         lo.z = -r;

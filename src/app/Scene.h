@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,8 @@
 #include <glm/vec4.hpp>
 
 #include "base/Settings.h"
+#include "geometry/Mesh.h"
+#include "sim/sph/SphSettings.h"
 
 namespace floe {
 
@@ -39,12 +42,44 @@ struct FluidBlock {
     static const SettingsTable& table();
 };
 
+// One entry of "RigidBodies": static geometry sampled into boundary particles.
+struct RigidBody {
+    std::string geometryFile;       // OBJ, relative to the scene file
+    glm::vec3 translation{0, 0, 0}; // m
+    glm::vec3 scale{1, 1, 1};
+    glm::vec3 rotationAxis{0, 0, 1};
+    float rotationAngle = 0.0f;  // radians
+    bool isWall = false;         // SPlisHSPlasH: only affects drawing
+    bool inverted = false;       // the fluid is inside the mesh (SPlisHSPlasH's mapInvert)
+    geometry::TriangleMesh mesh; // transformed, filled by the scene loader
+    geometry::Transform transform() const { return {translation, scale, rotationAxis, rotationAngle}; }
+    static const SettingsTable& table();
+};
+
+// "Floe.container": the ray-cast container of digest-003, a closed convex mesh the fluid can
+// never leave, optionally shaken along an axis.
+struct ContainerSettings {
+    std::string geometryFile;
+    glm::vec3 translation{0, 0, 0}; // m
+    glm::vec3 scale{1, 1, 1};
+    glm::vec3 rotationAxis{0, 0, 1};
+    float rotationAngle = 0.0f; // radians
+    glm::vec3 shakeAxis{1, 0, 0};
+    float shakeAmplitude = 0.0f; // m
+    float shakeFrequency = 0.0f; // Hz
+    float restitution = 1.0f;    // normal velocity kept at the walls (1: the thesis's mirror)
+    geometry::TriangleMesh mesh; // transformed, filled by the scene loader
+    geometry::Transform transform() const { return {translation, scale, rotationAxis, rotationAngle}; }
+    static const SettingsTable& table();
+};
+
 // "Floe": settings SPlisHSPlasH does not have.
 struct FloeSettings {
     glm::vec3 domainMin{0, 0, 0}; // m; the closed box particles live in
     glm::vec3 domainMax{0, 0, 0}; // m; equal to domainMin: derived from the fluid
-    float restitution = 0.1f;     // normal velocity kept on wall contact
-    float friction = 0.2f;        // tangential velocity lost on wall contact
+    bool domainWalls = true;      // the domain box is a wall (a safety net whose contacts are counted)
+    float restitution = 0.1f;     // normal velocity kept on domain wall contact
+    float friction = 0.2f;        // tangential velocity lost on domain wall contact
     float fovY = 40.0f;           // degrees, vertical field of view
     int frames = 4;               // pictures per run unless --frames
     static const SettingsTable& table();
@@ -56,11 +91,15 @@ struct Scene {
     SimulationSettings config;
     std::vector<FluidBlock> fluidBlocks;
     FloeSettings floe;
+    sim::SphSettings sph;
+    std::vector<RigidBody> rigidBodies;
+    std::optional<ContainerSettings> container;
     std::vector<std::string> warnings; // shown once by the loader's caller
 
     bool domainGiven() const { return floe.domainMax != floe.domainMin; }
-    // The closed domain: Floe.domain*, else the fluid's bounds grown by a margin (always with a
-    // floor below the fluid). In 2D the z range is [-r, r].
+    // The closed domain: Floe.domain*, else the bounds of the fluid, the rigid bodies and the
+    // container grown by a margin (without any geometry, with a floor below the fluid). In 2D
+    // the z range is [-r, r].
     void domain(glm::vec3& lo, glm::vec3& hi) const;
 };
 

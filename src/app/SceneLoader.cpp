@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 #include <glm/common.hpp>
+#include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
 #include "base/Error.h"
@@ -35,22 +36,11 @@ const std::set<std::string>& splishConfigurationKeys()
                                                "stateExportFPS",
                                                "enableAsyncExport",
                                                "enableZSort",
-                                               "maxIterations",
-                                               "maxError",
                                                "boundaryHandlingMethod",
-                                               "simulationMethod",
-                                               "stiffness",
-                                               "exponent",
                                                "velocityUpdateMethod",
                                                "enableDivergenceSolver",
                                                "maxIterationsV",
                                                "maxErrorV",
-                                               "kernel",
-                                               "gradKernel",
-                                               "cflMethod",
-                                               "cflFactor",
-                                               "cflMinTimeStepSize",
-                                               "cflMaxTimeStepSize",
                                                "enableObjectSplitting",
                                                "enableTemporalSmoothing"};
     return keys;
@@ -62,11 +52,18 @@ const std::set<std::string>& splishFluidBlockKeys()
     return keys;
 }
 
+const std::set<std::string>& splishRigidBodyKeys()
+{
+    static const std::set<std::string> keys = {
+        "color",   "isDynamic", "mapThickness", "mapResolution",       "samplingMode",         "particleFile", "id",
+        "density", "friction",  "restitution",  "collisionObjectType", "collisionObjectScale", "invertSDF",    "resolutionSDF"};
+    return keys;
+}
+
 const std::set<std::string>& splishSections()
 {
-    static const std::set<std::string> keys = {"FluidModels", "Emitters",    "RigidBodies",    "AnimationFields",
-                                               "Fluid",       "Simulation",  "TriangleModels", "TetModels",
-                                               "BallJoints",  "HingeJoints", "Motors"};
+    static const std::set<std::string> keys = {"FluidModels",    "Emitters",  "AnimationFields", "Fluid",       "Simulation",
+                                               "TriangleModels", "TetModels", "BallJoints",      "HingeJoints", "Motors"};
     return keys;
 }
 
@@ -77,51 +74,80 @@ std::vector<std::string> keysOf(const SettingsTable& table)
     return keys;
 }
 
-// Applies every key of `object` to `settings` through `table`; unknown keys are errors unless
-// SPlisHSPlasH defines them (then a warning).
-void applyObject(const SettingsTable& table, void* settings, const json& object, const std::string& where,
-                 const std::string& section, const std::set<std::string>& splishKeys, std::vector<std::string>& warnings)
+struct Binding {
+    const SettingsTable* table;
+    void* settings;
+};
+
+// Applies every key of `object` through the table that has it; unknown keys are errors unless
+// SPlisHSPlasH defines them (then a warning). `skip` keys are handled by the caller.
+void applyObject(const std::vector<Binding>& bindings, const json& object, const std::string& where, const std::string& section,
+                 const std::set<std::string>& splishKeys, std::vector<std::string>& warnings,
+                 const std::set<std::string>& skip = {})
 {
     if (!object.is_object()) throw Error(fmt::format("{}: {} must be an object, got {}", where, section, object.dump()));
     std::vector<std::string> ignored;
     for (const auto& [key, value] : object.items()) {
-        if (table.find(key)) {
+        if (skip.count(key)) continue;
+        const Binding* binding = nullptr;
+        for (const Binding& b : bindings)
+            if (b.table->find(key)) binding = &b;
+        if (binding) {
             try {
-                table.apply(settings, key, value, where);
+                binding->table->apply(binding->settings, key, value, where);
             } catch (const Error& e) {
                 // Name the section with its index (FluidBlocks[2]) rather than the table's.
                 std::string msg = e.what();
-                const std::string generic = table.section() + "." + key;
+                const std::string generic = binding->table->section() + "." + key;
                 if (auto pos = msg.find(generic); pos != std::string::npos) msg.replace(pos, generic.size(), section + "." + key);
                 throw Error(msg);
             }
         } else if (splishKeys.count(key)) {
             ignored.push_back(key);
         } else {
-            const std::string hint = closestKey(key, keysOf(table));
-            std::string known;
-            for (const std::string& k : keysOf(table)) known += (known.empty() ? "" : ", ") + k;
+            std::vector<std::string> all;
+            for (const Binding& b : bindings)
+                for (const std::string& k : keysOf(*b.table)) all.push_back(k);
+            for (const std::string& k : skip) all.push_back(k);
+            const std::string hint = closestKey(key, all);
             throw Error(fmt::format("{}: unknown key {}.{}{}; known keys: {}", where, section, key,
-                                    hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint), known));
+                                    hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint), fmt::join(all, ", ")));
         }
     }
-    if (!ignored.empty()) {
-        std::string list;
-        for (const std::string& k : ignored) list += (list.empty() ? "" : ", ") + k;
-        warnings.push_back(fmt::format("{}: {} keys not used by Floe yet (SPlisHSPlasH settings): {}", where, section, list));
-    }
+    if (!ignored.empty())
+        warnings.push_back(
+            fmt::format("{}: {} keys not used by Floe yet (SPlisHSPlasH settings): {}", where, section, fmt::join(ignored, ", ")));
+}
+
+void applyObject(const SettingsTable& table, void* settings, const json& object, const std::string& where,
+                 const std::string& section, const std::set<std::string>& splishKeys, std::vector<std::string>& warnings)
+{
+    applyObject({{&table, settings}}, object, where, section, splishKeys, warnings);
+}
+
+// Loads and transforms a mesh named by `key`, relative to the scene file's folder.
+geometry::TriangleMesh loadMesh(const std::string& file, const geometry::Transform& transform,
+                                const std::filesystem::path& sceneDir, const std::string& where, const std::string& key)
+{
+    if (file.empty()) throw Error(fmt::format("{}: {}: expected the path of an OBJ file", where, key));
+    std::filesystem::path path = file;
+    if (path.is_relative()) path = sceneDir / path;
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw Error(fmt::format("{}: {}: no such mesh file {}", where, key, path.string()));
+    geometry::TriangleMesh mesh = geometry::loadObj(path);
+    return geometry::transformed(mesh, transform);
 }
 
 } // namespace
 
-Scene parseScene(const json& root, const std::string& where)
+Scene parseScene(const json& root, const std::string& where, const std::filesystem::path& sceneDir)
 {
     if (!root.is_object()) throw Error(fmt::format("{}: a scene must be a JSON object with a \"Configuration\" section", where));
     Scene scene;
     for (const auto& [key, value] : root.items()) {
         if (key == "Configuration") {
-            applyObject(SimulationSettings::table(), &scene.config, value, where, "Configuration", splishConfigurationKeys(),
-                        scene.warnings);
+            applyObject({{&SimulationSettings::table(), &scene.config}, {&sim::SphSettings::configurationTable(), &scene.sph}},
+                        value, where, "Configuration", splishConfigurationKeys(), scene.warnings);
         } else if (key == "FluidBlocks") {
             if (!value.is_array()) throw Error(fmt::format("{}: FluidBlocks must be an array of objects", where));
             for (size_t i = 0; i < value.size(); ++i) {
@@ -135,6 +161,13 @@ Scene parseScene(const json& root, const std::string& where)
             for (size_t i = 0; i < value.size(); ++i) {
                 const json& m = value[i];
                 if (!m.is_object()) throw Error(fmt::format("{}: Materials[{}] must be an object", where, i));
+                if (m.contains("viscosity")) {
+                    const json& v = m["viscosity"];
+                    if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 100)
+                        throw Error(fmt::format("{}: Materials[{}].viscosity: expected a number in [0, 100] m^2/s, got {}", where,
+                                                i, v.dump()));
+                    scene.sph.viscosity = v.get<float>();
+                }
                 if (m.contains("density0")) {
                     const json& d = m["density0"];
                     if (!d.is_number() || d.get<double>() <= 0 || d.get<double>() > 1e6)
@@ -144,13 +177,45 @@ Scene parseScene(const json& root, const std::string& where)
                 }
                 std::vector<std::string> other;
                 for (const auto& [k, v] : m.items())
-                    if (k != "density0" && k != "id") other.push_back(k);
+                    if (k != "density0" && k != "id" && k != "viscosity") other.push_back(k);
                 if (!other.empty())
                     scene.warnings.push_back(
                         fmt::format("{}: Materials[{}] keys not used by Floe yet: {}", where, i, fmt::join(other, ", ")));
             }
+        } else if (key == "RigidBodies") {
+            if (!value.is_array()) throw Error(fmt::format("{}: RigidBodies must be an array of objects", where));
+            for (size_t i = 0; i < value.size(); ++i) {
+                RigidBody body;
+                const std::string section = fmt::format("RigidBodies[{}]", i);
+                applyObject(RigidBody::table(), &body, value[i], where, section, splishRigidBodyKeys(), scene.warnings);
+                if (value[i].contains("isDynamic") && value[i]["isDynamic"] == true)
+                    scene.warnings.push_back(
+                        fmt::format("{}: {} is dynamic in SPlisHSPlasH; Floe keeps rigid bodies static", where, section));
+                body.mesh = loadMesh(body.geometryFile, body.transform(), sceneDir, where, section + ".geometryFile");
+                scene.rigidBodies.push_back(std::move(body));
+            }
         } else if (key == "Floe") {
-            applyObject(FloeSettings::table(), &scene.floe, value, where, "Floe", {}, scene.warnings);
+            applyObject({{&FloeSettings::table(), &scene.floe}, {&sim::SphSettings::floeTable(), &scene.sph}}, value, where, "Floe",
+                        {}, scene.warnings, {"container"});
+            if (value.contains("container")) {
+                ContainerSettings container;
+                applyObject(ContainerSettings::table(), &container, value["container"], where, "Floe.container", {},
+                            scene.warnings);
+                container.mesh =
+                    loadMesh(container.geometryFile, container.transform(), sceneDir, where, "Floe.container.geometryFile");
+                if (!geometry::isClosed(container.mesh))
+                    throw Error(
+                        fmt::format("{}: Floe.container.geometryFile: {} is not a closed mesh (every edge must join two faces)",
+                                    where, container.geometryFile));
+                const geometry::Bounds b = geometry::boundsOf(container.mesh);
+                if (!geometry::isConvex(container.mesh, 1e-5f * glm::length(b.hi - b.lo)))
+                    throw Error(
+                        fmt::format("{}: Floe.container.geometryFile: {} is not convex (with outward normals); the ray-cast "
+                                    "container needs a convex mesh",
+                                    where, container.geometryFile));
+                if (glm::length(container.shakeAxis) > 0.0f) container.shakeAxis = glm::normalize(container.shakeAxis);
+                scene.container = std::move(container);
+            }
         } else if (splishSections().count(key)) {
             scene.warnings.push_back(fmt::format("{}: section {} is not simulated by Floe yet and is ignored", where, key));
         } else {
@@ -161,6 +226,7 @@ Scene parseScene(const json& root, const std::string& where)
         }
     }
     if (!root.contains("Configuration")) throw Error(fmt::format("{}: missing section \"Configuration\"", where));
+    for (const std::string& s : scene.sph.substitutions()) scene.warnings.push_back(where + ": " + s);
     validateScene(scene, where);
     return scene;
 }
@@ -186,6 +252,17 @@ void validateScene(const Scene& scene, const std::string& where)
     if (count > (1ull << 31))
         throw Error(fmt::format("{}: the fluid blocks hold {} particles at particleRadius {} m; Floe handles at most 2^31", where,
                                 count, r));
+    if (scene.sph.cflMinTimeStepSize > scene.sph.cflMaxTimeStepSize)
+        throw Error(fmt::format("{}: Configuration.cflMinTimeStepSize {} s exceeds cflMaxTimeStepSize {} s", where,
+                                scene.sph.cflMinTimeStepSize, scene.sph.cflMaxTimeStepSize));
+    if (scene.sph.minIterations > scene.sph.maxIterations)
+        throw Error(fmt::format("{}: Floe.minIterations {} exceeds Configuration.maxIterations {}", where, scene.sph.minIterations,
+                                scene.sph.maxIterations));
+    try {
+        (void)scene.sph.pressureSolver();
+    } catch (const Error& e) {
+        throw Error(fmt::format("{}: Floe.solver: {}", where, e.what()));
+    }
     if (scene.domainGiven()) {
         for (int k = 0; k < (scene.config.sim2D ? 2 : 3); ++k)
             if (scene.floe.domainMax[k] - scene.floe.domainMin[k] < 2 * r)
@@ -224,7 +301,7 @@ Scene loadScene(const std::filesystem::path& file)
         if (auto pos = msg.find("parse error at "); pos != std::string::npos) msg = msg.substr(pos + 15);
         throw Error(fmt::format("{}: malformed JSON at {}", where, msg));
     }
-    Scene scene = parseScene(root, where);
+    Scene scene = parseScene(root, where, file.parent_path());
     scene.file = file;
     scene.name = file.stem().string();
     return scene;
@@ -250,19 +327,29 @@ void applyOverride(Scene& scene, const std::string& assignment)
     }
     const std::string where = "--set " + assignment;
     std::vector<std::string> unused;
+    const std::vector<Binding> configuration{{&SimulationSettings::table(), &scene.config},
+                                             {&sim::SphSettings::configurationTable(), &scene.sph}};
+    const std::vector<Binding> floe{{&FloeSettings::table(), &scene.floe}, {&sim::SphSettings::floeTable(), &scene.sph}};
+    const auto has = [&](const std::vector<Binding>& bindings) {
+        for (const Binding& b : bindings)
+            if (b.table->find(key)) return true;
+        return false;
+    };
     if (section.empty()) {
-        if (SimulationSettings::table().find(key))
+        if (has(configuration))
             section = "Configuration";
-        else if (FloeSettings::table().find(key))
+        else if (has(floe))
             section = "Floe";
     }
     if (section == "Configuration") {
-        applyObject(SimulationSettings::table(), &scene.config, json{{key, value}}, where, section, {}, unused);
+        applyObject(configuration, json{{key, value}}, where, section, {}, unused);
     } else if (section == "Floe") {
-        applyObject(FloeSettings::table(), &scene.floe, json{{key, value}}, where, section, {}, unused);
+        applyObject(floe, json{{key, value}}, where, section, {}, unused);
     } else {
-        std::vector<std::string> all = keysOf(SimulationSettings::table());
-        for (const std::string& k : keysOf(FloeSettings::table())) all.push_back(k);
+        std::vector<std::string> all;
+        for (const auto* bindings : {&configuration, &floe})
+            for (const Binding& b : *bindings)
+                for (const std::string& k : keysOf(*b.table)) all.push_back(k);
         const std::string hint = closestKey(key, all);
         throw Error(fmt::format("{}: unknown setting '{}'{}", where, section.empty() ? key : section + "." + key,
                                 hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));

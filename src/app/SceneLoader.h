@@ -14,7 +14,8 @@
 namespace floe {
 
 Scene loadScene(const std::filesystem::path& file);
-Scene parseScene(const nlohmann::json& root, const std::string& where);
+// `sceneDir` resolves relative mesh paths.
+Scene parseScene(const nlohmann::json& root, const std::string& where, const std::filesystem::path& sceneDir);
 // `assignment` is "Section.key=value" or "key=value" (searched in Configuration, then Floe);
 // value is JSON ("0.02", "[0,-9.81,0]", "true") or a bare string.
 void applyOverride(Scene& scene, const std::string& assignment);

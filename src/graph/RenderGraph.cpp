@@ -164,6 +164,18 @@ void PassBuilder::dispatchThreads(uint64_t threads)
     dispatch(static_cast<uint32_t>(maxX), static_cast<uint32_t>(y));
 }
 
+void PassBuilder::dispatchIndirect(const gpu::Buffer& arguments, VkDeviceSize offset)
+{
+    RenderGraph::Pass& pass = graph_.passes_[pass_];
+    if (offset + sizeof(VkDispatchIndirectCommand) > arguments.size())
+        throw std::logic_error(fmt::format("pass {}: indirect arguments past the end of '{}'", pass.name, arguments.name()));
+    pass.indirect = arguments.handle();
+    pass.indirectOffset = offset;
+    pass.uses.push_back(
+        {arguments.id(), false, Access{VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT}});
+    finish();
+}
+
 PassBuilder& PassBuilder::color(const gpu::Image& image, std::optional<glm::vec4> clear)
 {
     RenderGraph::Pass& pass = graph_.passes_[pass_];
@@ -478,7 +490,9 @@ void RenderGraph::recordPass(VkCommandBuffer cmd, const Pass& pass)
             vkCmdPushDescriptorSetKHR(cmd, p.bindPoint(), p.layout(), 0, static_cast<uint32_t>(writes.size()), writes.data());
         if (pass.pushSize) vkCmdPushConstants(cmd, p.layout(), p.pushStages(), 0, pass.pushSize, pass.push.data());
         if (pass.kind == Kind::Compute) {
-            if (pass.groups[0] && pass.groups[1] && pass.groups[2])
+            if (pass.indirect)
+                vkCmdDispatchIndirect(cmd, pass.indirect, pass.indirectOffset);
+            else if (pass.groups[0] && pass.groups[1] && pass.groups[2])
                 vkCmdDispatch(cmd, pass.groups[0], pass.groups[1], pass.groups[2]);
         } else {
             if (pass.vertexCount && pass.instanceCount) vkCmdDraw(cmd, pass.vertexCount, pass.instanceCount, 0, 0);

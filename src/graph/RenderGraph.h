@@ -51,6 +51,9 @@ public:
     // ceil(threads / local size) workgroups, folded into 2D when over maxComputeWorkGroupCount[0];
     // shaders index with floeGlobalIndex() (shaders/common/dispatch.glsl) and bounds-check.
     void dispatchThreads(uint64_t threads);
+    // Group counts read by the GPU from `arguments` at `offset` (VkDispatchIndirectCommand), so
+    // that GPU-side logic can shrink or skip the dispatch.
+    void dispatchIndirect(const gpu::Buffer& arguments, VkDeviceSize offset);
 
     // Graphics passes (dynamic rendering, one draw per pass).
     PassBuilder& color(const gpu::Image& image, std::optional<glm::vec4> clear = std::nullopt);
@@ -126,6 +129,8 @@ private:
         std::array<uint8_t, 128> push{};
         uint32_t pushSize = 0;
         std::array<uint32_t, 3> groups{0, 0, 0};
+        VkBuffer indirect = VK_NULL_HANDLE;
+        VkDeviceSize indirectOffset = 0;
         uint32_t vertexCount = 0, instanceCount = 0;
         std::optional<Attachment> color, depth;
         VkBuffer src = VK_NULL_HANDLE, dst = VK_NULL_HANDLE;

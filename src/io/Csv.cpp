@@ -10,7 +10,8 @@ namespace floe::io {
 
 std::string formatNumber(double value)
 {
-    return fmt::format("{}", value);
+    // 12 significant digits: exact for times summed from float steps, without 1e-17 noise.
+    return fmt::format("{:.12g}", value);
 }
 
 std::string formatNumber(float value)

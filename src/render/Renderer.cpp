@@ -19,13 +19,17 @@ Renderer::Renderer(gpu::Context& context, const gpu::ShaderLibrary& shaders, VkF
     particles_ = gpu::createGraphicsPipeline(context, shaders, desc);
     desc.name = "render/floor";
     floor_ = gpu::createGraphicsPipeline(context, shaders, desc);
-    for (uint32_t i = 0; i < framesInFlight; ++i)
+    for (uint32_t i = 0; i < framesInFlight; ++i) {
         frameConstants_.emplace_back(context,
                                      gpu::BufferDesc{"frame constants", sizeof(shared::RenderParams), gpu::MemoryKind::Upload});
+        boundaryConstants_.emplace_back(
+            context, gpu::BufferDesc{"boundary constants", sizeof(shared::RenderParams), gpu::MemoryKind::Upload});
+    }
 }
 
 void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth,
-                         const sim::ParticleBuffers& particles, const ViewSettings& view, uint32_t frameSlot)
+                         const sim::ParticleBuffers& particles, const ViewSettings& view, uint32_t frameSlot,
+                         const gpu::Buffer* boundary, uint32_t boundaryCount)
 {
     const float aspect = float(color.width()) / float(color.height());
     shared::RenderParams frame{};
@@ -41,24 +45,36 @@ void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, con
     constants.write(&frame, sizeof(frame));
 
     const glm::vec4 background(0.10f, 0.11f, 0.13f, 1.0f);
+    bool cleared = false;
     if (view.drawFloor) {
         graph.addGraphics(floor_).read(RENDER_BIND_FRAME, constants).color(color, background).depth(depth, 1.0f).draw(6);
-        graph.addGraphics(particles_)
-            .read(RENDER_BIND_FRAME, constants)
-            .read(RENDER_BIND_POSITIONS, particles.positions)
-            .read(RENDER_BIND_VELOCITIES, particles.velocities)
-            .color(color)
-            .depth(depth)
-            .draw(6, particles.count);
-    } else {
-        graph.addGraphics(particles_)
-            .read(RENDER_BIND_FRAME, constants)
-            .read(RENDER_BIND_POSITIONS, particles.positions)
-            .read(RENDER_BIND_VELOCITIES, particles.velocities)
-            .color(color, background)
-            .depth(depth, 1.0f)
-            .draw(6, particles.count);
+        cleared = true;
     }
+    if (boundary && boundaryCount > 0) {
+        shared::RenderParams solid = frame;
+        solid.particle = glm::vec4(view.boundaryRadius, 0.0f, 1.0f, float(RENDER_COLOR_SOLID));
+        gpu::Buffer& boundaryConstants = boundaryConstants_.at(frameSlot);
+        boundaryConstants.write(&solid, sizeof(solid));
+        auto pass = graph.addGraphics(particles_);
+        pass.read(RENDER_BIND_FRAME, boundaryConstants)
+            .read(RENDER_BIND_POSITIONS, *boundary)
+            .read(RENDER_BIND_VELOCITIES, *boundary);
+        if (cleared)
+            pass.color(color).depth(depth);
+        else
+            pass.color(color, background).depth(depth, 1.0f);
+        pass.draw(6, boundaryCount);
+        cleared = true;
+    }
+    auto pass = graph.addGraphics(particles_);
+    pass.read(RENDER_BIND_FRAME, constants)
+        .read(RENDER_BIND_POSITIONS, particles.positions)
+        .read(RENDER_BIND_VELOCITIES, particles.velocities);
+    if (cleared)
+        pass.color(color).depth(depth);
+    else
+        pass.color(color, background).depth(depth, 1.0f);
+    pass.draw(6, particles.count);
 }
 
 } // namespace floe::render

@@ -32,9 +32,10 @@ struct ViewSettings {
     float colorMin = 0.0f;         // attribute value mapped to the start of the colour map
     float colorMax = 3.0f;         // ... and to its end
     bool drawFloor = true;
-    float floorHeight = 0.0f;     // m
-    float floorHalfExtent = 2.0f; // m
-    glm::vec2 floorCenter{0, 0};  // m (x, z)
+    float boundaryRadius = 0.0125f; // m, radius boundary particles are drawn with
+    float floorHeight = 0.0f;       // m
+    float floorHalfExtent = 2.0f;   // m
+    glm::vec2 floorCenter{0, 0};    // m (x, z)
 };
 
 class Renderer {
@@ -45,13 +46,16 @@ public:
              uint32_t framesInFlight);
 
     // Records the frame's passes into `color`/`depth`, using constant slot `frameSlot`.
+    // Boundary particles (vec4 xyz m) are drawn in grey when `boundaryCount` > 0.
     void addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth,
-                   const sim::ParticleBuffers& particles, const ViewSettings& view, uint32_t frameSlot);
+                   const sim::ParticleBuffers& particles, const ViewSettings& view, uint32_t frameSlot,
+                   const gpu::Buffer* boundary = nullptr, uint32_t boundaryCount = 0);
 
 private:
     gpu::Pipeline particles_;
     gpu::Pipeline floor_;
-    std::vector<gpu::Buffer> frameConstants_;
+    std::vector<gpu::Buffer> frameConstants_;    // per frame slot: the fluid's constants
+    std::vector<gpu::Buffer> boundaryConstants_; // per frame slot: the boundary's
 };
 
 } // namespace floe::render

@@ -1,6 +1,7 @@
 #include "sim/ParticleBuffers.h"
 
 #include <algorithm>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -31,9 +32,19 @@ ParticleBuffers ParticleBuffers::create(gpu::Context& context, graph::RenderGrap
     const VkDeviceSize bytes = std::max<VkDeviceSize>(16, count * 16);
     p.positions = gpu::Buffer(context, {"positions", bytes, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
     p.velocities = gpu::Buffer(context, {"velocities", bytes, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
-    p.metrics = gpu::Buffer(context, {"particle metrics", bytes, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+    p.ids = gpu::Buffer(context,
+                        {"particle ids", std::max<VkDeviceSize>(4, count * 4), gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
+    p.metricsA = gpu::Buffer(context, {"particle metrics A", bytes, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+    p.metricsB = gpu::Buffer(context, {"particle metrics B", bytes, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+    std::vector<uint32_t> ids(count);
+    for (uint32_t i = 0; i < count; ++i) ids[i] = i;
     uploadNow(context, graph, p.positions, positions.data(), count * 16);
     uploadNow(context, graph, p.velocities, velocities.data(), count * 16);
+    uploadNow(context, graph, p.ids, ids.data(), count * 4);
+    // Metrics (densities among them) are defined before the first step too.
+    graph.addFill("metrics clear", p.metricsA, 0);
+    graph.addFill("metrics clear", p.metricsB, 0);
+    context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
     return p;
 }
 

@@ -1,5 +1,6 @@
-// The particle arrays every solver shares and the renderer draws from directly. Solvers keep
-// their private arrays themselves.
+// The particle arrays every solver shares and the renderer draws from directly. After each
+// step they hold the particles in cell-sorted order; ids[s] is the particle's index in the
+// scene's sampling order (exports and saved states restore that order).
 #pragma once
 
 #include <cstdint>
@@ -18,11 +19,13 @@ namespace floe::sim {
 struct ParticleBuffers {
     uint32_t count = 0;
     gpu::Buffer positions;  // vec4: xyz m, w mass kg
-    gpu::Buffer velocities; // vec4: xyz m/s, w unused
-    gpu::Buffer metrics;    // vec4 per particle, see SIM_BIND_METRICS
+    gpu::Buffer velocities; // vec4: xyz m/s, w pressure Pa of the last step
+    gpu::Buffer ids;        // uint: sampling-order index
+    gpu::Buffer metricsA;   // vec4 per particle: kinetic energy J, compression, compression, escaped (0/1)
+    gpu::Buffer metricsB;   // vec4 per particle: speed m/s, non-finite (0/1), wall contacts, density kg/m^3
 
-    // Creates the arrays for `count` particles and uploads the initial state. Throws
-    // floe::Error naming the device limit when the arrays do not fit.
+    // Creates the arrays for `positions.size()` particles and uploads them with ids 0..n-1.
+    // Throws floe::Error naming the device limit when they do not fit.
     static ParticleBuffers create(gpu::Context& context, graph::RenderGraph& graph, std::span<const glm::vec4> positions,
                                   std::span<const glm::vec4> velocities);
     // Most particles a device can hold in Floe's vec4 arrays (storage range and texel limits).

@@ -1,58 +1,386 @@
 #include "sim/Simulation.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
+#include <fmt/format.h>
+#include <glm/geometric.hpp>
+
+#include "base/Error.h"
+#include "gpu/Context.h"
 #include "graph/RenderGraph.h"
+#include "shared/sph.h"
+#include "sim/sph/BoundarySampler.h"
 
 namespace floe::sim {
+namespace {
+
+constexpr VkFormat kVec4 = VK_FORMAT_R32G32B32A32_SFLOAT;
+
+gpu::Buffer deviceBuffer(gpu::Context& context, const std::string& name, VkDeviceSize bytes, VkFormat format)
+{
+    return gpu::Buffer(context, {name, std::max<VkDeviceSize>(bytes, 16), gpu::MemoryKind::DeviceLocal, format});
+}
+
+} // namespace
 
 Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
-                       const WorldSettings& world, std::span<const glm::vec4> positions, std::span<const glm::vec4> velocities)
-    : world_(world), particles_(ParticleBuffers::create(context, graph, positions, velocities)),
-      integrate_(gpu::createComputePipeline(context, shaders, "sim/integrate")), reduce_(context, shaders, particles_.count),
-      reduced_(context, {"step metrics", 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT})
+                       const WorldSettings& world, const SphSettings& settings, std::span<const glm::vec4> positions,
+                       std::span<const glm::vec4> velocities)
+    : context_(context), world_(world), settings_(settings), pipelines_(context, shaders),
+      particles_(ParticleBuffers::create(context, graph, positions, velocities)),
+      grid_(context, shaders, GridSpec::cover(world.domainMin, world.domainMax, 4.0f * world.particleRadius, world.sim2D),
+            static_cast<uint32_t>(std::max<size_t>(positions.size(), world.boundary.size())), "particle"),
+      reduce_(context, shaders, static_cast<uint32_t>(positions.size()))
 {
+    const uint64_t n = particles_.count;
+    if (world.boundary.size() > ParticleBuffers::maxParticles(context))
+        throw Error(fmt::format("{} boundary particles do not fit on {} (at most {})", world.boundary.size(), context.deviceName(),
+                                ParticleBuffers::maxParticles(context)));
+    sortedPositions_ = deviceBuffer(context, "sorted positions", n * 16, kVec4);
+    sortedVelocities_ = deviceBuffer(context, "sorted velocities", n * 16, kVec4);
+    sortedIds_ = deviceBuffer(context, "sorted ids", n * 4, VK_FORMAT_R32_UINT);
+    fields_ = deviceBuffer(context, "fields (density, pressure, a_ii, s_i)", n * 16, kVec4);
+    predicted_ = deviceBuffer(context, "predicted velocities", n * 16, kVec4);
+    accelerations_ = deviceBuffer(context, "pressure accelerations", n * 16, kVec4);
+    const uint64_t groups = (n + SPH_GROUP_SIZE - 1) / SPH_GROUP_SIZE;
+    const uint64_t foldedGroups = groups <= 65535 ? groups : ((groups + 65534) / 65535) * 65535;
+    errorPartials_ = deviceBuffer(context, "IISPH error partials", foldedGroups * 4, VK_FORMAT_R32_SFLOAT);
+    state_ = deviceBuffer(context, "SPH state", sizeof(shared::SphState), VK_FORMAT_R32_UINT);
+    arguments_ = deviceBuffer(context, "IISPH dispatch arguments", 32, VK_FORMAT_R32_UINT);
+    reducedA_ = deviceBuffer(context, "step metrics A", 16, kVec4);
+    reducedB_ = deviceBuffer(context, "step metrics B", 16, kVec4);
+
+    // Walls: the container's planes and motion, the domain box.
+    shared::WallParams walls{};
+    std::vector<glm::vec4> planes{glm::vec4(0)};
+    if (world.container) {
+        planes = world.container->planes;
+        walls.shake = glm::vec4(world.container->shakeAxis, world.container->shakeAmplitude);
+        walls.motion = glm::vec4(world.container->shakeFrequency, world.container->restitution, float(planes.size()), 0.0f);
+    }
+    walls.domain = glm::vec4(world.restitution, world.friction, world.domainWalls ? 1.0f : 0.0f, world.particleRadius);
+    walls_ = gpu::Buffer(context, {"walls", sizeof(walls), gpu::MemoryKind::Upload});
+    walls_.write(&walls, sizeof(walls));
+    planes_ = deviceBuffer(context, "container planes", planes.size() * 16, kVec4);
+    uploadNow(context, graph, planes_, planes.data(), planes.size() * 16);
+
+    // Initial state: time 0; the CFL condition starts from the initial maximum speed.
+    float maxSpeed = 0.0f;
+    for (const glm::vec4& v : velocities) maxSpeed = std::max(maxSpeed, glm::length(glm::vec3(v)));
+    const glm::vec4 lastStep(maxSpeed, 0, 0, 0);
+    uploadNow(context, graph, reducedB_, &lastStep, 16);
+    shared::SphState state{};
+    state.control = glm::vec4(settings.cflMethod ? settings.cflMaxTimeStepSize : world.timeStep,
+                              settings.cflMethod ? settings.cflFactor : 0.0f, settings.cflMinTimeStepSize, world.stopTime);
+    uploadNow(context, graph, state_, &state, sizeof(state));
+    uploadedControl_ = state.control;
+    buildBoundary(graph);
 }
 
-shared::ParticleParams Simulation::params(float dt) const
+Simulation::~Simulation() = default;
+
+void Simulation::buildBoundary(graph::RenderGraph& graph)
 {
-    shared::ParticleParams p{};
-    p.gravity = glm::vec4(world_.gravity, dt);
-    p.domainMin = glm::vec4(world_.domainMin, world_.particleRadius);
-    p.domainMax = glm::vec4(world_.domainMax, world_.restitution);
-    p.count = particles_.count;
-    p.dimensions = world_.sim2D ? 2 : 3;
-    p.friction = world_.friction;
-    // Particles are kept r inside the walls; one radius beyond the wall means one escaped.
-    p.escapeMargin = world_.particleRadius;
-    return p;
+    boundaryCount_ = static_cast<uint32_t>(world_.boundary.size());
+    const uint64_t cells = grid_.spec().cells() + 1;
+    boundary_ = deviceBuffer(context_, "boundary particles (position, Psi)", uint64_t(boundaryCount_) * 16, kVec4);
+    boundaryStart_ = deviceBuffer(context_, "boundary cell start", cells * 4, VK_FORMAT_R32_UINT);
+    if (boundaryCount_ == 0) {
+        graph.addFill("sph/boundary_clear", boundaryStart_, 0);
+        context_.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+        return;
+    }
+    std::vector<glm::vec4> samples;
+    samples.reserve(boundaryCount_);
+    for (const glm::vec3& p : world_.boundary) samples.emplace_back(p, 0.0f);
+    gpu::Buffer unsorted = deviceBuffer(context_, "boundary samples", uint64_t(boundaryCount_) * 16, kVec4);
+    gpu::Buffer sorted = deviceBuffer(context_, "boundary samples (sorted)", uint64_t(boundaryCount_) * 16, kVec4);
+    uploadNow(context_, graph, unsorted, samples.data(), samples.size() * 16);
+
+    // Sort the samples by cell with the particle grid, keep a copy of its cell table, and
+    // compute Akinci's volumes.
+    graph.beginGroup("sph/boundary_build");
+    grid_.addBuild(graph, unsorted, boundaryCount_);
+    graph.addCopy("sph/boundary_cell_start", grid_.cellStart(), boundaryStart_, cells * 4);
+    shared::SphParams p{};
+    p.gravity = glm::vec4(world_.gravity, world_.restDensity);
+    p.gridOrigin = glm::vec4(grid_.spec().origin, grid_.spec().cellSize);
+    p.gridDims = glm::uvec4(grid_.spec().dims, particles_.count);
+    const uint32_t kernelSet = settings_.muellerKernels() ? SPH_KERNEL_MUELLER : SPH_KERNEL_CUBIC;
+    boundaryScale_ = boundaryVolumeScale(kernelSet, world_.sim2D ? 2 : 3, settings_.boundarySpacing, settings_.boundaryLayers);
+    p.material = glm::vec4(2.0f * world_.particleRadius, 0, 0, boundaryScale_);
+    p.flags = glm::uvec4(world_.sim2D ? 2 : 3, boundaryCount_, 0, 0);
+    graph.addCompute(pipelines_.compute("sph/boundary_gather", spec()))
+        .read(SPH_BIND_BOUNDARY, unsorted)
+        .read(SPH_BIND_IN0, grid_.sortedIndex())
+        .write(SPH_BIND_OUT0, sorted)
+        .push(p)
+        .dispatchThreads(boundaryCount_);
+    graph.addCompute(pipelines_.compute("sph/boundary_volume", spec()))
+        .read(SPH_BIND_BOUNDARY, sorted)
+        .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+        .write(SPH_BIND_OUT0, boundary_)
+        .push(p)
+        .dispatchThreads(boundaryCount_);
+    graph.endGroup();
+    context_.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
 }
 
-void Simulation::addStep(graph::RenderGraph& graph, float dt)
+std::vector<gpu::SpecConstant> Simulation::spec() const
 {
-    graph.addCompute(integrate_)
-        .readWrite(SIM_BIND_POSITIONS, particles_.positions)
-        .readWrite(SIM_BIND_VELOCITIES, particles_.velocities)
-        .write(SIM_BIND_METRICS, particles_.metrics)
-        .push(params(dt))
-        .dispatchThreads(particles_.count);
+    return {{0, settings_.muellerKernels() ? uint32_t(SPH_KERNEL_MUELLER) : uint32_t(SPH_KERNEL_CUBIC)},
+            {1, world_.sim2D ? 2u : 3u}};
 }
 
-void Simulation::addMetrics(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset)
+void Simulation::setSettings(const SphSettings& settings)
 {
-    reduce_.vec4(graph, particles_.metrics, reduced_, particles_.count,
-                 {ReduceOp::Sum, ReduceOp::Sum, ReduceOp::Max, ReduceOp::Sum});
-    graph.addCopy("sim/metrics_readback", reduced_, target, 16, 0, offset);
+    settings_ = settings;
 }
 
-StepMetrics Simulation::decodeMetrics(const glm::vec4& reduced)
+void Simulation::addStep(graph::RenderGraph& graph)
+{
+    const uint32_t n = particles_.count;
+    const PressureSolver solver = settings_.pressureSolver();
+    const bool thesis = settings_.iisphMode == "thesis";
+    shared::SphParams p{};
+    p.gravity = glm::vec4(world_.gravity, world_.restDensity);
+    p.gridOrigin = glm::vec4(grid_.spec().origin, grid_.spec().cellSize);
+    p.gridDims = glm::uvec4(grid_.spec().dims, n);
+    p.material = glm::vec4(2.0f * world_.particleRadius, settings_.viscosity, settings_.stiffness, settings_.xsph);
+    p.flags = glm::uvec4(world_.sim2D ? 2 : 3, boundaryCount_, settings_.eosKind(), settings_.clampPressure ? 1 : 0);
+    // The thesis's IISPH (digest-001 §2.7): no warm start, at least one iteration, signed error.
+    p.iisph = glm::vec4(settings_.omega, settings_.tolerance(), thesis ? 1.0f : float(settings_.minIterations),
+                        float(settings_.maxIterations));
+    p.domainMin = glm::vec4(world_.domainMin, settings_.wallViscosity());
+    p.domainMax = glm::vec4(world_.domainMax, settings_.exponent);
+    const std::vector<gpu::SpecConstant> kernel = spec();
+    const auto with = [&](std::initializer_list<gpu::SpecConstant> extra) {
+        std::vector<gpu::SpecConstant> s = kernel;
+        s.insert(s.end(), extra);
+        return s;
+    };
+
+    // The time-step control may have changed (CFL on or off, its factor and bounds).
+    shared::SphState control{};
+    control.control = glm::vec4(settings_.cflMethod ? settings_.cflMaxTimeStepSize : world_.timeStep,
+                                settings_.cflMethod ? settings_.cflFactor : 0.0f, settings_.cflMinTimeStepSize, world_.stopTime);
+    if (std::memcmp(&control.control, &uploadedControl_, sizeof(glm::vec4)) != 0) {
+        controlUpload_ = gpu::Buffer(context_, {"SPH control", 16, gpu::MemoryKind::Upload});
+        controlUpload_.write(&control.control, 16);
+        uploadedControl_ = control.control;
+        graph.addCopy("sph/control", controlUpload_, state_, 16, 0, offsetof(shared::SphState, control));
+    }
+
+    graph.addCompute(pipelines_.compute("sph/step_begin", kernel))
+        .readWrite(SPH_BIND_STATE, state_)
+        .readWrite(SPH_BIND_OUT0, arguments_)
+        .read(SPH_BIND_IN0, reducedB_)
+        .push(p)
+        .dispatch(1);
+    grid_.addBuild(graph, particles_.positions, n);
+    graph.addCompute(pipelines_.compute("sph/reorder", kernel))
+        .read(SPH_BIND_POSITIONS, particles_.positions)
+        .read(SPH_BIND_VELOCITIES, particles_.velocities)
+        .read(SPH_BIND_IN0, particles_.ids)
+        .read(SPH_BIND_IN1, grid_.sortedIndex())
+        .write(SPH_BIND_OUT0, sortedPositions_)
+        .write(SPH_BIND_OUT1, sortedVelocities_)
+        .write(SPH_BIND_OUT2, sortedIds_)
+        .push(p)
+        .dispatchThreads(n);
+    graph.addCompute(pipelines_.compute("sph/density", kernel))
+        .read(SPH_BIND_POSITIONS, sortedPositions_)
+        .read(SPH_BIND_CELL_START, grid_.cellStart())
+        .read(SPH_BIND_BOUNDARY, boundary_)
+        .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+        .write(SPH_BIND_FIELDS, fields_)
+        .push(p)
+        .dispatchThreads(n);
+    graph.addCompute(pipelines_.compute("sph/nonpressure", kernel))
+        .read(SPH_BIND_STATE, state_)
+        .read(SPH_BIND_POSITIONS, sortedPositions_)
+        .read(SPH_BIND_VELOCITIES, sortedVelocities_)
+        .read(SPH_BIND_CELL_START, grid_.cellStart())
+        .read(SPH_BIND_BOUNDARY, boundary_)
+        .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+        .read(SPH_BIND_FIELDS, fields_)
+        .write(SPH_BIND_PREDICTED, predicted_)
+        .push(p)
+        .dispatchThreads(n);
+
+    if (solver == PressureSolver::Iisph) {
+        graph
+            .addCompute(
+                pipelines_.compute("sph/iisph_setup", with({{2, settings_.diagonal == "thesis" ? 1u : 0u}, {3, thesis ? 0u : 1u}})))
+            .read(SPH_BIND_STATE, state_)
+            .read(SPH_BIND_POSITIONS, sortedPositions_)
+            .read(SPH_BIND_VELOCITIES, sortedVelocities_)
+            .read(SPH_BIND_CELL_START, grid_.cellStart())
+            .read(SPH_BIND_BOUNDARY, boundary_)
+            .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+            .read(SPH_BIND_PREDICTED, predicted_)
+            .readWrite(SPH_BIND_FIELDS, fields_)
+            .push(p)
+            .dispatchThreads(n);
+        // All iterations up to the cap are recorded; the GPU stops them by zeroing the indirect
+        // group counts once the solver has converged (a skipped iteration costs ~1 us).
+        graph.beginGroup("sph/iisph_solve");
+        const gpu::Pipeline& accel = pipelines_.compute("sph/iisph_accel", kernel);
+        const gpu::Pipeline& update = pipelines_.compute("sph/iisph_update", with({{2, thesis ? 1u : 0u}}));
+        const gpu::Pipeline& check = pipelines_.compute("sph/iisph_check", kernel);
+        for (int iteration = 0; iteration < settings_.maxIterations; ++iteration) {
+            graph.addCompute(accel)
+                .read(SPH_BIND_POSITIONS, sortedPositions_)
+                .read(SPH_BIND_CELL_START, grid_.cellStart())
+                .read(SPH_BIND_BOUNDARY, boundary_)
+                .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+                .read(SPH_BIND_FIELDS, fields_)
+                .write(SPH_BIND_ACCEL, accelerations_)
+                .push(p)
+                .dispatchIndirect(arguments_, 0);
+            graph.addCompute(update)
+                .read(SPH_BIND_STATE, state_)
+                .read(SPH_BIND_POSITIONS, sortedPositions_)
+                .read(SPH_BIND_CELL_START, grid_.cellStart())
+                .read(SPH_BIND_BOUNDARY, boundary_)
+                .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+                .read(SPH_BIND_ACCEL, accelerations_)
+                .readWrite(SPH_BIND_FIELDS, fields_)
+                .write(SPH_BIND_OUT0, errorPartials_)
+                .push(p)
+                .dispatchIndirect(arguments_, 0);
+            graph.addCompute(check)
+                .readWrite(SPH_BIND_STATE, state_)
+                .readWrite(SPH_BIND_OUT0, arguments_)
+                .read(SPH_BIND_IN0, errorPartials_)
+                .push(p)
+                .dispatchIndirect(arguments_, 16);
+        }
+        graph.endGroup();
+    }
+
+    graph.addCompute(pipelines_.compute("sph/integrate", with({{2, solver == PressureSolver::None ? 0u : 1u}})))
+        .read(SPH_BIND_STATE, state_)
+        .read(SPH_BIND_WALLS, walls_)
+        .read(SPH_BIND_POSITIONS, sortedPositions_)
+        .read(SPH_BIND_CELL_START, grid_.cellStart())
+        .read(SPH_BIND_BOUNDARY, boundary_)
+        .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+        .read(SPH_BIND_FIELDS, fields_)
+        .read(SPH_BIND_PREDICTED, predicted_)
+        .read(SPH_BIND_IN0, sortedIds_)
+        .read(SPH_BIND_PLANES, planes_)
+        .write(SPH_BIND_OUT0, particles_.positions)
+        .write(SPH_BIND_OUT1, particles_.velocities)
+        .write(SPH_BIND_OUT2, particles_.ids)
+        .write(SPH_BIND_OUT3, particles_.metricsA)
+        .write(SPH_BIND_OUT4, particles_.metricsB)
+        .push(p)
+        .dispatchThreads(n);
+    reduce_.vec4(graph, particles_.metricsA, reducedA_, n, {ReduceOp::Sum, ReduceOp::Sum, ReduceOp::Max, ReduceOp::Sum});
+    reduce_.vec4(graph, particles_.metricsB, reducedB_, n, {ReduceOp::Max, ReduceOp::Sum, ReduceOp::Sum, ReduceOp::Sum});
+}
+
+void Simulation::addReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset)
+{
+    graph.addCopy("sph/readback_metrics_a", reducedA_, target, 16, 0, offset);
+    graph.addCopy("sph/readback_metrics_b", reducedB_, target, 16, 0, offset + 16);
+    graph.addCopy("sph/readback_state", state_, target, sizeof(shared::SphState), 0, offset + 32);
+}
+
+StepMetrics Simulation::decode(const StepReadback& r) const
 {
     StepMetrics m;
-    m.kineticEnergy = reduced.x;
-    m.escaped = static_cast<uint32_t>(std::lround(reduced.y));
-    m.maxSpeed = reduced.z;
-    m.nonFinite = static_cast<uint32_t>(std::lround(reduced.w));
+    m.dt = r.time.x;
+    m.time = r.time.y;
+    m.kineticEnergy = r.reducedA.x;
+    m.densityErrorAvg = particles_.count ? r.reducedA.y / float(particles_.count) : 0.0f;
+    m.densityErrorMax = r.reducedA.z;
+    m.escaped = static_cast<uint32_t>(std::lround(r.reducedA.w));
+    m.maxSpeed = r.reducedB.x;
+    m.nonFinite = static_cast<uint32_t>(std::lround(r.reducedB.y));
+    m.wallContacts = static_cast<uint32_t>(std::lround(r.reducedB.z));
+    m.iterations = r.solver.x;
+    m.solverError = r.error.x;
     return m;
+}
+
+void Simulation::addSnapshot(graph::RenderGraph& graph, uint32_t slot)
+{
+    const uint64_t n = particles_.count;
+    if (snapshots_.empty())
+        for (uint32_t i = 0; i < kSnapshots; ++i) {
+            Snapshot s;
+            s.positions = deviceBuffer(context_, "snapshot positions", n * 16, kVec4);
+            s.velocities = deviceBuffer(context_, "snapshot velocities", n * 16, kVec4);
+            s.ids = deviceBuffer(context_, "snapshot ids", n * 4, VK_FORMAT_R32_UINT);
+            s.metricsB = deviceBuffer(context_, "snapshot metrics", n * 16, kVec4);
+            s.state = deviceBuffer(context_, "snapshot state", sizeof(shared::SphState), VK_FORMAT_R32_UINT);
+            s.lastStep = deviceBuffer(context_, "snapshot last step", 16, kVec4);
+            snapshots_.push_back(std::move(s));
+        }
+    const Snapshot& s = snapshots_.at(slot);
+    graph.beginGroup("sph/snapshot");
+    graph.addCopy("sph/snapshot_positions", particles_.positions, s.positions, n * 16);
+    graph.addCopy("sph/snapshot_velocities", particles_.velocities, s.velocities, n * 16);
+    graph.addCopy("sph/snapshot_ids", particles_.ids, s.ids, n * 4);
+    graph.addCopy("sph/snapshot_metrics", particles_.metricsB, s.metricsB, n * 16);
+    graph.addCopy("sph/snapshot_state", state_, s.state, sizeof(shared::SphState));
+    graph.addCopy("sph/snapshot_last_step", reducedB_, s.lastStep, 16);
+    graph.endGroup();
+}
+
+SimulationState Simulation::readSnapshot(graph::RenderGraph& graph, uint32_t slot, std::vector<float>* densities)
+{
+    const Snapshot& snapshot = snapshots_.at(slot);
+    SimulationState s;
+    const uint32_t n = particles_.count;
+    s.positions.resize(n);
+    s.velocities.resize(n);
+    s.ids.resize(n);
+    downloadNow(context_, graph, snapshot.positions, s.positions.data(), n * 16ull);
+    downloadNow(context_, graph, snapshot.velocities, s.velocities.data(), n * 16ull);
+    downloadNow(context_, graph, snapshot.ids, s.ids.data(), n * 4ull);
+    downloadNow(context_, graph, snapshot.state, s.state.data(), sizeof(shared::SphState));
+    downloadNow(context_, graph, snapshot.lastStep, &s.lastStep, 16);
+    if (densities) {
+        std::vector<glm::vec4> metrics(n);
+        downloadNow(context_, graph, snapshot.metricsB, metrics.data(), n * 16ull);
+        densities->resize(n);
+        for (uint32_t i = 0; i < n; ++i) (*densities)[i] = metrics[i].w;
+    }
+    return s;
+}
+
+SimulationState Simulation::download(graph::RenderGraph& graph)
+{
+    SimulationState s;
+    const uint32_t n = particles_.count;
+    s.positions.resize(n);
+    s.velocities.resize(n);
+    s.ids.resize(n);
+    downloadNow(context_, graph, particles_.positions, s.positions.data(), n * 16ull);
+    downloadNow(context_, graph, particles_.velocities, s.velocities.data(), n * 16ull);
+    downloadNow(context_, graph, particles_.ids, s.ids.data(), n * 4ull);
+    downloadNow(context_, graph, state_, s.state.data(), sizeof(shared::SphState));
+    downloadNow(context_, graph, reducedB_, &s.lastStep, 16);
+    return s;
+}
+
+void Simulation::upload(graph::RenderGraph& graph, const SimulationState& s)
+{
+    const uint32_t n = particles_.count;
+    if (s.positions.size() != n || s.velocities.size() != n || s.ids.size() != n)
+        throw Error(fmt::format("the saved state holds {} particles, the scene {}", s.positions.size(), n));
+    uploadNow(context_, graph, particles_.positions, s.positions.data(), n * 16ull);
+    uploadNow(context_, graph, particles_.velocities, s.velocities.data(), n * 16ull);
+    uploadNow(context_, graph, particles_.ids, s.ids.data(), n * 4ull);
+    uploadNow(context_, graph, state_, s.state.data(), sizeof(shared::SphState));
+    uploadNow(context_, graph, reducedB_, &s.lastStep, 16);
+    // The control block of the restored state is re-uploaded on the next step if it differs.
+    std::memcpy(&uploadedControl_, &s.state[1], sizeof(glm::vec4));
 }
 
 } // namespace floe::sim

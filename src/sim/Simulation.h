@@ -1,71 +1,91 @@
-// The simulation of one scene: owns the particle arrays and adds each step's passes to the
-// render graph. In the foundation the step is the minimal integrator (gravity, walls); solvers
-// (SPH, soft bodies, fracture) plug in here and share ParticleBuffers with the renderer.
+// The simulation of one scene on the GPU: the SPH fluid (digest-001, digest-003) with its
+// boundary particles and ray-cast container. Owns the particle arrays and adds each step's
+// passes to the render graph; the step reads like digest-001's Alg. 9:
+//   step_begin (dt) -> grid build (sort by cell) -> reorder -> density (+ EOS pressure) ->
+//   non-pressure forces, v* -> [IISPH: setup, iterations] -> integrate (pressure force, walls)
+//   -> metrics reductions.
+// The pressure solver, kernels and every parameter can change between steps (setSettings):
+// the particle state is kept.
 #pragma once
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
-#include "gpu/Pipeline.h"
-#include "shared/particles.h"
+#include "gpu/PipelineCache.h"
 #include "sim/ParticleBuffers.h"
+#include "sim/SpatialGrid.h"
+#include "sim/World.h"
 #include "sim/prim/Reduce.h"
-
-namespace floe::graph {
-class RenderGraph;
-}
-namespace floe::gpu {
-class ShaderLibrary;
-}
+#include "sim/sph/SphSettings.h"
 
 namespace floe::sim {
-
-struct WorldSettings {
-    glm::vec3 gravity{0, -9.81f, 0}; // m/s^2
-    glm::vec3 domainMin{-1, 0, -1};  // m
-    glm::vec3 domainMax{1, 2, 1};    // m
-    float particleRadius = 0.025f;   // m
-    float restitution = 0.1f;
-    float friction = 0.2f;
-    bool sim2D = false;
-};
-
-// What one step reports, reduced on the GPU (layout of the read-back vec4).
-struct StepMetrics {
-    float kineticEnergy = 0; // J
-    uint32_t escaped = 0;    // particles outside the domain (non-finite ones included)
-    float maxSpeed = 0;      // m/s
-    uint32_t nonFinite = 0;  // particles with a NaN or infinite position or velocity
-};
 
 class Simulation {
 public:
     Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const WorldSettings& world,
-               std::span<const glm::vec4> positions, std::span<const glm::vec4> velocities);
+               const SphSettings& settings, std::span<const glm::vec4> positions, std::span<const glm::vec4> velocities);
+    ~Simulation();
 
-    // One time step of `dt` seconds, followed by the per-particle metrics.
-    void addStep(graph::RenderGraph& graph, float dt);
-    // Reduces the per-particle metrics of the last step into one vec4 at `target` + offset
-    // (16 bytes; decode with decodeMetrics).
-    void addMetrics(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset);
-    static StepMetrics decodeMetrics(const glm::vec4& reduced);
+    // Applies new settings from the next step on, keeping the particle state (switching the
+    // pressure solver, kernels, parameters live).
+    void setSettings(const SphSettings& settings);
+    const SphSettings& settings() const { return settings_; }
+
+    void addStep(graph::RenderGraph& graph);
+    // Copies the step's reduced metrics and state (StepReadback, 96 bytes) to target+offset.
+    void addReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset);
+    StepMetrics decode(const StepReadback& readback) const;
+
+    // A ring of copies of the state, one per recent step, so that the state of a step is still
+    // available when its metrics arrive two steps later (exports, saved states, the last good
+    // state of a diverged run).
+    static constexpr uint32_t kSnapshots = 3;
+    void addSnapshot(graph::RenderGraph& graph, uint32_t slot);
+    // Reads a snapshot (submits and waits); `densities` receives the densities if given.
+    SimulationState readSnapshot(graph::RenderGraph& graph, uint32_t slot, std::vector<float>* densities = nullptr);
+
+    SimulationState download(graph::RenderGraph& graph);
+    void upload(graph::RenderGraph& graph, const SimulationState& state); // throws floe::Error on a count mismatch
 
     const ParticleBuffers& particles() const { return particles_; }
+    const gpu::Buffer& boundaryParticles() const { return boundary_; }
+    uint32_t boundaryCount() const { return boundaryCount_; }
+    float boundaryScale() const { return boundaryScale_; } // gamma of the boundary weights
     const WorldSettings& world() const { return world_; }
     uint32_t count() const { return particles_.count; }
-    shared::ParticleParams params(float dt) const;
+    const GridSpec& grid() const { return grid_.spec(); }
 
 private:
+    void buildBoundary(graph::RenderGraph& graph);
+    std::vector<gpu::SpecConstant> spec() const;
+
+    gpu::Context& context_;
     WorldSettings world_;
+    SphSettings settings_;
+    gpu::PipelineCache pipelines_;
     ParticleBuffers particles_;
-    gpu::Pipeline integrate_;
+    SpatialGrid grid_;
+    uint32_t boundaryCount_ = 0;
+    float boundaryScale_ = 1.0f;
+    gpu::Buffer boundary_, boundaryStart_;
+    // Sorted per-step arrays.
+    gpu::Buffer sortedPositions_, sortedVelocities_, sortedIds_, fields_, predicted_, accelerations_, errorPartials_;
+    gpu::Buffer state_, arguments_, walls_, planes_;
+    gpu::Buffer reducedA_, reducedB_;
+    gpu::Buffer controlUpload_;
+    struct Snapshot {
+        gpu::Buffer positions, velocities, ids, metricsB, state, lastStep;
+    };
+    std::vector<Snapshot> snapshots_;
+    glm::vec4 uploadedControl_{-1.0f};
     Reduce reduce_;
-    gpu::Buffer reduced_; // one vec4
 };
 
 } // namespace floe::sim

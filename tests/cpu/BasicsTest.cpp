@@ -13,9 +13,10 @@
 #include "base/Settings.h"
 #include "io/Csv.h"
 #include "render/Camera.h"
-#include "shared/particles.h"
+#include "shared/grid.h"
 #include "shared/prim.h"
 #include "shared/render.h"
+#include "shared/sph.h"
 #include "sim/prim/Levels.h"
 
 namespace floe {
@@ -121,10 +122,12 @@ TEST(Settings, TableAppliesWithChecks)
 TEST(SharedLayout, VectorsStartOn16ByteBoundaries)
 {
     EXPECT_EQ(offsetof(shared::ReduceParams, identity) % 16, 0u);
-    EXPECT_EQ(offsetof(shared::ParticleParams, gravity) % 16, 0u);
-    EXPECT_EQ(offsetof(shared::ParticleParams, domainMin) % 16, 0u);
-    EXPECT_EQ(offsetof(shared::ParticleParams, domainMax) % 16, 0u);
-    EXPECT_EQ(offsetof(shared::ParticleParams, count), 48u);
+    EXPECT_EQ(offsetof(shared::SphParams, gridDims), 32u);
+    EXPECT_EQ(offsetof(shared::SphParams, iisph), 80u);
+    EXPECT_EQ(offsetof(shared::SphParams, domainMax), 112u);
+    EXPECT_EQ(offsetof(shared::SphState, solver), 32u);
+    EXPECT_EQ(offsetof(shared::WallParams, domain), 32u);
+    EXPECT_EQ(offsetof(shared::GridParams, dims), 16u);
     EXPECT_EQ(offsetof(shared::RenderParams, projection), 64u);
     EXPECT_EQ(offsetof(shared::RenderParams, lightDirection), 128u);
     EXPECT_EQ(offsetof(shared::RenderParams, viewport), 176u);

@@ -144,14 +144,28 @@ TEST_F(SceneFile, UnknownSectionIsAnError)
 
 TEST_F(SceneFile, SplishSplashKeysFloeDoesNotUseAreWarnings)
 {
+    const std::string box = std::string(FLOE_SOURCE_DIR) + "/assets/meshes/UnitBox.obj";
     const Scene scene = loadScene(write(R"({
         "Configuration": {"particleRadius": 0.05, "simulationMethod": 4, "cflMethod": 1, "numberOfStepsPerRenderUpdate": 4},
-        "Materials": [{"id": "Fluid", "density0": 998, "viscosity": 0.01}],
-        "RigidBodies": [{"geometryFile": "../models/UnitBox.obj", "isWall": true}],
+        "Materials": [{"id": "Fluid", "density0": 998, "viscosity": 0.01, "colorMapType": 1}],
+        "RigidBodies": [{"geometryFile": ")" +
+                                        box + R"(", "isWall": true, "mapInvert": true, "mapThickness": 0.0,
+                         "translation": [0.25, 0.5, 0.25], "scale": [2, 2, 2]}],
         "FluidBlocks": [{"denseMode": 0, "start": [0,0,0], "end": [0.5,0.5,0.5], "id": "Fluid"}]})"));
     EXPECT_FLOAT_EQ(scene.config.density0, 998.0f);
-    ASSERT_EQ(scene.warnings.size(), 3u);
-    EXPECT_NE(scene.warnings[0].find("simulationMethod"), std::string::npos) << scene.warnings[0];
+    EXPECT_FLOAT_EQ(scene.sph.viscosity, 0.01f);
+    EXPECT_EQ(scene.sph.cflMethod, 1);
+    ASSERT_EQ(scene.rigidBodies.size(), 1u);
+    EXPECT_TRUE(scene.rigidBodies[0].inverted);
+    EXPECT_EQ(scene.rigidBodies[0].mesh.triangles.size(), 12u);
+    EXPECT_FLOAT_EQ(geometry::boundsOf(scene.rigidBodies[0].mesh).hi.y, 1.5f);
+    // Not used yet: numberOfStepsPerRenderUpdate, colorMapType, mapThickness; DFSPH becomes IISPH.
+    ASSERT_EQ(scene.warnings.size(), 4u);
+    std::string all;
+    for (const std::string& w : scene.warnings) all += w + "\n";
+    for (const char* key : {"numberOfStepsPerRenderUpdate", "colorMapType", "mapThickness", "simulationMethod 4 (DFSPH)"})
+        EXPECT_NE(all.find(key), std::string::npos) << key << " in " << all;
+    EXPECT_EQ(scene.sph.pressureSolver(), sim::PressureSolver::Iisph);
 }
 
 TEST_F(SceneFile, EmptyOrInvertedBlocksAreErrors)

@@ -93,7 +93,10 @@ TEST(Cli, BadInputExitsTwoWithAClearMessage)
         {"run " + good.string() + " --steps 0", {"--steps"}},
         {"run " + good.string() + " --steps 3 --seconds 1", {"--steps", "--seconds"}},
         {"run " + good.string() + " --frames -1", {"--frames"}},
-        {"run " + good.string() + " --solver nonsense", {"--solver nonsense", "integrator"}},
+        {"run " + good.string() + " --solver nonsense", {"--solver nonsense", "eos, iisph, none"}},
+        {"run " + good.string() + " --export obj", {"--export"}},
+        {"run " + good.string() + " --load-state " + (dir / "missing.state").string(), {"missing.state"}},
+        {"run " + good.string() + " --save-every 5", {"--save-state"}},
         {"run " + good.string() + " --set Configuration.timeStepSize=-3", {"--set", "Configuration.timeStepSize"}},
         {"run " + good.string() + " --set nokey=1", {"--set", "nokey"}},
         {"run " + good.string() + " --device no-such-device", {"no-such-device", "name does not match"}},
@@ -134,7 +137,7 @@ TEST(Cli, RunWritesMetricsSummaryAndPictures)
     std::string header;
     std::getline(lines, header);
     for (const char* column : {"step", "time", "dt", "particles", "density_error_avg", "density_error_max", "solver_iterations",
-                               "kinetic_energy", "escaped", "gpu_ms_total", "gpu_ms:sim/integrate"})
+                               "kinetic_energy", "escaped", "gpu_ms_total", "gpu_ms:sph/integrate", "gpu_ms:sph/density"})
         EXPECT_NE(header.find(column), std::string::npos) << column << " missing in " << header;
     int rows = 0;
     std::string row, last;
@@ -151,7 +154,7 @@ TEST(Cli, RunWritesMetricsSummaryAndPictures)
     EXPECT_EQ(summary["particles"], 1000);
     EXPECT_EQ(summary["validation"], true);
     EXPECT_EQ(summary["validation_messages"], 0);
-    EXPECT_TRUE(summary["gpu_ms_mean"].contains("sim/integrate"));
+    EXPECT_TRUE(summary["gpu_ms_mean"].contains("sph/integrate"));
     ASSERT_EQ(summary["frames"].size(), 3u);
 
     // The pictures show the particles: not one flat colour, with the particles' colours present.
@@ -230,7 +233,7 @@ TEST(Cli, CaptureWritesARenderDocFileWithThePasses)
     const nlohmann::json found = nlohmann::json::parse(text);
     EXPECT_GE(found["dispatches"].get<int>(), 2) << text;
     EXPECT_GE(found["draws"].get<int>(), 2) << text;
-    for (const char* marker : {"sim/integrate", "prim/reduce", "render/particles", "render/floor"}) {
+    for (const char* marker : {"sph/integrate", "sph/density", "grid/build", "prim/reduce", "render/particles", "render/floor"}) {
         bool present = false;
         for (const auto& m : found["markers"]) present = present || m == marker;
         EXPECT_TRUE(present) << marker << " not among the capture's markers: " << text;

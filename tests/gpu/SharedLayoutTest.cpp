@@ -6,9 +6,10 @@
 
 #include "GpuTest.h"
 #include "gpu/Pipeline.h"
-#include "shared/particles.h"
+#include "shared/grid.h"
 #include "shared/prim.h"
 #include "shared/render.h"
+#include "shared/sph.h"
 
 namespace floe::test {
 namespace {
@@ -38,7 +39,10 @@ TEST_F(GpuTest, SharedStructsRoundTrip)
     roundTrip<shared::SegScanParams>(*this, context(), shaders(), graph(), "SegScanParams");
     roundTrip<shared::SortParams>(*this, context(), shaders(), graph(), "SortParams");
     roundTrip<shared::ReduceParams>(*this, context(), shaders(), graph(), "ReduceParams");
-    roundTrip<shared::ParticleParams>(*this, context(), shaders(), graph(), "ParticleParams");
+    roundTrip<shared::GridParams>(*this, context(), shaders(), graph(), "GridParams");
+    roundTrip<shared::SphParams>(*this, context(), shaders(), graph(), "SphParams");
+    roundTrip<shared::SphState>(*this, context(), shaders(), graph(), "SphState");
+    roundTrip<shared::WallParams>(*this, context(), shaders(), graph(), "WallParams");
     roundTrip<shared::RenderParams>(*this, context(), shaders(), graph(), "RenderParams");
 }
 
@@ -55,9 +59,12 @@ TEST_F(GpuTest, PipelinesReflectTheSharedContract)
     EXPECT_EQ(scan.binding(PRIM_BIND_OUTPUT)->texelFormat, VK_FORMAT_R32G32B32A32_UINT);
     EXPECT_FALSE(scan.binding(PRIM_BIND_OUTPUT)->readOnly);
 
-    const gpu::Pipeline integrate = gpu::createComputePipeline(context(), shaders(), "sim/integrate");
-    EXPECT_EQ(integrate.localSize()[0], uint32_t(SIM_GROUP_SIZE));
-    EXPECT_EQ(integrate.pushConstantBytes(), sizeof(shared::ParticleParams));
+    const gpu::Pipeline integrate = gpu::createComputePipeline(context(), shaders(), "sph/integrate");
+    EXPECT_EQ(integrate.localSize()[0], uint32_t(SPH_GROUP_SIZE));
+    EXPECT_EQ(integrate.pushConstantBytes(), sizeof(shared::SphParams));
+    EXPECT_EQ(integrate.binding(SPH_BIND_STATE)->type, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
+    EXPECT_EQ(gpu::createComputePipeline(context(), shaders(), "sph/step_begin").binding(SPH_BIND_STATE)->type,
+              VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
     for (const char* name : {"prim/scan_reduce", "prim/segscan_reduce", "prim/segscan_blocks_scalar", "prim/sort_count",
                              "prim/sort_scatter", "prim/reduce_scalar"})
         EXPECT_EQ(gpu::createComputePipeline(context(), shaders(), name).localSize()[0], uint32_t(PRIM_GROUP_SIZE)) << name;
@@ -97,24 +104,23 @@ TEST_F(GpuTest, GraphRejectsBindingMistakes)
 // barrier from the first write: the case the validation layer does not report.
 TEST_F(GpuTest, GraphPlansWriteAfterWriteBetweenReadWriteDispatches)
 {
-    const gpu::Pipeline integrate = gpu::createComputePipeline(context(), shaders(), "sim/integrate");
-    gpu::Buffer p = deviceBuffer("p", 64, VK_FORMAT_R32G32B32A32_SFLOAT), v = deviceBuffer("v", 64, VK_FORMAT_R32G32B32A32_SFLOAT),
-                m = deviceBuffer("m", 64, VK_FORMAT_R32G32B32A32_SFLOAT);
-    shared::ParticleParams params{};
+    const gpu::Pipeline scan = gpu::createComputePipeline(context(), shaders(), "prim/scan_blocks");
+    gpu::Buffer in = deviceBuffer("in", 64), carries = deviceBuffer("carries", 64), out = deviceBuffer("out", 64);
+    const shared::ScanParams params{4, 1, 0, 0};
+    graph().addFill("clear", carries, 0);
     for (int i = 0; i < 2; ++i)
         graph()
-            .addCompute(integrate)
-            .readWrite(SIM_BIND_POSITIONS, p)
-            .readWrite(SIM_BIND_VELOCITIES, v)
-            .write(SIM_BIND_METRICS, m)
+            .addCompute(scan)
+            .read(PRIM_BIND_INPUT, in)
+            .read(PRIM_BIND_BLOCK_SUMS, carries)
+            .readWrite(PRIM_BIND_OUTPUT, out)
             .push(params)
             .dispatch(1);
     const std::vector<graph::PassBarriers> plan = graph().plan();
-    ASSERT_EQ(plan.size(), 2u);
-    EXPECT_TRUE(plan[0].empty());
-    ASSERT_TRUE(plan[1].memory);
-    EXPECT_EQ(plan[1].memory->srcStages, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
-    EXPECT_EQ(plan[1].memory->srcAccess, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    ASSERT_EQ(plan.size(), 3u);
+    ASSERT_TRUE(plan[2].memory);
+    EXPECT_EQ(plan[2].memory->srcStages, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+    EXPECT_EQ(plan[2].memory->srcAccess, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     submit();
 }
 

@@ -1,5 +1,6 @@
-// The foundation's particle step against its CPU reference, the step metrics against sums on
-// the CPU, and determinism: the same run twice gives bit-identical particle buffers.
+// The particle step without pressure (gravity and the domain walls) against the foundation's
+// CPU integrator, the step metrics against sums on the CPU, and determinism: the same run
+// twice gives bit-identical particle buffers.
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -8,6 +9,8 @@
 #include "Reference.h"
 #include "gpu/Commands.h"
 #include "sim/Simulation.h"
+
+#include <glm/geometric.hpp>
 
 namespace floe::test {
 namespace {
@@ -44,22 +47,42 @@ reference::IntegratorParams referenceParams(const sim::WorldSettings& w, float d
     return {w.gravity, dt, w.domainMin, w.domainMax, w.particleRadius, w.restitution, w.friction, w.sim2D ? 2 : 3};
 }
 
+// No pressure, no viscosity: the step is gravity and the domain walls only.
+sim::SphSettings ballistic()
+{
+    sim::SphSettings s;
+    s.solver = "none";
+    s.viscosity = 0.0f;
+    s.boundaryViscosity = 0.0f;
+    return s;
+}
+
+// GPU arrays are in cell order after a step; put them back into sampling order.
+std::vector<glm::vec4> bySamplingOrder(const std::vector<glm::vec4>& sorted, const std::vector<uint32_t>& ids)
+{
+    std::vector<glm::vec4> out(sorted.size());
+    for (size_t k = 0; k < ids.size(); ++k) out.at(ids[k]) = sorted[k];
+    return out;
+}
+
 class SimulationTest : public GpuTest, public ::testing::WithParamInterface<bool> {};
 
 TEST_P(SimulationTest, IntegratorMatchesCpuReference)
 {
     const bool sim2D = GetParam();
     SceneSetup s = randomSetup(5003, sim2D, 11);
-    sim::Simulation simulation(context(), shaders(), graph(), s.world, s.positions, s.velocities);
     const float dt = 0.004f;
+    s.world.timeStep = dt;
+    sim::Simulation simulation(context(), shaders(), graph(), s.world, ballistic(), s.positions, s.velocities);
     for (int step = 0; step < 40; ++step) {
-        simulation.addStep(graph(), dt);
+        simulation.addStep(graph());
         reference::integrate(s.positions, s.velocities, referenceParams(s.world, dt));
     }
-    const auto gpuPositions = download<glm::vec4>(simulation.particles().positions, s.positions.size());
-    const auto gpuVelocities = download<glm::vec4>(simulation.particles().velocities, s.velocities.size());
+    const sim::SimulationState state = simulation.download(graph());
+    const auto gpuPositions = bySamplingOrder(state.positions, state.ids);
+    const auto gpuVelocities = bySamplingOrder(state.velocities, state.ids);
     for (size_t i = 0; i < s.positions.size(); ++i)
-        for (int k = 0; k < 4; ++k) {
+        for (int k = 0; k < 3; ++k) {
             // The same float operations; only contraction into FMA may differ: 1e-5 m and m/s.
             ASSERT_NEAR(gpuPositions[i][k], s.positions[i][k], 1e-5f) << "particle " << i << " position " << k;
             ASSERT_NEAR(gpuVelocities[i][k], s.velocities[i][k], 1e-4f) << "particle " << i << " velocity " << k;
@@ -73,16 +96,19 @@ TEST_P(SimulationTest, StepMetricsMatchCpuSums)
     s.positions[17] = glm::vec4(5.0f, 1.0f, 0.0f, 0.01f);
     s.velocities[17] = glm::vec4(0.0f);
     s.velocities[99].x = std::nanf("");
-    sim::Simulation simulation(context(), shaders(), graph(), s.world, s.positions, s.velocities);
-    gpu::Buffer readback(context(), {"test metrics", 16, gpu::MemoryKind::Readback});
     const float dt = 0.001f;
-    simulation.addStep(graph(), dt);
-    simulation.addMetrics(graph(), readback, 0);
+    s.world.timeStep = dt;
+    sim::Simulation simulation(context(), shaders(), graph(), s.world, ballistic(), s.positions, s.velocities);
+    gpu::Buffer readback(context(), {"test metrics", sizeof(sim::StepReadback), gpu::MemoryKind::Readback});
+    simulation.addStep(graph());
+    simulation.addReadback(graph(), readback, 0);
     graph().addHostRead(readback);
     submit();
-    glm::vec4 reduced;
-    readback.read(&reduced, 16);
-    const sim::StepMetrics m = sim::Simulation::decodeMetrics(reduced);
+    sim::StepReadback reduced;
+    readback.read(&reduced, sizeof(reduced));
+    const sim::StepMetrics m = simulation.decode(reduced);
+    EXPECT_FLOAT_EQ(m.dt, dt);
+    EXPECT_FLOAT_EQ(m.time, dt);
 
     // The escaped particle is put back on the wall by the step: it counts as escaped only if it
     // is still outside, so compute the expectation from the stepped CPU state.
@@ -117,11 +143,15 @@ TEST_F(GpuTest, SameRunTwiceIsBitIdentical)
     const SceneSetup s = randomSetup(20000, false, 13);
     std::vector<glm::vec4> runs[2][2];
     for (int run = 0; run < 2; ++run) {
-        sim::Simulation simulation(context(), shaders(), graph(), s.world, s.positions, s.velocities);
-        gpu::Buffer readback(context(), {"test metrics", 16, gpu::MemoryKind::Readback});
+        sim::SphSettings settings;
+        settings.solver = "iisph";
+        sim::WorldSettings world = s.world;
+        world.timeStep = 0.003f;
+        sim::Simulation simulation(context(), shaders(), graph(), world, settings, s.positions, s.velocities);
+        gpu::Buffer readback(context(), {"test metrics", sizeof(sim::StepReadback), gpu::MemoryKind::Readback});
         for (int step = 0; step < 25; ++step) {
-            simulation.addStep(graph(), 0.003f);
-            simulation.addMetrics(graph(), readback, 0);
+            simulation.addStep(graph());
+            simulation.addReadback(graph(), readback, 0);
         }
         runs[run][0] = download<glm::vec4>(simulation.particles().positions, s.positions.size());
         runs[run][1] = download<glm::vec4>(simulation.particles().velocities, s.positions.size());

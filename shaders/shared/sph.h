@@ -1,0 +1,159 @@
+// SPH: kernels (pure functions, the same code on the CPU and the GPU), bindings, workgroup
+// size and the per-step parameters of the fluid solvers (src/sim/sph/, shaders/sph/).
+//
+// Length scales. h is the particle spacing 2r (digest-001 §2.3: the cubic spline's "particle
+// size"); every kernel has the support radius 2h = 4r, which is also the grid's cell size
+// (SPlisHSPlasH uses the same 4r). The Müller et al. 2003 kernels are written with their own
+// support radius H = 2h.
+#ifndef FLOE_SHARED_SPH_H
+#define FLOE_SHARED_SPH_H
+#include "shared/types.h"
+
+#define SPH_GROUP_SIZE 256
+
+// Kernel sets (specialization constant KERNEL).
+#define SPH_KERNEL_CUBIC 0   // cubic spline for density, pressure and viscosity (digest-001)
+#define SPH_KERNEL_MUELLER 1 // poly6 density, spiky gradient, viscosity Laplacian (digest-003 §2.2)
+
+// Equations of state (SphParams::flags.z).
+#define SPH_EOS_LINEAR 0  // p = k (rho/rho0 - 1)             digest-001 (4.1)
+#define SPH_EOS_TAIT 1    // p = k ((rho/rho0)^7 - 1)          Becker & Teschner 2007
+#define SPH_EOS_DENSITY 2 // p = k (rho - rho0)                digest-003 (3.5a)
+
+// Bindings shared by the SPH passes.
+#define SPH_BIND_STATE 0          // uniform buffer: SphState
+#define SPH_BIND_POSITIONS 1      // vec4: xyz m, w mass kg (sorted order)
+#define SPH_BIND_VELOCITIES 2     // vec4: xyz m/s (sorted order)
+#define SPH_BIND_CELL_START 3     // uint per cell + 1: first sorted fluid particle of the cell
+#define SPH_BIND_BOUNDARY 4       // vec4: xyz m, w volume * rho0 (Akinci's Psi, kg)
+#define SPH_BIND_BOUNDARY_START 5 // uint per cell + 1: first boundary particle of the cell
+#define SPH_BIND_FIELDS 6         // vec4: x density kg/m^3, y pressure Pa, z IISPH a_ii, w IISPH s_i
+#define SPH_BIND_PREDICTED 7      // vec4: xyz predicted velocity v* m/s
+#define SPH_BIND_ACCEL 8          // vec4: xyz pressure acceleration m/s^2
+#define SPH_BIND_OUT0 9           // pass-specific outputs
+#define SPH_BIND_OUT1 10
+#define SPH_BIND_OUT2 11
+#define SPH_BIND_OUT3 12
+#define SPH_BIND_IN0 13 // pass-specific inputs
+#define SPH_BIND_IN1 14
+#define SPH_BIND_IN2 15
+#define SPH_BIND_OUT4 16
+#define SPH_BIND_WALLS 17  // uniform buffer: WallParams
+#define SPH_BIND_PLANES 18 // vec4 per container face: xyz outward normal, w offset (n.x <= w inside)
+
+// Container reflections per particle and step before the fallback (digest-003 §2.9.6 has none).
+#define SPH_MAX_REFLECTIONS 8
+
+FLOE_SHARED_BEGIN
+
+SHARED_CONST(float, SPH_PI, 3.14159265358979f);
+
+// ---- Cubic spline (Monaghan 1992), digest-001 (3.11), (5.1), (5.2) -----------------------------
+// W(q) = sigma_d [(2-q)^3 - 4(1-q)^3] for q <= 1, sigma_d (2-q)^3 for 1 <= q <= 2, with q = r/h.
+SHARED_FN float cubicSigma(uint dims, float h)
+{
+    return dims == 2u ? 5.0f / (14.0f * SPH_PI * h * h) : 1.0f / (4.0f * SPH_PI * h * h * h);
+}
+
+SHARED_FN float cubicW(float r, float h, float sigma)
+{
+    const float q = r / h;
+    const float t1 = max(1.0f - q, 0.0f);
+    const float t2 = max(2.0f - q, 0.0f);
+    return sigma * (t2 * t2 * t2 - 4.0f * t1 * t1 * t1);
+}
+
+// dW/dr; the gradient is dW/dr * x/|x|. Zero at r = 0 (self pair) and for r >= 2h.
+SHARED_FN float cubicDW(float r, float h, float sigma)
+{
+    const float q = r / h;
+    const float t1 = max(1.0f - q, 0.0f);
+    const float t2 = max(2.0f - q, 0.0f);
+    return sigma / h * (-3.0f * t2 * t2 + 12.0f * t1 * t1);
+}
+
+// ---- Müller et al. 2003 (digest-003 (3.3a)-(3.3c)), support H --------------------------------
+// 3D constants as in the thesis; the 2D ones normalise the same shapes over the plane.
+SHARED_FN float poly6W(float r, float H, uint dims)
+{
+    if (r >= H) return 0.0f;
+    const float d = H * H - r * r;
+    const float c = dims == 2u ? 4.0f / (SPH_PI * pow(H, 8.0f)) : 315.0f / (64.0f * SPH_PI * pow(H, 9.0f));
+    return c * d * d * d;
+}
+
+// dW_spiky/dr (negative); the gradient is this times x/|x|.
+SHARED_FN float spikyDW(float r, float H, uint dims)
+{
+    if (r >= H) return 0.0f;
+    const float c = dims == 2u ? -30.0f / (SPH_PI * pow(H, 5.0f)) : -45.0f / (SPH_PI * pow(H, 6.0f));
+    return c * (H - r) * (H - r);
+}
+
+SHARED_FN float viscosityLaplacian(float r, float H, uint dims)
+{
+    if (r >= H) return 0.0f;
+    const float c = dims == 2u ? 40.0f / (SPH_PI * pow(H, 5.0f)) : 45.0f / (SPH_PI * pow(H, 6.0f));
+    return c * (H - r);
+}
+
+// ---- The kernel set in use ----------------------------------------------------------------
+// Density kernel W and the radial derivative of the gradient kernel, for kernel set `kind`
+// (SPH_KERNEL_*), spacing h, support 2h.
+SHARED_FN float kernelW(uint kind, float r, float h, uint dims)
+{
+    return kind == SPH_KERNEL_MUELLER ? poly6W(r, 2.0f * h, dims) : cubicW(r, h, cubicSigma(dims, h));
+}
+
+SHARED_FN float kernelDW(uint kind, float r, float h, uint dims)
+{
+    return kind == SPH_KERNEL_MUELLER ? spikyDW(r, 2.0f * h, dims) : cubicDW(r, h, cubicSigma(dims, h));
+}
+
+// ---- Equations of state ---------------------------------------------------------------------
+SHARED_FN float eosPressure(uint kind, float rho, float rho0, float k, float gamma, bool clampNegative)
+{
+    float p;
+    if (kind == SPH_EOS_TAIT) {
+        p = k * (pow(rho / rho0, gamma) - 1.0f);
+    } else if (kind == SPH_EOS_DENSITY) {
+        p = k * (rho - rho0);
+    } else {
+        p = k * (rho / rho0 - 1.0f);
+    }
+    return clampNegative ? max(p, 0.0f) : p;
+}
+
+// ---- Per-step parameters --------------------------------------------------------------------
+struct SphParams {
+    vec4 gravity;    // xyz m/s^2, w rest density rho0 kg/m^3
+    vec4 gridOrigin; // xyz m (minimum corner of cell 0), w cell size = support 2h (m)
+    uvec4 gridDims;  // xyz cells per axis, w fluid particle count
+    vec4 material;   // x spacing h (m), y viscosity nu (m^2/s), z EOS stiffness k, w XSPH epsilon
+    uvec4 flags;     // x dimensions (2/3), y boundary particle count, z EOS kind, w clamp negative pressure
+    vec4 iisph;      // x omega, y tolerance (relative), z min iterations, w max iterations
+    vec4 domainMin;  // xyz m, w boundary viscosity nu_b (m^2/s)
+    vec4 domainMax;  // xyz m, w Tait exponent gamma
+};
+SHARED_SIZE(SphParams, 128);
+
+// Written on the GPU each step (time step control) and read by every pass as a uniform.
+struct SphState {
+    vec4 time;    // x dt (s) of the current step, y simulated time (s), z max speed of the last step (m/s), w steps
+    vec4 control; // x fixed dt or max dt (s), y CFL factor (0: fixed dt), z min dt (s), w stop time (s, 0: none)
+    uvec4 solver; // x IISPH iterations of this step, y converged (0/1), z groups of a particle pass, w unused
+    vec4 error;   // x IISPH average compression of the last iteration, yzw unused
+};
+SHARED_SIZE(SphState, 64);
+
+// Walls of the integrate pass: the ray-cast container (digest-003 §2.9), a convex mesh's face
+// planes moving along an axis, and the domain box.
+struct WallParams {
+    vec4 shake;  // xyz unit axis, w amplitude (m); container offset(t) = axis * amplitude * sin(2 pi f t)
+    vec4 motion; // x frequency f (Hz), y restitution of the normal velocity at the container, z plane count, w unused
+    vec4 domain; // x restitution at the domain walls, y friction there, z domain walls on (0/1), w escape margin (m)
+};
+SHARED_SIZE(WallParams, 48);
+
+FLOE_SHARED_END
+#endif

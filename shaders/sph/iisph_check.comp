@@ -1,0 +1,38 @@
+#version 460
+// IISPH iteration, pass 3 (one workgroup): the average error over the fluid particles, the
+// iteration count and the stopping rule (at least min, at most max iterations, else stop once
+// the error is at most the tolerance). When the solver stops, the indirect dispatch arguments
+// of the remaining recorded iterations become zero: no CPU round trip per iteration.
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#include "sph/sph_common.glsl"
+
+layout(local_size_x = SPH_GROUP_SIZE) in;
+layout(std430, binding = SPH_BIND_STATE) buffer State { SphState state; };
+layout(std430, binding = SPH_BIND_OUT0) buffer Arguments { uvec4 particleArgs; uvec4 checkArgs; };
+FLOE_IN_FLOAT(SPH_BIND_IN0, errorPartials);
+
+shared float subgroupSums[SPH_GROUP_SIZE];
+
+void main()
+{
+    const uint partials = state.solver.z;
+    float sum = 0.0;
+    for (uint k = gl_LocalInvocationIndex; k < partials; k += SPH_GROUP_SIZE) sum += FLOE_LOAD_FLOAT(errorPartials, k);
+    sum = subgroupAdd(sum);
+    if (subgroupElect()) subgroupSums[gl_SubgroupID] = sum;
+    barrier();
+    if (gl_LocalInvocationIndex != 0u) return;
+    float total = 0.0;
+    for (uint s = 0u; s < gl_NumSubgroups; ++s) total += subgroupSums[s];
+    const float error = total / float(max(sphFluidCount(), 1u));
+    const uint iterations = state.solver.x + 1u;
+    const bool done = (float(iterations) >= params.iisph.z && error <= params.iisph.y) || float(iterations) >= params.iisph.w;
+    state.solver.x = iterations;
+    state.solver.y = done ? 1u : 0u;
+    state.error.x = error;
+    if (done) {
+        particleArgs = uvec4(0u, 1u, 1u, 0u);
+        checkArgs = uvec4(0u, 1u, 1u, 0u);
+    }
+}

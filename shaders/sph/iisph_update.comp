@@ -1,0 +1,73 @@
+#version 460
+// IISPH iteration, pass 2 (digest-001 (5.18)-(5.20)): the density change of the current
+// pressures (Ap)_i = dt^2 [sum_j m_j (a_i - a_j).grad W_ij + sum_b Psi_b a_i.grad W_ib], the
+// clamped relaxed Jacobi update p_i <- max(p_i + omega (s_i - (Ap)_i)/a_ii, 0), and the
+// iteration's error per workgroup: the predicted compression max((Ap)_i - s_i, 0)/rho0
+// (reference mode: what metrics.csv calls density_error_avg) or the thesis's signed
+// ((Ap)_i - s_i)/rho0 over all particles (§2.7 step 4d), summed in a fixed order.
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#include "sph/sph_common.glsl"
+
+layout(local_size_x = SPH_GROUP_SIZE) in;
+layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
+layout(constant_id = 2) const uint SIGNED_ERROR = 0u;
+FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
+FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
+FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
+FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
+FLOE_IN_VEC4(SPH_BIND_ACCEL, accelerations);
+FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
+FLOE_OUT_FLOAT(SPH_BIND_OUT0, errorPartials);
+
+shared float subgroupSums[SPH_GROUP_SIZE];
+
+void main()
+{
+    const uint i = floeGlobalIndex();
+    float error = 0.0;
+    if (i < sphFluidCount()) {
+        const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
+        const vec3 ai = FLOE_LOAD_VEC4(accelerations, i).xyz;
+        const ivec3 c = sphCell(xi);
+        float ap = 0.0;
+        GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
+        for (uint j = begin; j < end; ++j) {
+            const vec4 pj = FLOE_LOAD_VEC4(positions, j);
+            const vec3 xij = xi - pj.xyz;
+            const float r = length(xij);
+            if (!(r < sphSupport()) || j == i) continue; // also skips NaN distances
+            ap += pj.w * dot(ai - FLOE_LOAD_VEC4(accelerations, j).xyz, sphGradW(xij, r));
+        }
+        GRID_STRIPS_END
+        if (sphBoundaryCount() > 0u) {
+            GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
+            for (uint b = begin; b < end; ++b) {
+                const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
+                const vec3 xib = xi - xb.xyz;
+                const float r = length(xib);
+                if (!(r < sphSupport())) continue; // also skips NaN distances
+                ap += xb.w * dot(ai, sphGradW(xib, r));
+            }
+            GRID_STRIPS_END
+        }
+        const float dt = state.time.x;
+        ap *= dt * dt;
+        vec4 f = FLOE_RW_LOAD_VEC4(fields, i); // density, pressure, a_ii, s_i
+        const float residual = f.w - ap;
+        // An isolated particle has a_ii = 0 (digest-001 erratum 7): its pressure is 0.
+        const float aii = f.z;
+        f.y = abs(aii) > 1e-30 ? max(f.y + params.iisph.x * residual / aii, 0.0) : 0.0;
+        FLOE_STORE_VEC4(fields, i, f);
+        const float rho0 = sphRho0();
+        error = SIGNED_ERROR != 0u ? -residual / rho0 : max(-residual, 0.0) / rho0;
+    }
+    const float sum = subgroupAdd(error);
+    if (subgroupElect()) subgroupSums[gl_SubgroupID] = sum;
+    barrier();
+    if (gl_LocalInvocationIndex == 0u) {
+        float total = 0.0;
+        for (uint s = 0u; s < gl_NumSubgroups; ++s) total += subgroupSums[s];
+        FLOE_STORE_FLOAT(errorPartials, floeGroupIndex(), total);
+    }
+}

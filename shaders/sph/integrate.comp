@@ -1,0 +1,145 @@
+#version 460
+// End of a step (digest-001 Alg. 9 lines 6-8): the pressure acceleration from the final
+// pressures, v = v* + dt a_p (3.36), x = x + dt v (3.37); then the walls: the ray-cast
+// container (digest-003 §2.9) and the domain box as a safety net whose contacts are counted.
+// Writes the particle state back in sorted order, and the per-particle metrics of the step.
+#include "sph/sph_common.glsl"
+
+layout(local_size_x = SPH_GROUP_SIZE) in;
+layout(constant_id = 2) const uint PRESSURE = 1u; // 0: no pressure solver
+layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
+layout(std140, binding = SPH_BIND_WALLS) uniform Walls { WallParams walls; };
+FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
+FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
+FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
+FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
+FLOE_IN_VEC4(SPH_BIND_FIELDS, fields);
+FLOE_IN_VEC4(SPH_BIND_PREDICTED, predicted);
+FLOE_IN_UINT(SPH_BIND_IN0, sortedIds);
+FLOE_IN_VEC4(SPH_BIND_PLANES, planes);
+FLOE_OUT_VEC4(SPH_BIND_OUT0, positionsOut);
+FLOE_OUT_VEC4(SPH_BIND_OUT1, velocitiesOut);
+FLOE_OUT_UINT(SPH_BIND_OUT2, idsOut);
+FLOE_OUT_VEC4(SPH_BIND_OUT3, metricsA);
+FLOE_OUT_VEC4(SPH_BIND_OUT4, metricsB);
+#include "sph/pressure_accel.glsl"
+
+// Smallest lambda in (0, 1] at which x + lambda d leaves the container through a face, and
+// that face; lambda = 2 when the move stays inside (digest-003 (3.8a), nearest plane wins).
+float firstExit(vec3 x, vec3 d, out vec3 normal)
+{
+    float best = 2.0;
+    normal = vec3(0.0);
+    const uint count = uint(walls.motion.z);
+    for (uint k = 0u; k < count; ++k) {
+        const vec4 plane = FLOE_LOAD_VEC4(planes, k);
+        const float along = dot(plane.xyz, d);
+        if (along <= 0.0) continue; // parallel, or moving inwards
+        const float lambda = (plane.w - dot(plane.xyz, x)) / along;
+        if (lambda >= 0.0 && lambda <= 1.0 && lambda < best) {
+            best = lambda;
+            normal = plane.xyz;
+        }
+    }
+    return best;
+}
+
+bool insideContainer(vec3 x, float slack)
+{
+    const uint count = uint(walls.motion.z);
+    for (uint k = 0u; k < count; ++k) {
+        const vec4 plane = FLOE_LOAD_VEC4(planes, k);
+        if (dot(plane.xyz, x) > plane.w + slack) return false;
+    }
+    return true;
+}
+
+vec3 containerOffset(float t)
+{
+    return walls.shake.xyz * (walls.shake.w * sin(2.0 * SPH_PI * walls.motion.x * t));
+}
+
+void main()
+{
+    const uint i = floeGlobalIndex();
+    if (i >= sphFluidCount()) return;
+    const vec4 p4 = FLOE_LOAD_VEC4(positions, i);
+    const vec4 fi = FLOE_LOAD_VEC4(fields, i);
+    const float dt = state.time.x;
+    vec3 v = FLOE_LOAD_VEC4(predicted, i).xyz;
+    if (PRESSURE != 0u) v += dt * pressureAcceleration(i, p4.xyz, fi.x, fi.y);
+    if (DIMS == 2u) v.z = 0.0;
+    vec3 x = p4.xyz;
+    float fallbacks = 0.0;
+
+    // Ray-cast container, in its own (moving) frame: the move relative to the walls is cast
+    // against the face planes and mirrored at the nearest hit until it stays inside (digest-003
+    // §2.9.4, remaining length (1 - lambda)); the velocity relative to the walls is reflected
+    // alike, its normal part scaled by the restitution (1: the thesis's ideal mirror).
+    if (walls.motion.z > 0.0) {
+        const vec3 before = containerOffset(state.time.y - dt);
+        const vec3 after = containerOffset(state.time.y);
+        const vec3 wallVelocity = dt > 0.0 ? (after - before) / dt : vec3(0.0);
+        vec3 s = x - before;   // start, container frame
+        vec3 d = dt * v - (after - before);
+        vec3 vRel = v - wallVelocity;
+        const float restitution = walls.motion.y;
+        const vec3 start = s;
+        bool settled = false;
+        for (uint bounce = 0u; bounce < SPH_MAX_REFLECTIONS; ++bounce) {
+            vec3 n;
+            const float lambda = firstExit(s, d, n);
+            if (lambda > 1.0) {
+                s += d;
+                settled = true;
+                break;
+            }
+            s += lambda * d;
+            d = (1.0 - lambda) * (d - 2.0 * dot(d, n) * n);
+            if (dot(vRel, n) > 0.0) vRel -= (1.0 + restitution) * dot(vRel, n) * n;
+        }
+        // Fallback (digest-003 §2.9.6 case 4): out of reflections, or outside through round-off:
+        // stay at the last position known inside, at rest relative to the walls.
+        if (!settled || !insideContainer(s, 1e-6 * sphSupport())) {
+            s = insideContainer(s, 1e-6 * sphSupport()) ? s : start;
+            vRel = vec3(0.0);
+            fallbacks += 1.0;
+        }
+        x = s + after;
+        v = vRel + wallVelocity;
+    } else {
+        x += dt * v;
+    }
+
+    // Domain box: a safety net (digest-001 §4), counted as a clamp event when it acts.
+    const float radius = 0.5 * sphH(); // the particle radius r = h/2
+    if (walls.domain.z != 0.0) {
+        const vec3 lo = params.domainMin.xyz + radius;
+        const vec3 hi = params.domainMax.xyz - radius;
+        for (uint axis = 0u; axis < DIMS; ++axis) {
+            const bool below = x[axis] < lo[axis];
+            const bool above = x[axis] > hi[axis];
+            if (below || above) {
+                x[axis] = below ? lo[axis] : hi[axis];
+                if (v[axis] * (below ? 1.0 : -1.0) < 0.0) {
+                    v[axis] = -walls.domain.x * v[axis];
+                    for (uint t = 0u; t < DIMS; ++t)
+                        if (t != axis) v[t] *= 1.0 - walls.domain.y;
+                }
+                fallbacks += 1.0;
+            }
+        }
+    }
+    if (DIMS == 2u) x.z = 0.0;
+
+    FLOE_STORE_VEC4(positionsOut, i, vec4(x, p4.w));
+    FLOE_STORE_VEC4(velocitiesOut, i, vec4(v, PRESSURE != 0u ? fi.y : 0.0));
+    FLOE_STORE_UINT(idsOut, i, FLOE_LOAD_UINT(sortedIds, i));
+
+    const bool finite = !any(isnan(x)) && !any(isinf(x)) && !any(isnan(v)) && !any(isinf(v));
+    const vec3 margin = vec3(walls.domain.w);
+    const bool inside = finite && all(greaterThanEqual(x, params.domainMin.xyz - margin)) && all(lessThanEqual(x, params.domainMax.xyz + margin));
+    const float compression = max(fi.x / sphRho0() - 1.0, 0.0);
+    FLOE_STORE_VEC4(metricsA, i, vec4(finite ? 0.5 * p4.w * dot(v, v) : 0.0, compression, compression, inside ? 0.0 : 1.0));
+    FLOE_STORE_VEC4(metricsB, i, vec4(finite ? length(v) : 0.0, finite ? 0.0 : 1.0, fallbacks, fi.x));
+}

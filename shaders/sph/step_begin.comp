@@ -1,0 +1,38 @@
+#version 460
+// Start of a step, one invocation: the time step from the CFL condition (digest-001 (3.31),
+// dt <= lambda h / |v|max with lambda = 0.4 * cflFactor as SPlisHSPlasH) or the fixed step,
+// capped so that the run ends exactly at the stop time; the simulated time; the IISPH iteration
+// state and the indirect arguments of its passes.
+#include "sph/sph_common.glsl"
+
+layout(local_size_x = 1) in;
+layout(std430, binding = SPH_BIND_STATE) buffer State { SphState state; };
+layout(std430, binding = SPH_BIND_OUT0) buffer Arguments { uvec4 particleArgs; uvec4 checkArgs; };
+FLOE_IN_VEC4(SPH_BIND_IN0, lastStep); // reduced metrics of the last step: x max speed (m/s)
+
+void main()
+{
+    const float maxSpeed = FLOE_LOAD_VEC4(lastStep, 0).x;
+    const vec4 control = state.control; // x fixed or max dt, y CFL factor, z min dt, w stop time
+    float dt = control.x;
+    if (control.y > 0.0 && maxSpeed > 0.0) dt = clamp(control.y * 0.4 * sphH() / maxSpeed, control.z, control.x);
+    // End exactly at the stop time without a sliver of a step: the last one or two steps share
+    // what is left (each between dt/2 and dt).
+    if (control.w > 0.0) {
+        const float left = max(control.w - state.time.y, 0.0);
+        dt = left <= dt ? left : (left < 2.0 * dt ? 0.5 * left : dt);
+    }
+    // Kahan summation of the simulated time (compensation in error.w): float time stays exact to
+    // a few ulp over millions of steps.
+    const float y = dt - state.error.w;
+    const float t = state.time.y + y;
+    const float compensation = (t - state.time.y) - y;
+    state.time = vec4(dt, t, maxSpeed, state.time.w + 1.0);
+    const uint groups = (sphFluidCount() + SPH_GROUP_SIZE - 1u) / SPH_GROUP_SIZE;
+    state.solver = uvec4(0u, 0u, groups, 0u);
+    state.error = vec4(0.0, 0.0, 0.0, compensation);
+    // Fold into 2D past 65535 groups, the smallest maxComputeWorkGroupCount[0] Vulkan allows.
+    const uint maxX = 65535u;
+    particleArgs = groups <= maxX ? uvec4(groups, 1u, 1u, 0u) : uvec4(maxX, (groups + maxX - 1u) / maxX, 1u, 0u);
+    checkArgs = uvec4(1u, 1u, 1u, 0u);
+}

@@ -1,0 +1,110 @@
+#include "app/SceneSetup.h"
+
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "sim/sph/BoundarySampler.h"
+
+namespace floe {
+
+std::vector<glm::vec4> containerPlanes(const geometry::TriangleMesh& mesh, bool flat)
+{
+    std::vector<glm::vec4> planes;
+    for (size_t t = 0; t < mesh.triangles.size(); ++t) {
+        glm::vec3 n = geometry::triangleNormal(mesh, t);
+        if (n == glm::vec3(0.0f)) continue;
+        float offset = glm::dot(n, mesh.vertices[mesh.triangles[t].x]);
+        if (flat) {
+            // The plane restricted to z = 0 is a line: (nx, ny).(x, y) = offset.
+            const float len = std::sqrt(n.x * n.x + n.y * n.y);
+            if (len < 1e-6f) continue;
+            n = glm::vec3(n.x / len, n.y / len, 0.0f);
+            offset /= len;
+        }
+        bool duplicate = false; // coplanar triangles of one face
+        for (const glm::vec4& p : planes)
+            if (glm::dot(glm::vec3(p), n) > 1.0f - 1e-6f && std::abs(p.w - offset) < 1e-6f * (1.0f + std::abs(offset)))
+                duplicate = true;
+        if (!duplicate) planes.emplace_back(n, offset);
+    }
+    return planes;
+}
+
+sim::WorldSettings makeWorld(const Scene& scene, float stopTime)
+{
+    sim::WorldSettings w;
+    w.gravity = scene.config.gravitation;
+    if (scene.config.sim2D) w.gravity.z = 0.0f;
+    scene.domain(w.domainMin, w.domainMax);
+    w.particleRadius = scene.config.particleRadius;
+    w.restDensity = scene.config.density0;
+    w.sim2D = scene.config.sim2D;
+    w.domainWalls = scene.floe.domainWalls;
+    w.restitution = scene.floe.restitution;
+    w.friction = scene.floe.friction;
+    w.timeStep = scene.config.timeStepSize;
+    w.stopTime = stopTime;
+    sim::BoundarySampling sampling;
+    sampling.spacing = scene.sph.boundarySpacing * 2.0f * scene.config.particleRadius;
+    sampling.layers = scene.sph.boundaryLayers;
+    sampling.flat = scene.config.sim2D;
+    for (const RigidBody& body : scene.rigidBodies) {
+        sampling.fluidInside = body.inverted;
+        const std::vector<glm::vec3> samples = sim::sampleBoundary(body.mesh, sampling);
+        w.boundary.insert(w.boundary.end(), samples.begin(), samples.end());
+        // Pictures show obstacles; walls (SPlisHSPlasH's isWall) only in 2D, where they do not
+        // hide the fluid.
+        if (!body.isWall || scene.config.sim2D) {
+            sampling.layers = 1;
+            const std::vector<glm::vec3> surface = sim::sampleBoundary(body.mesh, sampling);
+            w.drawnBoundary.insert(w.drawnBoundary.end(), surface.begin(), surface.end());
+            sampling.layers = scene.sph.boundaryLayers;
+        }
+    }
+    if (scene.container) {
+        sim::ContainerGeometry c;
+        c.planes = containerPlanes(scene.container->mesh, scene.config.sim2D);
+        c.shakeAxis = scene.container->shakeAxis;
+        c.shakeAmplitude = scene.container->shakeAmplitude;
+        c.shakeFrequency = scene.container->shakeFrequency;
+        c.restitution = scene.container->restitution;
+        w.container = c;
+    }
+    return w;
+}
+
+render::Camera sceneCamera(const Scene& scene, const sim::WorldSettings& world)
+{
+    render::Camera camera;
+    // Frame the fluid and the geometry, not the safety margin around them.
+    geometry::Bounds b;
+    for (const FluidBlock& f : scene.fluidBlocks) {
+        b.add(f.start * f.scale + f.translation);
+        b.add(f.end * f.scale + f.translation);
+    }
+    for (const RigidBody& body : scene.rigidBodies)
+        for (const glm::vec3& v : body.mesh.vertices) b.add(v);
+    if (scene.container)
+        for (const glm::vec3& v : scene.container->mesh.vertices) b.add(v);
+    if (scene.rigidBodies.empty() && !scene.container) {
+        b.add(world.domainMin);
+        b.add(world.domainMax);
+    }
+    if (world.sim2D) {
+        b.lo.z = -world.particleRadius;
+        b.hi.z = world.particleRadius;
+    }
+    camera = render::Camera::fit(b.lo, b.hi, scene.floe.fovY, world.sim2D);
+    const bool automatic = scene.config.cameraPosition == glm::vec3(0) && scene.config.cameraLookat == glm::vec3(0);
+    if (!automatic) {
+        camera.position = scene.config.cameraPosition;
+        camera.target = scene.config.cameraLookat;
+        const float distance = glm::length(camera.target - camera.position);
+        camera.nearPlane = std::max(1e-3f, distance * 1e-3f);
+        camera.farPlane = distance * 10.0f + glm::length(world.domainMax - world.domainMin) * 2.0f;
+    }
+    return camera;
+}
+
+} // namespace floe

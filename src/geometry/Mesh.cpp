@@ -1,0 +1,163 @@
+#include "geometry/Mesh.h"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <glm/geometric.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "base/Error.h"
+
+namespace floe::geometry {
+
+TriangleMesh loadObj(const std::filesystem::path& path)
+{
+    std::ifstream in(path);
+    if (!in) throw Error(fmt::format("{}: cannot open the mesh file", path.string()));
+    TriangleMesh mesh;
+    mesh.name = path.filename().string();
+    std::string line;
+    int lineNo = 0;
+    const auto fail = [&](const std::string& what) { throw Error(fmt::format("{}:{}: {}", path.string(), lineNo, what)); };
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        std::istringstream s(line);
+        std::string tag;
+        if (!(s >> tag) || tag[0] == '#') continue;
+        if (tag == "v") {
+            glm::vec3 p;
+            if (!(s >> p.x >> p.y >> p.z)) fail("expected 'v x y z'");
+            if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) fail("vertex coordinates must be finite");
+            mesh.vertices.push_back(p);
+        } else if (tag == "f") {
+            std::vector<uint32_t> face;
+            std::string corner;
+            while (s >> corner) {
+                // i, i/j, i//k or i/j/k; negative indices count from the end.
+                long index = 0;
+                try {
+                    size_t used = 0;
+                    index = std::stol(corner, &used);
+                    if (used < corner.size() && corner[used] != '/') fail(fmt::format("bad face corner '{}'", corner));
+                } catch (const std::logic_error&) {
+                    fail(fmt::format("bad face corner '{}'", corner));
+                }
+                const long n = static_cast<long>(mesh.vertices.size());
+                const long resolved = index < 0 ? n + index : index - 1;
+                if (index == 0 || resolved < 0 || resolved >= n)
+                    fail(fmt::format("face index {} out of range (1..{} so far)", index, mesh.vertices.size()));
+                face.push_back(static_cast<uint32_t>(resolved));
+            }
+            if (face.size() < 3) fail("a face needs at least 3 vertices");
+            for (size_t k = 1; k + 1 < face.size(); ++k) mesh.triangles.push_back({face[0], face[k], face[k + 1]});
+        }
+        // vt, vn, o, g, s, usemtl, mtllib, l, p: not needed for geometry.
+    }
+    if (mesh.triangles.empty()) throw Error(fmt::format("{}: the mesh has no faces", path.string()));
+    return mesh;
+}
+
+glm::vec3 Transform::applyToDirection(const glm::vec3& d) const
+{
+    if (rotationAngle == 0.0f || glm::length(rotationAxis) == 0.0f) return d;
+    const glm::quat q = glm::angleAxis(rotationAngle, glm::normalize(rotationAxis));
+    return q * d;
+}
+
+glm::vec3 Transform::apply(const glm::vec3& p) const
+{
+    return applyToDirection(p * scale) + translation;
+}
+
+TriangleMesh transformed(const TriangleMesh& mesh, const Transform& t)
+{
+    TriangleMesh out = mesh;
+    for (glm::vec3& v : out.vertices) v = t.apply(v);
+    // A mirroring scale (odd number of negative factors) flips the winding.
+    if (t.scale.x * t.scale.y * t.scale.z < 0.0f)
+        for (glm::uvec3& tri : out.triangles) std::swap(tri.y, tri.z);
+    return out;
+}
+
+glm::vec3 triangleNormal(const TriangleMesh& mesh, size_t triangle)
+{
+    const glm::uvec3 t = mesh.triangles[triangle];
+    const glm::vec3 n = glm::cross(mesh.vertices[t.y] - mesh.vertices[t.x], mesh.vertices[t.z] - mesh.vertices[t.x]);
+    const float len = glm::length(n);
+    return len > 0.0f ? n / len : glm::vec3(0.0f);
+}
+
+std::vector<Segment> sliceAtZ0(const TriangleMesh& mesh)
+{
+    std::vector<Segment> segments;
+    for (size_t t = 0; t < mesh.triangles.size(); ++t) {
+        const glm::vec3 n = triangleNormal(mesh, t);
+        const glm::vec2 n2(n.x, n.y);
+        if (glm::length(n2) < 1e-6f) continue; // parallel to the slicing plane
+        const glm::vec3 p[3] = {mesh.vertices[mesh.triangles[t].x], mesh.vertices[mesh.triangles[t].y],
+                                mesh.vertices[mesh.triangles[t].z]};
+        std::vector<glm::vec2> hits;
+        for (int e = 0; e < 3; ++e) {
+            const glm::vec3 a = p[e], b = p[(e + 1) % 3];
+            // Half-open in z so that a vertex exactly on the plane is counted once per edge pair.
+            if ((a.z < 0.0f) != (b.z < 0.0f)) {
+                const float s = a.z / (a.z - b.z);
+                hits.emplace_back(glm::vec2(a) + s * (glm::vec2(b) - glm::vec2(a)));
+            }
+        }
+        if (hits.size() == 2 && glm::length(hits[1] - hits[0]) > 0.0f) segments.push_back({hits[0], hits[1], glm::normalize(n2)});
+    }
+    return segments;
+}
+
+void Bounds::add(const glm::vec3& p)
+{
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+}
+
+Bounds boundsOf(const TriangleMesh& mesh)
+{
+    Bounds b;
+    for (const glm::vec3& v : mesh.vertices) b.add(v);
+    return b;
+}
+
+bool isConvex(const TriangleMesh& mesh, float tolerance)
+{
+    for (size_t t = 0; t < mesh.triangles.size(); ++t) {
+        const glm::vec3 n = triangleNormal(mesh, t);
+        if (n == glm::vec3(0.0f)) continue;
+        const float c = glm::dot(n, mesh.vertices[mesh.triangles[t].x]);
+        for (const glm::vec3& v : mesh.vertices)
+            if (glm::dot(n, v) - c > tolerance) return false;
+    }
+    return true;
+}
+
+bool isClosed(const TriangleMesh& mesh)
+{
+    // Weld vertices at the same position first: exporters often split them per face.
+    std::map<std::tuple<float, float, float>, uint32_t> unique;
+    std::vector<uint32_t> weld(mesh.vertices.size());
+    for (size_t v = 0; v < mesh.vertices.size(); ++v) {
+        const glm::vec3 p = mesh.vertices[v];
+        weld[v] = unique.emplace(std::make_tuple(p.x, p.y, p.z), static_cast<uint32_t>(unique.size())).first->second;
+    }
+    std::map<std::pair<uint32_t, uint32_t>, int> edges; // directed edge -> count
+    for (const glm::uvec3& t : mesh.triangles)
+        for (int e = 0; e < 3; ++e) ++edges[{weld[t[e]], weld[t[(e + 1) % 3]]}];
+    for (const auto& [edge, count] : edges) {
+        if (count != 1) return false;
+        auto twin = edges.find({edge.second, edge.first});
+        if (twin == edges.end() || twin->second != 1) return false;
+    }
+    return true;
+}
+
+} // namespace floe::geometry

@@ -1,0 +1,56 @@
+// Triangle meshes: loaded from Wavefront OBJ, transformed as SPlisHSPlasH does (scale, then
+// rotate about an axis, then translate), sliced at z = 0 for 2D scenes.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+namespace floe::geometry {
+
+struct TriangleMesh {
+    std::vector<glm::vec3> vertices;   // m
+    std::vector<glm::uvec3> triangles; // counter-clockwise seen from outside (outward normals)
+    std::string name;                  // file name, for messages
+};
+
+// Throws floe::Error naming file:line for unreadable files, malformed lines, indices out of
+// range and meshes without triangles.
+TriangleMesh loadObj(const std::filesystem::path& path);
+
+struct Transform {
+    glm::vec3 translation{0, 0, 0}; // m
+    glm::vec3 scale{1, 1, 1};
+    glm::vec3 rotationAxis{0, 0, 1};
+    float rotationAngle = 0.0f; // radians
+    glm::vec3 apply(const glm::vec3& p) const;
+    glm::vec3 applyToDirection(const glm::vec3& d) const; // rotation only (for axes)
+};
+
+TriangleMesh transformed(const TriangleMesh& mesh, const Transform& t);
+glm::vec3 triangleNormal(const TriangleMesh& mesh, size_t triangle); // unit, outward; zero if degenerate
+
+struct Segment {
+    glm::vec2 a, b;
+    glm::vec2 normal; // unit, the 2D projection of the triangle's outward normal
+};
+// The mesh's cross-section with the plane z = 0.
+std::vector<Segment> sliceAtZ0(const TriangleMesh& mesh);
+
+struct Bounds {
+    glm::vec3 lo{1e30f}, hi{-1e30f};
+    void add(const glm::vec3& p);
+    bool empty() const { return lo.x > hi.x; }
+};
+Bounds boundsOf(const TriangleMesh& mesh);
+
+// True if every vertex lies on the inner side of every face plane (within `tolerance` m).
+bool isConvex(const TriangleMesh& mesh, float tolerance);
+// True if every edge is shared by exactly two triangles with opposite orientation.
+bool isClosed(const TriangleMesh& mesh);
+
+} // namespace floe::geometry

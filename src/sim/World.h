@@ -1,0 +1,74 @@
+// The physical world of a simulation and the per-step results, as plain data (no GPU types):
+// built from a scene by the app, consumed by sim::Simulation, written by the io writers.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+namespace floe::sim {
+
+struct ContainerGeometry {
+    std::vector<glm::vec4> planes; // xyz outward unit normal, w offset: inside iff n.x <= w
+    glm::vec3 shakeAxis{1, 0, 0};
+    float shakeAmplitude = 0.0f; // m
+    float shakeFrequency = 0.0f; // Hz
+    float restitution = 1.0f;
+};
+
+struct WorldSettings {
+    glm::vec3 gravity{0, -9.81f, 0}; // m/s^2
+    glm::vec3 domainMin{-1, 0, -1};  // m
+    glm::vec3 domainMax{1, 2, 1};    // m
+    float particleRadius = 0.025f;   // m; spacing h = 2r, kernel support 4r
+    float restDensity = 1000.0f;     // kg/m^3 (kg/m^2 in 2D)
+    bool sim2D = false;
+    bool domainWalls = true;
+    float restitution = 0.1f;             // at the domain walls
+    float friction = 0.2f;                // at the domain walls
+    float timeStep = 0.001f;              // s: the fixed step, or the largest with CFL
+    float stopTime = 0.0f;                // s; steps end exactly there (0: no stop)
+    std::vector<glm::vec3> boundary;      // static boundary particle positions (m)
+    std::vector<glm::vec3> drawnBoundary; // the samples pictures show (walls are hidden in 3D)
+    std::optional<ContainerGeometry> container;
+};
+
+// What one step reports (reduced on the GPU and read back asynchronously).
+struct StepMetrics {
+    float dt = 0;              // s
+    float time = 0;            // s, at the end of the step
+    float kineticEnergy = 0;   // J
+    float densityErrorAvg = 0; // mean of max(0, rho/rho0 - 1)
+    float densityErrorMax = 0;
+    uint32_t escaped = 0; // outside the domain, or not finite
+    float maxSpeed = 0;   // m/s
+    uint32_t nonFinite = 0;
+    uint32_t wallContacts = 0; // domain-wall clamps and container fallbacks
+    uint32_t iterations = 0;   // IISPH iterations (0 for other solvers)
+    float solverError = 0;     // IISPH error of its last iteration
+};
+
+// Layout of the 96 bytes addReadback copies.
+struct StepReadback {
+    glm::vec4 reducedA;
+    glm::vec4 reducedB;
+    glm::vec4 time;
+    glm::vec4 control;
+    glm::uvec4 solver;
+    glm::vec4 error;
+};
+static_assert(sizeof(StepReadback) == 96);
+
+// Everything that determines the future of a run (saved and restored bit for bit).
+struct SimulationState {
+    std::vector<glm::vec4> positions, velocities;
+    std::vector<uint32_t> ids;
+    std::array<glm::vec4, 4> state{}; // SphState
+    glm::vec4 lastStep{0};            // reduced metrics B of the last step (CFL input)
+};
+
+} // namespace floe::sim
