@@ -82,6 +82,14 @@ SHARED_FN float poly6W(float r, float H, uint dims)
     return c * d * d * d;
 }
 
+// The spiky kernel itself (normalised like poly6); Floe uses only its gradient.
+SHARED_FN float spikyW(float r, float H, uint dims)
+{
+    if (r >= H) return 0.0f;
+    const float c = dims == 2u ? 10.0f / (SPH_PI * pow(H, 5.0f)) : 15.0f / (SPH_PI * pow(H, 6.0f));
+    return c * (H - r) * (H - r) * (H - r);
+}
+
 // dW_spiky/dr (negative); the gradient is this times x/|x|.
 SHARED_FN float spikyDW(float r, float H, uint dims)
 {

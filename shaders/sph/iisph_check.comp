@@ -10,22 +10,22 @@
 layout(local_size_x = SPH_GROUP_SIZE) in;
 layout(std430, binding = SPH_BIND_STATE) buffer State { SphState state; };
 layout(std430, binding = SPH_BIND_OUT0) buffer Arguments { uvec4 particleArgs; uvec4 checkArgs; };
-FLOE_IN_FLOAT(SPH_BIND_IN0, errorPartials);
+FLOE_IN_VEC4(SPH_BIND_IN0, errorPartials); // x error sum, y particles counted
 
-shared float subgroupSums[SPH_GROUP_SIZE];
+shared vec2 subgroupSums[SPH_GROUP_SIZE];
 
 void main()
 {
     const uint partials = state.solver.z;
-    float sum = 0.0;
-    for (uint k = gl_LocalInvocationIndex; k < partials; k += SPH_GROUP_SIZE) sum += FLOE_LOAD_FLOAT(errorPartials, k);
+    vec2 sum = vec2(0.0);
+    for (uint k = gl_LocalInvocationIndex; k < partials; k += SPH_GROUP_SIZE) sum += FLOE_LOAD_VEC4(errorPartials, k).xy;
     sum = subgroupAdd(sum);
     if (subgroupElect()) subgroupSums[gl_SubgroupID] = sum;
     barrier();
     if (gl_LocalInvocationIndex != 0u) return;
-    float total = 0.0;
+    vec2 total = vec2(0.0);
     for (uint s = 0u; s < gl_NumSubgroups; ++s) total += subgroupSums[s];
-    const float error = total / float(max(sphFluidCount(), 1u));
+    const float error = total.x / max(total.y, 1.0);
     const uint iterations = state.solver.x + 1u;
     const bool done = (float(iterations) >= params.iisph.z && error <= params.iisph.y) || float(iterations) >= params.iisph.w;
     state.solver.x = iterations;

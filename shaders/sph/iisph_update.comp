@@ -2,9 +2,11 @@
 // IISPH iteration, pass 2 (digest-001 (5.18)-(5.20)): the density change of the current
 // pressures (Ap)_i = dt^2 [sum_j m_j (a_i - a_j).grad W_ij + sum_b Psi_b a_i.grad W_ib], the
 // clamped relaxed Jacobi update p_i <- max(p_i + omega (s_i - (Ap)_i)/a_ii, 0), and the
-// iteration's error per workgroup: the predicted compression max((Ap)_i - s_i, 0)/rho0
-// (reference mode: what metrics.csv calls density_error_avg) or the thesis's signed
-// ((Ap)_i - s_i)/rho0 over all particles (§2.7 step 4d), summed in a fixed order.
+// iteration's error per workgroup, summed in a fixed order: reference mode, the predicted
+// compression max((Ap)_i - s_i, 0)/rho0 averaged over the particles under pressure (p_i > 0,
+// as SPlisHSPlasH; averaged over all particles the few compressed ones at a floor are diluted
+// by the many at rest and a column sags before the solver acts); thesis mode, the signed
+// ((Ap)_i - s_i)/rho0 averaged over all particles (digest-001 §2.7 step 4d).
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "sph/sph_common.glsl"
@@ -18,14 +20,15 @@ FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_IN_VEC4(SPH_BIND_ACCEL, accelerations);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
-FLOE_OUT_FLOAT(SPH_BIND_OUT0, errorPartials);
+FLOE_OUT_VEC4(SPH_BIND_OUT0, errorPartials); // x error sum, y particles counted
 
-shared float subgroupSums[SPH_GROUP_SIZE];
+shared vec2 subgroupSums[SPH_GROUP_SIZE];
 
 void main()
 {
     const uint i = floeGlobalIndex();
     float error = 0.0;
+    float counted = 0.0;
     if (i < sphFluidCount()) {
         const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
         const vec3 ai = FLOE_LOAD_VEC4(accelerations, i).xyz;
@@ -60,14 +63,15 @@ void main()
         f.y = abs(aii) > 1e-30 ? max(f.y + params.iisph.x * residual / aii, 0.0) : 0.0;
         FLOE_STORE_VEC4(fields, i, f);
         const float rho0 = sphRho0();
-        error = SIGNED_ERROR != 0u ? -residual / rho0 : max(-residual, 0.0) / rho0;
+        counted = SIGNED_ERROR != 0u || f.y > 0.0 ? 1.0 : 0.0;
+        error = SIGNED_ERROR != 0u ? -residual / rho0 : counted * max(-residual, 0.0) / rho0;
     }
-    const float sum = subgroupAdd(error);
+    const vec2 sum = subgroupAdd(vec2(error, counted));
     if (subgroupElect()) subgroupSums[gl_SubgroupID] = sum;
     barrier();
     if (gl_LocalInvocationIndex == 0u) {
-        float total = 0.0;
+        vec2 total = vec2(0.0);
         for (uint s = 0u; s < gl_NumSubgroups; ++s) total += subgroupSums[s];
-        FLOE_STORE_FLOAT(errorPartials, floeGroupIndex(), total);
+        FLOE_STORE_VEC4(errorPartials, floeGroupIndex(), vec4(total, 0.0, 0.0));
     }
 }

@@ -41,7 +41,9 @@ void main()
         const float r = length(xij);
         if (!(r < sphSupport()) || j == i) continue; // also skips NaN distances
         const vec3 vij = vi - FLOE_LOAD_VEC4(velocities, j).xyz;
-        const float volume = pj.w / FLOE_LOAD_VEC4(fields, j).x;
+        // m_j/rho_j of (3.28) with rho_j -> (rho_i + rho_j)/2, so that pair forces cancel and
+        // linear momentum is conserved exactly (Monaghan's XSPH uses the same mean).
+        const float volume = 2.0 * pj.w / (rhoi + FLOE_LOAD_VEC4(fields, j).x);
         if (KERNEL == SPH_KERNEL_MUELLER)
             viscosity -= volume * vij * viscosityLaplacian(r, 2.0 * h, DIMS);
         else

@@ -5,6 +5,9 @@
 
 #include <glm/common.hpp>
 
+#include "shared/sph.h"
+#include "sim/sph/BoundarySampler.h"
+
 namespace floe {
 
 const SettingsTable& SimulationSettings::table()
@@ -124,7 +127,9 @@ BlockGrid blockGrid(const FluidBlock& b, float r, bool sim2D)
 float particleMass(const Scene& scene)
 {
     const float d = 2.0f * scene.config.particleRadius;
-    return scene.config.density0 * (scene.config.sim2D ? d * d : d * d * d);
+    const uint32_t dims = scene.config.sim2D ? 2 : 3;
+    const uint32_t kernelSet = scene.sph.muellerKernels() ? SPH_KERNEL_MUELLER : SPH_KERNEL_CUBIC;
+    return scene.config.density0 * (dims == 2 ? d * d : d * d * d) / sim::latticeDensity(kernelSet, dims);
 }
 
 uint64_t countFluidParticles(const Scene& scene)

@@ -46,7 +46,7 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     accelerations_ = deviceBuffer(context, "pressure accelerations", n * 16, kVec4);
     const uint64_t groups = (n + SPH_GROUP_SIZE - 1) / SPH_GROUP_SIZE;
     const uint64_t foldedGroups = groups <= 65535 ? groups : ((groups + 65534) / 65535) * 65535;
-    errorPartials_ = deviceBuffer(context, "IISPH error partials", foldedGroups * 4, VK_FORMAT_R32_SFLOAT);
+    errorPartials_ = deviceBuffer(context, "IISPH error partials", foldedGroups * 16, kVec4);
     state_ = deviceBuffer(context, "SPH state", sizeof(shared::SphState), VK_FORMAT_R32_UINT);
     arguments_ = deviceBuffer(context, "IISPH dispatch arguments", 32, VK_FORMAT_R32_UINT);
     reducedA_ = deviceBuffer(context, "step metrics A", 16, kVec4);

@@ -105,7 +105,7 @@ void referenceStep(const SphReferenceParams& p, SphReferenceState& s, const SphR
             const glm::dvec3 xij = s.x[i] - s.x[j];
             const double r = glm::length(xij);
             const glm::dvec3 vij = s.v[i] - s.v[j];
-            const double volume = s.m[j] / rho[j];
+            const double volume = 2.0 * s.m[j] / (rho[i] + rho[j]);
             if (p.mueller)
                 visc -= volume * vij * (p.dims == 2 ? 40.0 / (kPi * std::pow(2 * p.h, 5)) : 45.0 / (kPi * std::pow(2 * p.h, 6))) *
                         (2 * p.h - r);
@@ -174,7 +174,7 @@ void referenceStep(const SphReferenceParams& p, SphReferenceState& s, const SphR
         const int minIterations = p.thesisMode ? 1 : p.minIterations;
         for (int it = 1; it <= p.maxIterations; ++it) {
             const std::vector<glm::dvec3> a = pressureAccel(pressure);
-            double errorSum = 0;
+            double errorSum = 0, counted = 0;
             for (size_t i = 0; i < n; ++i) {
                 double ap = 0;
                 for (uint32_t j : nb.fluid[i]) ap += s.m[j] * glm::dot(a[i] - a[j], gradW(p, s.x[i] - s.x[j]));
@@ -182,9 +182,11 @@ void referenceStep(const SphReferenceParams& p, SphReferenceState& s, const SphR
                 ap *= dt * dt;
                 const double residual = source[i] - ap;
                 pressure[i] = std::abs(aii[i]) > 1e-30 ? std::max(pressure[i] + p.omega * residual / aii[i], 0.0) : 0.0;
-                errorSum += p.thesisMode ? -residual / p.rho0 : std::max(-residual, 0.0) / p.rho0;
+                const double weight = p.thesisMode || pressure[i] > 0.0 ? 1.0 : 0.0;
+                errorSum += p.thesisMode ? -residual / p.rho0 : weight * std::max(-residual, 0.0) / p.rho0;
+                counted += weight;
             }
-            s.error = errorSum / double(std::max<size_t>(n, 1));
+            s.error = errorSum / std::max(counted, 1.0);
             s.iterations = it;
             if ((it >= minIterations && s.error <= p.tolerance) || it >= p.maxIterations) break;
         }

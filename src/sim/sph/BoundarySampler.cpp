@@ -46,9 +46,20 @@ std::vector<glm::vec3> sampleBoundary(const geometry::TriangleMesh& mesh, const 
         return out;
     }
     for (size_t t = 0; t < mesh.triangles.size(); ++t) {
-        const glm::vec3 a = mesh.vertices[mesh.triangles[t].x];
-        const glm::vec3 b = mesh.vertices[mesh.triangles[t].y];
-        const glm::vec3 c = mesh.vertices[mesh.triangles[t].z];
+        // Start the lattice at the corner opposite the longest edge: for the right triangles of
+        // boxes the lattice runs along the legs and the two triangles of a face share it.
+        glm::vec3 v[3] = {mesh.vertices[mesh.triangles[t].x], mesh.vertices[mesh.triangles[t].y],
+                          mesh.vertices[mesh.triangles[t].z]};
+        int corner = 0;
+        float longest = -1.0f;
+        for (int e = 0; e < 3; ++e) {
+            const float len = glm::length(v[(e + 2) % 3] - v[(e + 1) % 3]); // the edge opposite v[e]
+            if (len > longest) {
+                longest = len;
+                corner = e;
+            }
+        }
+        const glm::vec3 a = v[corner], b = v[(corner + 1) % 3], c = v[(corner + 2) % 3];
         const glm::vec3 normal = geometry::triangleNormal(mesh, t);
         // A lattice along the two edges from a, `s` apart in each direction (the edge counts
         // differ for elongated triangles), clipped to the triangle.
@@ -58,13 +69,16 @@ std::vector<glm::vec3> sampleBoundary(const geometry::TriangleMesh& mesh, const 
             const glm::vec3 offset = away * float(layer) * s * normal;
             for (int i = 0; i <= nb; ++i)
                 for (int j = 0; j <= nc; ++j) {
-                    const float u = float(i) / float(nb), v = float(j) / float(nc);
-                    if (u + v > 1.0f + 1e-6f) break;
-                    dedup.add(a + u * (b - a) + v * (c - a) + offset);
+                    const float u = float(i) / float(nb), w = float(j) / float(nc);
+                    if (u + w > 1.0f + 1e-6f) break;
+                    dedup.add(a + u * (b - a) + w * (c - a) + offset);
                 }
-            // The far edge b-c, which the lattice only touches at lattice points.
-            const int n = std::max(1, static_cast<int>(std::ceil(glm::length(c - b) / s)));
-            for (int i = 0; i <= n; ++i) dedup.add(b + (float(i) / float(n)) * (c - b) + offset);
+            // The far edge b-c: the lattice reaches it only for right angles at a.
+            const float cosine = glm::dot(glm::normalize(b - a), glm::normalize(c - a));
+            if (std::abs(cosine) > 1e-3f) {
+                const int n = std::max(1, static_cast<int>(std::ceil(glm::length(c - b) / s)));
+                for (int i = 0; i <= n; ++i) dedup.add(b + (float(i) / float(n)) * (c - b) + offset);
+            }
         }
     }
     return out;
@@ -97,7 +111,20 @@ float boundaryVolumeScale(uint32_t kernelSet, uint32_t dims, float spacingRatio,
                 bulk += w(i * h, j * h, k * h);
                 if (j >= 1) fluidPart += w(i * h, (j - 1) * h, k * h);
             }
-    return static_cast<float>((bulk - fluidPart) / boundaryPart);
+    // Particles weigh 1/bulk (latticeDensity), so the bulk has density 1 and the wall must add
+    // what the missing lattice layers would.
+    return static_cast<float>((bulk - fluidPart) / (bulk * boundaryPart));
+}
+
+float latticeDensity(uint32_t kernelSet, uint32_t dims)
+{
+    double sum = 0;
+    const int zReach = dims == 3 ? 2 : 0;
+    for (int i = -2; i <= 2; ++i)
+        for (int j = -2; j <= 2; ++j)
+            for (int k = -zReach; k <= zReach; ++k)
+                sum += shared::kernelW(kernelSet, std::sqrt(float(i * i + j * j + k * k)), 1.0f, dims);
+    return static_cast<float>(sum);
 }
 
 } // namespace floe::sim

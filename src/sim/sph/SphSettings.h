@@ -38,7 +38,7 @@ struct SphSettings {
     std::string iisphMode = "reference"; // "reference" (warm start, clamped error) or "thesis" (digest-001 §2.7 as written)
     std::string diagonal = "exact";      // IISPH a_ii: "exact" (Ihmsen) or "thesis" ((5.13)-(5.14))
     float boundarySpacing = 0.5f;        // boundary sample spacing as a fraction of the fluid spacing 2r
-    int boundaryLayers = 1;              // Akinci: 1; digest-001 uses 3
+    int boundaryLayers = 2;              // Akinci: 1; digest-001 uses 3; 2 keep fast particles in
 
     static const SettingsTable& configurationTable();
     static const SettingsTable& floeTable();
