@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/build.sh
-scene=assets/scenes/falling_block.json
+scene=assets/scenes/dam_break_2d.json
 out=out/demo
 # Runs on the best Vulkan device there is (lavapipe on a machine without a GPU).
 if [[ -z "${XDG_RUNTIME_DIR:-}" || ! -d "${XDG_RUNTIME_DIR}" ]]; then

@@ -132,6 +132,17 @@ SHARED_FN float eosPressure(uint kind, float rho, float rho0, float k, float gam
     return clampNegative ? max(p, 0.0f) : p;
 }
 
+// Speed of sound c = sqrt(dp/drho) at rest density, for the acoustic CFL condition of a weakly
+// compressible fluid (Monaghan 1992: dt <= lambda h / (c + |v|max)). digest-001 (3.31) bounds dt
+// by the flow speed alone, which is not enough for an equation of state: with k = 1e6 Pa, c is
+// 32 m/s, far above the flow, and a step sized by the flow alone blows the fluid apart.
+SHARED_FN float eosSoundSpeed(uint kind, float rho0, float k, float gamma)
+{
+    if (kind == SPH_EOS_TAIT) return sqrt(k * gamma / rho0);
+    if (kind == SPH_EOS_DENSITY) return sqrt(k);
+    return sqrt(k / rho0);
+}
+
 // ---- Per-step parameters --------------------------------------------------------------------
 struct SphParams {
     vec4 gravity;    // xyz m/s^2, w rest density rho0 kg/m^3
@@ -150,7 +161,7 @@ struct SphState {
     vec4 time;    // x dt (s) of the current step, y simulated time (s), z max speed of the last step (m/s), w steps
     vec4 control; // x fixed dt or max dt (s), y CFL factor (0: fixed dt), z min dt (s), w stop time (s, 0: none)
     uvec4 solver; // x IISPH iterations of this step, y converged (0/1), z groups of a particle pass, w unused
-    vec4 error;   // x IISPH average compression of the last iteration, yzw unused
+    vec4 error;   // x IISPH average compression of the last iteration, yz unused, w Kahan compensation of time
 };
 SHARED_SIZE(SphState, 64);
 

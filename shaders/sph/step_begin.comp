@@ -1,11 +1,13 @@
 #version 460
 // Start of a step, one invocation: the time step from the CFL condition (digest-001 (3.31),
-// dt <= lambda h / |v|max with lambda = 0.4 * cflFactor as SPlisHSPlasH) or the fixed step,
+// dt <= lambda h / |v|max with lambda = 0.4 * cflFactor as SPlisHSPlasH; for an equation of state
+// the speed of sound joins |v|max, see eosSoundSpeed) or the fixed step,
 // capped so that the run ends exactly at the stop time; the simulated time; the IISPH iteration
 // state and the indirect arguments of its passes.
 #include "sph/sph_common.glsl"
 
 layout(local_size_x = 1) in;
+layout(constant_id = 2) const uint ACOUSTIC = 0u; // 1: the pressure solver is an equation of state
 layout(std430, binding = SPH_BIND_STATE) buffer State { SphState state; };
 layout(std430, binding = SPH_BIND_OUT0) buffer Arguments { uvec4 particleArgs; uvec4 checkArgs; };
 FLOE_IN_VEC4(SPH_BIND_IN0, lastStep); // reduced metrics of the last step: x max speed (m/s)
@@ -15,7 +17,9 @@ void main()
     const float maxSpeed = FLOE_LOAD_VEC4(lastStep, 0).x;
     const vec4 control = state.control; // x fixed or max dt, y CFL factor, z min dt, w stop time
     float dt = control.x;
-    if (control.y > 0.0 && maxSpeed > 0.0) dt = clamp(control.y * 0.4 * sphH() / maxSpeed, control.z, control.x);
+    const float sound = ACOUSTIC != 0u ? eosSoundSpeed(params.flags.z, params.gravity.w, params.material.z, params.domainMax.w) : 0.0;
+    const float signal = maxSpeed + sound;
+    if (control.y > 0.0 && signal > 0.0) dt = clamp(control.y * 0.4 * sphH() / signal, control.z, control.x);
     // End exactly at the stop time without a sliver of a step: the last one or two steps share
     // what is left (each between dt/2 and dt).
     if (control.w > 0.0) {

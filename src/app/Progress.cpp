@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -17,15 +18,26 @@ Progress::Progress(std::string label, uint64_t total, bool enabled)
 void Progress::update(uint64_t done, const std::string& detail)
 {
     if (!enabled_) return;
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+    const double fraction = total_ ? double(done) / double(total_) : 1.0;
+    print(fraction, fmt::format("{}/{} ", done, total_), fmt::format("{:.1f}/s  {}", elapsed > 0 ? done / elapsed : 0.0, detail));
+}
+
+void Progress::updateFraction(double fraction, const std::string& detail)
+{
+    if (!enabled_) return;
+    print(std::clamp(fraction, 0.0, 1.0), {}, detail);
+}
+
+void Progress::print(double fraction, const std::string& counts, const std::string& detail)
+{
     const auto now = Clock::now();
     const double elapsed = std::chrono::duration<double>(now - start_).count();
     const double sinceLast = std::chrono::duration<double>(now - last_).count();
     if (elapsed < 1.0 || sinceLast < (tty_ ? 0.25 : 5.0)) return;
     last_ = now;
-    const double rate = done / elapsed;
-    const double eta = rate > 0 ? (total_ - done) / rate : 0.0;
-    const std::string line = fmt::format("{} {}/{} ({:.0f}%)  {:.1f}/s  ETA {:.0f} s{}", label_, done, total_,
-                                         total_ ? 100.0 * done / total_ : 100.0, rate, eta, detail.empty() ? "" : "  " + detail);
+    const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
+    const std::string line = fmt::format("{} {}({:.0f}%)  ETA {:.0f} s  {}", label_, counts, 100.0 * fraction, eta, detail);
     if (tty_)
         std::fprintf(stderr, "\r%s\033[K", line.c_str());
     else

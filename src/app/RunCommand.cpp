@@ -114,6 +114,14 @@ int runCommand(const RunOptions& o)
         }
         scene.sph.solver = o.solver;
     }
+    if (scene.sph.pressureSolver() == sim::PressureSolver::Eos && !scene.sph.cflMethod) {
+        const float bound = scene.sph.acousticTimeStep(2.0f * scene.config.particleRadius, scene.config.density0);
+        if (scene.config.timeStepSize > bound)
+            scene.warnings.push_back(
+                fmt::format("Configuration.timeStepSize {} s is above the equation of state's acoustic bound 0.4 h / c = {:.3g} s "
+                            "(stiffness {}); the run may blow up (cflMethod 1 keeps dt below it)",
+                            scene.config.timeStepSize, bound, scene.sph.stiffness));
+    }
     for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
 
     // Run length: a number of steps, or a simulated time (the GPU ends the last step exactly there).
@@ -194,7 +202,7 @@ int runCommand(const RunOptions& o)
         target = std::make_unique<render::OffscreenTarget>(context, o.width, o.height);
         renderer = std::make_unique<render::Renderer>(context, shaders, render::OffscreenTarget::kColorFormat,
                                                       render::OffscreenTarget::kDepthFormat, kFramesInFlight);
-        view.camera = sceneCamera(scene, world);
+        view.camera = sceneCamera(scene, world, float(o.width) / float(o.height));
         view.particleRadius = world.particleRadius;
         view.boundaryRadius = 0.5f * scene.sph.boundarySpacing * 2.0f * world.particleRadius;
         view.colorAttribute = RENDER_COLOR_SPEED;
@@ -202,7 +210,7 @@ int runCommand(const RunOptions& o)
         const float height = world.domainMax.y - world.domainMin.y;
         view.colorMax = std::max(0.5f, std::sqrt(2.0f * glm::length(world.gravity) * height));
         view.drawFloor = !world.sim2D;
-        view.floorHeight = world.domainMin.y;
+        view.floorHeight = sceneBounds(scene, world).lo.y;
         view.floorHalfExtent =
             0.75f * std::max(world.domainMax.x - world.domainMin.x, world.domainMax.z - world.domainMin.z) + 0.5f;
         view.floorCenter = {0.5f * (world.domainMin.x + world.domainMax.x), 0.5f * (world.domainMin.z + world.domainMax.z)};
@@ -255,7 +263,7 @@ int runCommand(const RunOptions& o)
     std::map<std::string, Stat> passStats;
     Stat kinetic, escapedStat, gpuTotal, maxSpeed, densityAvg, densityMax, iterations, dtStat;
     uint64_t wallContacts = 0;
-    bool diverged = false;
+    bool diverged = false, reachedEnd = false;
     uint64_t divergedAt = 0;
     std::string divergeReason, lastGoodFile, capturePath;
     uint64_t lastStep = startStep;
@@ -279,9 +287,17 @@ int runCommand(const RunOptions& o)
         sim::StepReadback r;
         readbacks[p.slot].read(&r, sizeof(r));
         const sim::StepMetrics m = simulation.decode(r);
-        if (m.dt <= 0.0f) return; // a step after the stop time: nothing happened
+        if (m.dt <= 0.0f) { // a step after the stop time: nothing happened
+            reachedEnd = true;
+            return;
+        }
         // Time summed in double on the CPU from the GPU's steps (the GPU keeps a float sum).
         runTime += std::stod(fmt::format("{}", m.dt)); // the step as the float prints (0.002, not 0.00200000009)
+        // The GPU decides when the stop time is reached; the two sums differ by float rounding.
+        if (!stepLimit && m.time >= world.stopTime) {
+            runTime = endTime;
+            reachedEnd = true;
+        }
         csv.set("step", p.step);
         csv.set("time", runTime);
         csv.set("dt", m.dt);
@@ -363,13 +379,13 @@ int runCommand(const RunOptions& o)
         }
     }
 
-    Progress progress("floe run", stepLimit ? stepLimit : 1000, !o.quiet);
+    Progress progress("floe run", stepLimit, !o.quiet);
     uint64_t submitted = 0;
     while (!diverged) {
         if (stepLimit && submitted >= stepLimit) break;
         // Time-limited runs stop once the collected time reached the end; steps after it that are
         // already in flight have dt = 0 on the GPU.
-        if (!stepLimit && lastTime >= endTime - 1e-9 * std::max(1.0, endTime)) break;
+        if (!stepLimit && reachedEnd) break;
         if (!stepLimit && submitted > 100'000'000)
             throw Error("the run did not reach its end time within 1e8 steps", ExitCode::Failure);
         const uint32_t slot = static_cast<uint32_t>(submitted % kFramesInFlight);
@@ -409,8 +425,8 @@ int runCommand(const RunOptions& o)
         if (stepLimit)
             progress.update(submitted, fmt::format("t = {:.3f} s", lastTime));
         else
-            progress.update(static_cast<uint64_t>(1000.0 * (lastTime - startTime) / runLength),
-                            fmt::format("t = {:.3f}/{} s, step {}", lastTime, endTime, lastStep));
+            progress.updateFraction((lastTime - startTime) / runLength,
+                                    fmt::format("t = {:.3f}/{} s, step {}", lastTime, endTime, lastStep));
     }
     drain();
     progress.finish();

@@ -74,10 +74,8 @@ sim::WorldSettings makeWorld(const Scene& scene, float stopTime)
     return w;
 }
 
-render::Camera sceneCamera(const Scene& scene, const sim::WorldSettings& world)
+geometry::Bounds sceneBounds(const Scene& scene, const sim::WorldSettings& world)
 {
-    render::Camera camera;
-    // Frame the fluid and the geometry, not the safety margin around them.
     geometry::Bounds b;
     for (const FluidBlock& f : scene.fluidBlocks) {
         b.add(f.start * f.scale + f.translation);
@@ -95,7 +93,13 @@ render::Camera sceneCamera(const Scene& scene, const sim::WorldSettings& world)
         b.lo.z = -world.particleRadius;
         b.hi.z = world.particleRadius;
     }
-    camera = render::Camera::fit(b.lo, b.hi, scene.floe.fovY, world.sim2D);
+    return b;
+}
+
+render::Camera sceneCamera(const Scene& scene, const sim::WorldSettings& world, float aspect)
+{
+    const geometry::Bounds b = sceneBounds(scene, world);
+    render::Camera camera = render::Camera::fit(b.lo, b.hi, scene.floe.fovY, world.sim2D, aspect);
     const bool automatic = scene.config.cameraPosition == glm::vec3(0) && scene.config.cameraLookat == glm::vec3(0);
     if (!automatic) {
         camera.position = scene.config.cameraPosition;

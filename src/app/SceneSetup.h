@@ -12,6 +12,8 @@ namespace floe {
 sim::WorldSettings makeWorld(const Scene& scene, float stopTime);
 // Face planes of a convex mesh (2D: its lines at z = 0), outward normals: inside iff n.x <= w.
 std::vector<glm::vec4> containerPlanes(const geometry::TriangleMesh& mesh, bool flat);
-render::Camera sceneCamera(const Scene& scene, const sim::WorldSettings& world);
+// The fluid's and the geometry's bounds (not the safety margin of the domain around them).
+geometry::Bounds sceneBounds(const Scene& scene, const sim::WorldSettings& world);
+render::Camera sceneCamera(const Scene& scene, const sim::WorldSettings& world, float aspect);
 
 } // namespace floe

@@ -17,8 +17,9 @@ struct Camera {
     glm::mat4 view() const;
     glm::mat4 projection(float aspect) const;
 
-    // Frames the box [lo, hi] from the front and slightly above (3D), or straight on (2D).
-    static Camera fit(const glm::vec3& lo, const glm::vec3& hi, float fovY, bool flat);
+    // Frames the box [lo, hi] from the front and slightly above (3D), or straight on (2D),
+    // for pictures of the given aspect ratio (width / height).
+    static Camera fit(const glm::vec3& lo, const glm::vec3& hi, float fovY, bool flat, float aspect = 16.0f / 9.0f);
 };
 
 } // namespace floe::render

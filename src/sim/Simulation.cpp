@@ -173,7 +173,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
         graph.addCopy("sph/control", controlUpload_, state_, 16, 0, offsetof(shared::SphState, control));
     }
 
-    graph.addCompute(pipelines_.compute("sph/step_begin", kernel))
+    graph.addCompute(pipelines_.compute("sph/step_begin", with({{2, solver == PressureSolver::Eos ? 1u : 0u}})))
         .readWrite(SPH_BIND_STATE, state_)
         .readWrite(SPH_BIND_OUT0, arguments_)
         .read(SPH_BIND_IN0, reducedB_)

@@ -104,9 +104,9 @@ TEST_P(KernelTest, GradientIsAntisymmetric)
 INSTANTIATE_TEST_SUITE_P(Kernels, KernelTest,
                          ::testing::Combine(::testing::Values(uint32_t(SPH_KERNEL_CUBIC), uint32_t(SPH_KERNEL_MUELLER)),
                                             ::testing::Values(2u, 3u)),
-                         [](const auto& info) {
-                             return std::string(std::get<0>(info.param) == SPH_KERNEL_CUBIC ? "Cubic" : "Mueller") +
-                                    std::to_string(std::get<1>(info.param)) + "D";
+                         [](const auto& param) {
+                             return std::string(std::get<0>(param.param) == SPH_KERNEL_CUBIC ? "Cubic" : "Mueller") +
+                                    std::to_string(std::get<1>(param.param)) + "D";
                          });
 
 // digest-001 §2.3 and §9 checks 1-2 (h = 1).

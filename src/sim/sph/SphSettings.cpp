@@ -88,6 +88,12 @@ uint32_t SphSettings::eosKind() const
     return SPH_EOS_LINEAR;
 }
 
+float SphSettings::acousticTimeStep(float spacing, float rho0) const
+{
+    const float c = shared::eosSoundSpeed(eosKind(), rho0, stiffness, exponent);
+    return c > 0.0f ? 0.4f * spacing / c : 0.0f;
+}
+
 std::vector<std::string> SphSettings::substitutions() const
 {
     std::vector<std::string> out;

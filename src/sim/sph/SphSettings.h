@@ -47,6 +47,8 @@ struct SphSettings {
     bool muellerKernels() const;
     uint32_t eosKind() const; // SPH_EOS_*
     float tolerance() const { return maxError / 100.0f; }
+    // The equation of state's acoustic step bound 0.4 h / c (s) at spacing h (m), rest density rho0.
+    float acousticTimeStep(float spacing, float rho0) const;
     float wallViscosity() const { return boundaryViscosity < 0.0f ? viscosity : boundaryViscosity; }
     // Substitutions made for SPlisHSPlasH values Floe does not implement, for the warnings.
     std::vector<std::string> substitutions() const;
