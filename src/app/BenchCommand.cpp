@@ -1,6 +1,6 @@
 // floe bench: elements per second of the GPU primitives (timestamp queries around each call)
-// against the C++ standard library on the CPU, measured in the same run. Machine-readable
-// results with --out FILE.json; a table on stdout.
+// against the C++ standard library on the CPU, measured in the same run, and the SPH suite
+// (SphBench.h). Machine-readable results with --out FILE.json; tables on stdout.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/Commands.h"
+#include "app/SphBench.h"
 #include "base/Error.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
@@ -50,18 +51,24 @@ struct Row {
     std::string note;
 };
 
-} // namespace
+// A file under assets/: from the working directory, else next to the build directory.
+std::filesystem::path findAsset(const std::string& relative)
+{
+    const std::filesystem::path here = std::filesystem::path("assets") / relative;
+    if (std::filesystem::exists(here)) return here;
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+        for (std::filesystem::path dir = exe.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path())
+            if (std::filesystem::exists(dir / "assets" / relative)) return dir / "assets" / relative;
+    throw Error(fmt::format("cannot find assets/{} from the working directory or the floe executable; give the scene "
+                            "with --scene-2d/--scene-3d/--dt-scene",
+                            relative));
+}
 
-int benchCommand(const BenchOptions& o)
+nlohmann::ordered_json primitivesBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const BenchOptions& o)
 {
     std::vector<uint32_t> sizes = o.sizes.empty() ? std::vector<uint32_t>{65536, 1048576, 2097152} : o.sizes;
-    gpu::ContextOptions contextOptions;
-    contextOptions.validation = o.device.validate;
-    contextOptions.deviceName = o.device.device;
-    gpu::Context context(contextOptions);
-    if (!context.caps().timestamps)
-        throw Error(context.deviceName() + " has no timestamp queries; floe bench needs them", ExitCode::Failure);
-    gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
     gpu::FrameResources frames(context, 1);
     const uint32_t maxSize = *std::max_element(sizes.begin(), sizes.end());
@@ -182,7 +189,7 @@ int benchCommand(const BenchOptions& o)
     }
 
     nlohmann::ordered_json results = nlohmann::ordered_json::array();
-    fmt::print("\nfloe bench on {} (median of {} repetitions; CPU: one thread, C++ standard library)\n\n", context.deviceName(),
+    fmt::print("\nGPU primitives on {} (median of {} repetitions; CPU: one thread, C++ standard library)\n\n", context.deviceName(),
                o.repetitions);
     fmt::print("{:<28} {:>9} {:>10} {:>12} {:>10} {:>12} {:>9}\n", "primitive", "elements", "GPU ms", "GPU Melem/s", "CPU ms",
                "CPU Melem/s", "GPU/CPU");
@@ -204,8 +211,54 @@ int benchCommand(const BenchOptions& o)
         }
         results.push_back(j);
     }
+    return results;
+}
+
+} // namespace
+
+int benchCommand(const BenchOptions& o)
+{
+    if (o.noDtSearch && !o.dtScenes.empty()) throw Error("--no-dt-search and --dt-scene exclude each other");
+    // A long run must not fail at its end for want of a directory.
+    if (const auto dir = o.out.parent_path(); !o.out.empty() && !dir.empty() && !std::filesystem::is_directory(dir))
+        throw Error(fmt::format("--out {}: the directory {} does not exist", o.out.string(), dir.string()));
+    const bool primitives = o.suite != "sph", sph = o.suite != "primitives";
+    // Scenes first: a missing file is bad input, reported before the device starts.
+    SphBenchOptions so;
+    if (sph) {
+        if (o.noThroughput && o.noDtSearch) throw Error("--no-throughput and --no-dt-search leave nothing to measure");
+        const std::filesystem::path scene2D = o.scene2D.empty() ? findAsset("scenes/dam_break_2d.json") : o.scene2D;
+        const std::filesystem::path scene3D = o.scene3D.empty() ? findAsset("scenes/dam_break_3d.json") : o.scene3D;
+        for (const auto& [flag, path] : {std::pair{"--scene-2d", scene2D}, std::pair{"--scene-3d", scene3D}})
+            if (!std::filesystem::exists(path)) throw Error(fmt::format("{} {}: no such scene file", flag, path.string()));
+        if (!o.noThroughput) {
+            so.scene2D = scene2D;
+            so.scene3D = scene3D;
+        }
+        so.dtScenes = o.noDtSearch ? std::vector<std::filesystem::path>{} : o.dtScenes.empty() ? std::vector{scene2D} : o.dtScenes;
+        for (const auto& path : so.dtScenes)
+            if (!std::filesystem::exists(path)) throw Error(fmt::format("--dt-scene {}: no such scene file", path.string()));
+        so.steps = o.steps;
+        so.warmupSteps = o.warmup;
+        so.dtSeconds = o.dtSeconds;
+        so.dtRefinements = o.dtRefinements;
+    }
+    gpu::ContextOptions contextOptions;
+    contextOptions.validation = o.device.validate;
+    contextOptions.deviceName = o.device.device;
+    gpu::Context context(contextOptions);
+    if (!context.caps().timestamps)
+        throw Error(context.deviceName() + " has no timestamp queries; floe bench needs them", ExitCode::Failure);
+    gpu::ShaderLibrary shaders;
+    nlohmann::ordered_json doc = {{"device", context.deviceName()}, {"repetitions", o.repetitions}};
+    if (primitives) doc["results"] = primitivesBench(context, shaders, o);
+    if (sph) {
+        so.counts2D = o.particles2D.empty() ? defaultSphCounts(context, true) : o.particles2D;
+        so.counts3D = o.particles3D.empty() ? defaultSphCounts(context, false) : o.particles3D;
+        doc["sph"] = sphBench(context, shaders, so);
+        printSphBench(doc["sph"]);
+    }
     if (!o.out.empty()) {
-        nlohmann::ordered_json doc = {{"device", context.deviceName()}, {"repetitions", o.repetitions}, {"results", results}};
         std::FILE* f = std::fopen(o.out.c_str(), "w");
         if (!f) throw Error(fmt::format("--out {}: cannot write", o.out.string()));
         const std::string text = doc.dump(2) + "\n";

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "app/Commands.h"
+#include "app/SceneKeys.h"
 #include "base/Error.h"
 
 namespace floe {
@@ -64,12 +65,31 @@ int runCli(int argc, char** argv)
     addDeviceOptions(infoCmd, info);
 
     BenchOptions bench;
-    CLI::App* benchCmd = app.add_subcommand("bench", "benchmark the GPU primitives against the C++ standard library");
+    CLI::App* benchCmd = app.add_subcommand("bench", "benchmark the GPU primitives and the SPH solvers");
     benchCmd->add_option("--out", bench.out, "write the results as JSON to FILE");
     benchCmd->add_option("--sizes", bench.sizes, "element counts (default: 65536 1048576 2097152)")
         ->check(CLI::Range(1u, 1u << 28));
     benchCmd->add_option("--repetitions", bench.repetitions, "timed repetitions per measurement")->check(CLI::Range(1, 1000));
+    benchCmd->add_option("--suite", bench.suite, "what to measure: primitives, sph or all (default)")
+        ->check(CLI::IsMember({"primitives", "sph", "all"}));
+    benchCmd->add_option("--scene-2d", bench.scene2D, "2D scene of the SPH suite (default assets/scenes/dam_break_2d.json)");
+    benchCmd->add_option("--scene-3d", bench.scene3D, "3D scene of the SPH suite (default assets/scenes/dam_break_3d.json)");
+    benchCmd->add_option("--particles-2d", bench.particles2D, "particle counts the 2D scene is resampled to")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
+    benchCmd->add_option("--particles-3d", bench.particles3D, "particle counts the 3D scene is resampled to")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
+    benchCmd->add_option("--steps", bench.steps, "timed SPH steps per case")->check(CLI::Range(uint64_t(1), uint64_t(1) << 30));
+    benchCmd->add_option("--warmup", bench.warmup, "untimed SPH steps before them")
+        ->check(CLI::Range(uint64_t(0), uint64_t(1) << 30));
+    benchCmd->add_option("--dt-scene", bench.dtScenes, "scene of the largest-stable-dt search (repeatable; default: the 2D scene)")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    benchCmd->add_flag("--no-dt-search", bench.noDtSearch, "skip the largest-stable-dt search");
+    benchCmd->add_flag("--no-throughput", bench.noThroughput, "skip the SPH throughput cases (only the dt search)");
+    benchCmd->add_option("--dt-seconds", bench.dtSeconds, "simulated seconds per dt trial")->check(CLI::Range(1e-3, 1e3));
+    benchCmd->add_option("--dt-refinements", bench.dtRefinements, "bisection steps of the dt search")->check(CLI::Range(0, 20));
     addDeviceOptions(benchCmd, bench.device);
+
+    CLI::App* keysCmd = app.add_subcommand("keys", "print every scene key with its type, unit, default and meaning (Markdown)");
 
     std::string viewScene;
     CLI::App* viewCmd = app.add_subcommand("view", "interactive window (GLFW + ImGui); not built yet");
@@ -79,8 +99,8 @@ int runCli(int argc, char** argv)
     // CLI11 reports an unknown command as a missing one; name it instead.
     if (argc > 1 && argv[1][0] != '-') {
         const std::string command = argv[1];
-        if (command != "run" && command != "info" && command != "bench" && command != "view")
-            throw Error(fmt::format("unknown command '{}'; commands: run, view, bench, info (see floe --help)", command));
+        if (command != "run" && command != "info" && command != "bench" && command != "view" && command != "keys")
+            throw Error(fmt::format("unknown command '{}'; commands: run, view, bench, info, keys (see floe --help)", command));
     }
     try {
         app.parse(argc, argv);
@@ -107,6 +127,10 @@ int runCli(int argc, char** argv)
     if (*benchCmd) {
         bench.device.validate = bench.device.validate || envValidate();
         return benchCommand(bench);
+    }
+    if (*keysCmd) {
+        std::fputs(sceneKeysMarkdown().c_str(), stdout);
+        return 0;
     }
     if (*viewCmd)
         throw Error(

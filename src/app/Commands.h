@@ -36,8 +36,18 @@ struct RunOptions {
 
 struct BenchOptions {
     std::filesystem::path out;   // --out FILE.json
+    std::string suite = "all";   // --suite primitives|sph|all
     std::vector<uint32_t> sizes; // --sizes; default 65536, 1048576, 2097152
     int repetitions = 5;         // --repetitions
+    // SPH suite (see SphBench.h); empty paths and counts: the defaults.
+    std::filesystem::path scene2D, scene3D;         // --scene-2d, --scene-3d
+    std::vector<uint64_t> particles2D, particles3D; // --particles-2d, --particles-3d
+    uint64_t steps = 40, warmup = 10;               // --steps, --warmup
+    std::vector<std::filesystem::path> dtScenes;    // --dt-scene (repeatable)
+    bool noDtSearch = false;                        // --no-dt-search
+    bool noThroughput = false;                      // --no-throughput
+    double dtSeconds = 1.0;                         // --dt-seconds
+    int dtRefinements = 3;                          // --dt-refinements
     DeviceOptions device;
 };
 

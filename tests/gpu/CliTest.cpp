@@ -4,6 +4,7 @@
 // capture whose structured data holds the passes.
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,7 +14,10 @@
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
 
+#include <glm/geometric.hpp>
+
 #include "gpu/RenderDoc.h"
+#include "io/ParticleExport.h"
 
 namespace floe::test {
 namespace {
@@ -182,6 +186,111 @@ TEST(Cli, RunWritesMetricsSummaryAndPictures)
     }
 }
 
+std::string fileBytes(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(Cli, ExportsSavedStatesAndResumedRuns)
+{
+    const fs::path out = tempDir("state");
+    const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/dam_break_2d.json";
+    // 30 steps in one go, and 20 + 10 through a saved state: the final states are byte-identical.
+    Result r = floe("run " + scene + " --steps 30 --frames 0 --quiet --out " + (out / "straight").string() + " --save-state " +
+                    (out / "straight.state").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    r = floe("run " + scene + " --steps 20 --frames 0 --quiet --export ply --export-every 10 --out " + (out / "first").string() +
+             " --save-state " + (out / "half.state").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    r = floe("run " + scene + " --steps 10 --frames 0 --quiet --export vtk --export-every 5 --out " + (out / "second").string() +
+             " --load-state " + (out / "half.state").string() + " --save-state " + (out / "resumed.state").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::string straight = fileBytes(out / "straight.state"), resumed = fileBytes(out / "resumed.state");
+    ASSERT_GT(straight.size(), 1250u * 36u);
+    EXPECT_TRUE(straight == resumed) << "the resumed run differs from the uninterrupted one";
+
+    const nlohmann::json second = nlohmann::json::parse(readFile(out / "second" / "summary.json"));
+    EXPECT_EQ(second["first_step"], 21);
+    EXPECT_EQ(second["steps"], 10);
+    const std::string metrics = readFile(out / "second" / "metrics.csv");
+    EXPECT_NE(metrics.find("\n21,"), std::string::npos) << "step numbers continue after a resume";
+
+    // Exports: PLY in sampling order with plausible values, VTK with its header.
+    for (const char* name : {"particles_000010.ply", "particles_000020.ply"}) {
+        const io::ParticleFrame f = io::readPly(out / "first" / name);
+        ASSERT_EQ(f.positions.size(), 1250u) << name;
+        for (size_t i = 0; i < f.positions.size(); ++i) {
+            ASSERT_TRUE(std::isfinite(f.positions[i].x + f.velocities[i].y + f.pressures[i])) << name << " particle " << i;
+            ASSERT_GT(f.densities[i], 500.0f) << name << " particle " << i;
+            ASSERT_LT(f.densities[i], 1100.0f) << name << " particle " << i;
+            ASSERT_GE(f.pressures[i], 0.0f) << name << " particle " << i;
+        }
+        // Particle 0 was sampled at the block's corner (0.04, 0.04) and is still near it.
+        EXPECT_LT(glm::length(f.positions[0] - glm::vec3(0.04f, 0.04f, 0.0f)), 0.05f) << name;
+    }
+    for (const char* name : {"particles_000025.vtk", "particles_000030.vtk"}) {
+        const std::string vtk = fileBytes(out / "second" / name);
+        EXPECT_EQ(vtk.rfind("# vtk DataFile Version 3.0", 0), 0u) << name;
+        EXPECT_NE(vtk.find("POINTS 1250 float"), std::string::npos) << name;
+        EXPECT_NE(vtk.find("SCALARS pressure float 1"), std::string::npos) << name;
+    }
+    // A state does not load into a different scene set-up.
+    r = floe("run " + std::string(FLOE_SOURCE_DIR) + "/assets/scenes/rest_2d.json --steps 2 --frames 0 --quiet --out " +
+             (out / "wrong").string() + " --load-state " + (out / "half.state").string());
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("different scene"), std::string::npos) << r.output;
+}
+
+TEST(Cli, ADivergedRunExitsOneAndExportsItsLastGoodState)
+{
+    const fs::path out = tempDir("diverge");
+    // The equation of state far too stiff for a 10 ms step: the fluid explodes within steps.
+    const Result r =
+        floe("run " + std::string(FLOE_SOURCE_DIR) +
+             "/assets/scenes/dam_break_2d.json --solver eos --set Configuration.cflMethod=0 "
+             "--set Configuration.timeStepSize=0.01 --set Configuration.stiffness=1e7 --steps 100 --frames 0 --quiet --out " +
+             out.string());
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("above the equation of state's acoustic bound"), std::string::npos) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+    EXPECT_EQ(summary["status"], "diverged");
+    EXPECT_LT(summary["diverged_at_step"].get<int>(), 100);
+    EXPECT_EQ(summary["last_good_state"], "last_good.ply");
+    const io::ParticleFrame f = io::readPly(out / "last_good.ply");
+    EXPECT_EQ(f.positions.size(), 1250u);
+    for (const glm::vec3& p : f.positions) ASSERT_TRUE(std::isfinite(p.x + p.y + p.z));
+}
+
+// The GPU sums time in float, the CSV in double: the run still ends at the stop time (it once
+// kept submitting empty steps when the two sums disagreed in the last digits). The equation of
+// state's CFL step includes the speed of sound (eosSoundSpeed), so the run stays stable at 0.4 h / c.
+TEST(Cli, ATimeLimitedRunEndsAtItsStopTimeWithTheAcousticStep)
+{
+    const fs::path out = tempDir("stop");
+    const Result r = floe("run " + std::string(FLOE_SOURCE_DIR) +
+                          "/assets/scenes/dam_break_2d.json --solver eos --seconds 0.2 --frames 0 --quiet --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    std::istringstream lines(readFile(out / "metrics.csv"));
+    std::string row;
+    std::getline(lines, row); // step,time,dt,...
+    double lastTime = 0, maxDt = 0;
+    int rows = 0;
+    while (std::getline(lines, row)) {
+        const size_t a = row.find(','), b = row.find(',', a + 1), c = row.find(',', b + 1);
+        lastTime = std::stod(row.substr(a + 1, b - a - 1));
+        maxDt = std::max(maxDt, std::stod(row.substr(b + 1, c - b - 1)));
+        ++rows;
+    }
+    EXPECT_DOUBLE_EQ(lastTime, 0.2);
+    // h = 0.04 m, c = sqrt(1e6 Pa / 1000 kg/m^3) = 31.6 m/s: dt <= 0.4 h / c = 5.06e-4 s.
+    EXPECT_LE(maxDt, 5.06e-4);
+    EXPECT_GE(rows, 396); // 0.2 s / 5.06e-4 s
+    const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+    EXPECT_EQ(summary["status"], "ok");
+    EXPECT_DOUBLE_EQ(summary["end_time"].get<double>(), 0.2);
+}
+
 TEST(Cli, InfoNamesTheChosenDevice)
 {
     const Result r = floe("info");
@@ -196,7 +305,7 @@ TEST(Cli, InfoNamesTheChosenDevice)
 TEST(Cli, BenchWritesMachineReadableResults)
 {
     const fs::path dir = tempDir("bench");
-    const Result r = floe("bench --sizes 1000 5000 --repetitions 1 --out " + (dir / "bench.json").string());
+    const Result r = floe("bench --suite primitives --sizes 1000 5000 --repetitions 1 --out " + (dir / "bench.json").string());
     ASSERT_EQ(r.status, 0) << r.output;
     const nlohmann::json doc = nlohmann::json::parse(readFile(dir / "bench.json"));
     ASSERT_EQ(doc["results"].size(), 8u);
@@ -205,6 +314,52 @@ TEST(Cli, BenchWritesMachineReadableResults)
         EXPECT_GT(row["cpu_melem_per_s"].get<double>(), 0.0) << row.dump();
     }
     EXPECT_NE(r.output.find("stable sort"), std::string::npos);
+    EXPECT_FALSE(doc.contains("sph"));
+}
+
+// The SPH suite on tiny resamplings of the dam breaks: every case measured, the ratios present,
+// and the dt search brackets each solver's largest stable step.
+TEST(Cli, SphBenchMeasuresBothSolversAndTheirStableSteps)
+{
+    const fs::path dir = tempDir("bench_sph");
+    const Result r = floe("bench --suite sph --particles-2d 300 1200 --particles-3d 1000 --steps 4 --warmup 2 "
+                          "--dt-seconds 0.1 --dt-refinements 1 --out " +
+                          (dir / "bench.json").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json doc = nlohmann::json::parse(readFile(dir / "bench.json"));
+    EXPECT_FALSE(doc.contains("results"));
+    const nlohmann::json& sph = doc["sph"];
+    ASSERT_EQ(sph["throughput"].size(), 9u); // 3 counts x (eos, iisph, iisph at the eos step)
+    for (const auto& row : sph["throughput"]) {
+        EXPECT_EQ(row["steps"], 4) << row.dump();
+        EXPECT_GT(row["steps_per_second"].get<double>(), 0.0) << row.dump();
+        EXPECT_GT(row["gpu_ms_per_step"].get<double>(), 0.0) << row.dump();
+        EXPECT_TRUE(row["gpu_ms_per_pass"].contains("sph/density")) << row.dump();
+        EXPECT_FALSE(row.contains("note")) << row.dump();
+        if (row["solver"] == "iisph") {
+            EXPECT_GE(row["iisph_iterations_mean"].get<double>(), 2.0) << row.dump();
+            EXPECT_TRUE(row["gpu_ms_per_pass"].contains("sph/iisph_solve")) << row.dump();
+        }
+    }
+    // Resampled near the asked counts (a lattice cannot hit them exactly).
+    EXPECT_NEAR(sph["throughput"][0]["particles"].get<double>(), 300, 60);
+    EXPECT_NEAR(sph["throughput"][6]["particles"].get<double>(), 1000, 250);
+    ASSERT_EQ(sph["cost_ratio_equal_dt"].size(), 3u);
+    for (const auto& row : sph["cost_ratio_equal_dt"]) EXPECT_GT(row["eos_over_iisph_gpu"].get<double>(), 0.0);
+    ASSERT_EQ(sph["stable_dt"].size(), 1u);
+    const nlohmann::json& search = sph["stable_dt"][0];
+    ASSERT_EQ(search["solvers"].size(), 2u);
+    for (const auto& solver : search["solvers"]) {
+        ASSERT_FALSE(solver["largest_stable_dt"].is_null()) << solver.dump();
+        if (!solver["smallest_unstable_dt"].is_null()) {
+            EXPECT_GT(solver["smallest_unstable_dt"].get<double>(), solver["largest_stable_dt"].get<double>());
+        }
+        bool sawStable = false;
+        for (const auto& t : solver["trials"]) sawStable = sawStable || t["stable"].get<bool>();
+        EXPECT_TRUE(sawStable);
+    }
+    EXPECT_GT(search["eos_over_iisph_gpu_per_simulated_second"].get<double>(), 0.0);
+    EXPECT_NE(r.output.find("Largest stable fixed dt"), std::string::npos) << r.output;
 }
 
 TEST(Cli, CaptureWritesARenderDocFileWithThePasses)

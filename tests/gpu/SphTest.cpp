@@ -166,6 +166,7 @@ struct StepCase {
     std::string solver;
     uint32_t dims;
     bool mueller;
+    float xsph = 0.0f;
 };
 
 class StepTest : public SphTest, public ::testing::WithParamInterface<StepCase> {};
@@ -199,6 +200,7 @@ TEST_P(StepTest, TenStepsMatchTheCpuReference)
     settings.kernelSet = c.mueller ? "mueller2003" : "cubic";
     settings.viscosity = 0.01f;
     settings.boundaryViscosity = 0.005f;
+    settings.xsph = c.xsph;
     settings.stiffness = 2e5f;
     settings.boundaryLayers = 2;
     settings.boundarySpacing = 0.5f;
@@ -226,6 +228,7 @@ TEST_P(StepTest, TenStepsMatchTheCpuReference)
                                    : reference::SphReferenceParams::Solver::None;
     p.viscosity = settings.viscosity;
     p.boundaryViscosity = settings.boundaryViscosity;
+    p.xsph = settings.xsph;
     p.stiffness = settings.stiffness;
     p.dt = dt;
     std::vector<glm::dvec3> samples(world.boundary.begin(), world.boundary.end());
@@ -258,9 +261,10 @@ TEST_P(StepTest, TenStepsMatchTheCpuReference)
 INSTANTIATE_TEST_SUITE_P(Solvers, StepTest,
                          ::testing::Values(StepCase{"eos", 2, false}, StepCase{"eos", 3, false}, StepCase{"iisph", 2, false},
                                            StepCase{"iisph", 3, false}, StepCase{"iisph", 3, true}, StepCase{"eos", 2, true},
-                                           StepCase{"none", 3, false}),
+                                           StepCase{"none", 3, false}, StepCase{"iisph", 2, false, 0.3f}),
                          [](const auto& c) {
-                             return fmt::format("{}{}D{}", c.param.solver, c.param.dims, c.param.mueller ? "Mueller" : "");
+                             return fmt::format("{}{}D{}{}", c.param.solver, c.param.dims, c.param.mueller ? "Mueller" : "",
+                                                c.param.xsph > 0.0f ? "Xsph" : "");
                          });
 
 // ---- Scene invariants ----------------------------------------------------------------------------

@@ -20,7 +20,8 @@ const SettingsTable& SphSettings::configurationTable()
             .integer("maxIterations", &S::maxIterations, 1, 10000, "IISPH maximum iterations per step")
             .number("maxError", &S::maxError, "%", 1e-6, 100, "IISPH tolerance: average compression in percent")
             .integer("cflMethod", &S::cflMethod, 0, 2, "time step: 0 fixed, 1 (or 2) CFL condition")
-            .number("cflFactor", &S::cflFactor, "", 1e-3, 10, "CFL factor: dt = factor * 0.4 * h / |v|max")
+            .number("cflFactor", &S::cflFactor, "", 1e-3, 10,
+                    "CFL factor: dt = factor * 0.4 * h / (|v|max + c), c the speed of sound for an EOS (else 0)")
             .number("cflMinTimeStepSize", &S::cflMinTimeStepSize, "s", 1e-8, 1, "smallest time step with CFL")
             .number("cflMaxTimeStepSize", &S::cflMaxTimeStepSize, "s", 1e-7, 1, "largest time step with CFL");
         return s;

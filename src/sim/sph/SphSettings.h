@@ -21,7 +21,7 @@ struct SphSettings {
     int maxIterations = 100;           // IISPH
     float maxError = 0.1f;             // IISPH tolerance, percent of rho0 (average compression)
     int cflMethod = 0;                 // 0 fixed time step, 1 CFL condition
-    float cflFactor = 1.0f;            // dt = cflFactor * 0.4 * h / |v|max
+    float cflFactor = 1.0f;            // dt = cflFactor * 0.4 * h / (|v|max + c), c: an EOS's speed of sound
     float cflMinTimeStepSize = 1e-5f;  // s
     float cflMaxTimeStepSize = 0.005f; // s
 
