@@ -410,9 +410,11 @@ Json sphBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const Sp
 
 void printSphBench(const Json& results)
 {
-    fmt::print("\nSPH steps from the dam breaks' initial state (GPU ms and iterations are means per step)\n\n");
-    fmt::print("{:<4} {:<24} {:>9} {:>10} {:>9} {:>11} {:>16} {:>10} {:>10}\n", "dim", "case", "particles", "dt (s)", "steps/s",
-               "GPU ms/step", "iters", "comp avg", "comp max");
+    if (!results["throughput"].empty())
+        fmt::print("\nSPH steps from the dam breaks' initial state (GPU ms and iterations are means per step)\n\n");
+    if (!results["throughput"].empty())
+        fmt::print("{:<4} {:<24} {:>9} {:>10} {:>9} {:>11} {:>16} {:>10} {:>10}\n", "dim", "case", "particles", "dt (s)", "steps/s",
+                   "GPU ms/step", "iters", "comp avg", "comp max");
     for (const Json& r : results["throughput"]) {
         if (r.contains("note") && !r.contains("steps")) {
             fmt::print("{:<4} {:<24} {:>9} {}\n", r["dimensions"].get<std::string>(), "", r["particles"].get<uint64_t>(),
