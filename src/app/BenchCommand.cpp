@@ -18,6 +18,7 @@
 #include "gpu/Context.h"
 #include "gpu/ShaderLibrary.h"
 #include "graph/RenderGraph.h"
+#include "io/TextFile.h"
 #include "sim/ParticleBuffers.h"
 #include "sim/prim/RadixSort.h"
 #include "sim/prim/Reduce.h"
@@ -259,11 +260,7 @@ int benchCommand(const BenchOptions& o)
         printSphBench(doc["sph"]);
     }
     if (!o.out.empty()) {
-        std::FILE* f = std::fopen(o.out.c_str(), "w");
-        if (!f) throw Error(fmt::format("--out {}: cannot write", o.out.string()));
-        const std::string text = doc.dump(2) + "\n";
-        std::fputs(text.c_str(), f);
-        std::fclose(f);
+        if (!io::writeTextFile(o.out, doc.dump(2) + "\n")) throw Error(fmt::format("--out {}: cannot write", o.out.string()));
         fmt::print("\nwrote {}\n", o.out.string());
     }
     return 0;

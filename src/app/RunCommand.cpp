@@ -17,6 +17,7 @@
 #include "app/Progress.h"
 #include "app/SceneLoader.h"
 #include "app/SceneSetup.h"
+#include "app/Stat.h"
 #include "base/Error.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
@@ -27,6 +28,7 @@
 #include "io/ParticleExport.h"
 #include "io/Png.h"
 #include "io/StateFile.h"
+#include "io/TextFile.h"
 #include "render/OffscreenTarget.h"
 #include "render/Renderer.h"
 #include "shared/render.h"
@@ -36,23 +38,6 @@ namespace floe {
 namespace {
 
 constexpr uint32_t kFramesInFlight = 2;
-
-struct Stat {
-    double sum = 0, max = -1e300, last = 0;
-    uint64_t n = 0;
-    void add(double v)
-    {
-        sum += v;
-        max = std::max(max, v);
-        last = v;
-        ++n;
-    }
-    nlohmann::ordered_json json() const
-    {
-        if (!n) return nullptr;
-        return {{"mean", sum / double(n)}, {"max", max}, {"last", last}};
-    }
-};
 
 struct Pending {
     uint64_t step = 0; // absolute step number
@@ -260,8 +245,8 @@ int runCommand(const RunOptions& o)
 
     const sim::PressureSolver solverKind = scene.sph.pressureSolver();
     std::vector<std::string> pictureFiles, exportFiles;
-    std::map<std::string, Stat> passStats;
-    Stat kinetic, escapedStat, gpuTotal, maxSpeed, densityAvg, densityMax, iterations, dtStat;
+    std::map<std::string, RunningStat> passStats;
+    RunningStat kinetic, escapedStat, gpuTotal, maxSpeed, densityAvg, densityMax, iterations, dtStat;
     uint64_t wallContacts = 0;
     bool diverged = false, reachedEnd = false;
     uint64_t divergedAt = 0;
@@ -481,7 +466,7 @@ int runCommand(const RunOptions& o)
     summary["wall_contacts"] = wallContacts;
     nlohmann::ordered_json perPass = nlohmann::ordered_json::object();
     for (const std::string& n : passNames)
-        if (passStats.count(n)) perPass[n] = passStats[n].sum / double(passStats[n].n);
+        if (passStats.count(n)) perPass[n] = passStats[n].mean();
     summary["gpu_ms_mean"] = perPass;
     summary["frames"] = pictureFiles;
     summary["exports"] = exportFiles;
@@ -497,13 +482,8 @@ int runCommand(const RunOptions& o)
         summary["diverged_reason"] = divergeReason;
         summary["last_good_state"] = lastGoodFile;
     }
-    {
-        std::FILE* f = std::fopen((outDir / "summary.json").c_str(), "w");
-        if (!f) throw Error(fmt::format("cannot write {}", (outDir / "summary.json").string()), ExitCode::Failure);
-        const std::string text = summary.dump(2) + "\n";
-        std::fputs(text.c_str(), f);
-        std::fclose(f);
-    }
+    if (!io::writeTextFile(outDir / "summary.json", summary.dump(2) + "\n"))
+        throw Error(fmt::format("cannot write {}", (outDir / "summary.json").string()), ExitCode::Failure);
 
     fmt::print("floe run: {} ({} particles, {} boundary particles, {}, {} steps, t = {:.4g} s) on {}\n", scene.name,
                simulation.count(), simulation.boundaryCount(), sim::pressureSolverName(solverKind), lastStep - startStep, lastTime,

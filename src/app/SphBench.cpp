@@ -15,6 +15,7 @@
 
 #include "app/SceneLoader.h"
 #include "app/SceneSetup.h"
+#include "app/Stat.h"
 #include "base/Error.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
@@ -26,18 +27,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-struct Mean {
-    double sum = 0, max = 0;
-    uint64_t n = 0;
-    void add(double v)
-    {
-        sum += v;
-        max = n ? std::max(max, v) : v;
-        ++n;
-    }
-    double mean() const { return n ? sum / double(n) : 0.0; }
-};
-
 // What one run of a scene measured.
 struct Measured {
     uint32_t particles = 0, boundary = 0;
@@ -46,7 +35,7 @@ struct Measured {
     double wallSeconds = 0;               // of the measured steps
     double gpuMs = 0;                     // sum over the measured steps
     std::map<std::string, double> passMs; // sums per pass
-    Mean iterations, densityAvg, densityMax, dt, maxSpeed;
+    RunningStat iterations, densityAvg, densityMax, dt;
     uint64_t capped = 0; // IISPH steps that stopped at maxIterations without converging
     bool stable = true;
     std::string reason; // why the run was not stable
@@ -125,7 +114,6 @@ Measured measure(gpu::Context& context, const gpu::ShaderLibrary& shaders, const
         m.dt.add(s.dt);
         m.densityAvg.add(s.densityErrorAvg);
         m.densityMax.add(s.densityErrorMax);
-        m.maxSpeed.add(s.maxSpeed);
         if (scene.sph.pressureSolver() == sim::PressureSolver::Iisph) {
             m.iterations.add(s.iterations);
             if (s.iterations >= uint32_t(scene.sph.maxIterations)) ++m.capped;

@@ -332,20 +332,28 @@ void Simulation::addSnapshot(graph::RenderGraph& graph, uint32_t slot)
     graph.endGroup();
 }
 
-SimulationState Simulation::readSnapshot(graph::RenderGraph& graph, uint32_t slot, std::vector<float>* densities)
+SimulationState Simulation::readState(graph::RenderGraph& graph, const gpu::Buffer& positions, const gpu::Buffer& velocities,
+                                      const gpu::Buffer& ids, const gpu::Buffer& state, const gpu::Buffer& lastStep)
 {
-    const Snapshot& snapshot = snapshots_.at(slot);
     SimulationState s;
     const uint32_t n = particles_.count;
     s.positions.resize(n);
     s.velocities.resize(n);
     s.ids.resize(n);
-    downloadNow(context_, graph, snapshot.positions, s.positions.data(), n * 16ull);
-    downloadNow(context_, graph, snapshot.velocities, s.velocities.data(), n * 16ull);
-    downloadNow(context_, graph, snapshot.ids, s.ids.data(), n * 4ull);
-    downloadNow(context_, graph, snapshot.state, s.state.data(), sizeof(shared::SphState));
-    downloadNow(context_, graph, snapshot.lastStep, &s.lastStep, 16);
+    downloadNow(context_, graph, positions, s.positions.data(), n * 16ull);
+    downloadNow(context_, graph, velocities, s.velocities.data(), n * 16ull);
+    downloadNow(context_, graph, ids, s.ids.data(), n * 4ull);
+    downloadNow(context_, graph, state, s.state.data(), sizeof(shared::SphState));
+    downloadNow(context_, graph, lastStep, &s.lastStep, 16);
+    return s;
+}
+
+SimulationState Simulation::readSnapshot(graph::RenderGraph& graph, uint32_t slot, std::vector<float>* densities)
+{
+    const Snapshot& snapshot = snapshots_.at(slot);
+    SimulationState s = readState(graph, snapshot.positions, snapshot.velocities, snapshot.ids, snapshot.state, snapshot.lastStep);
     if (densities) {
+        const uint32_t n = particles_.count;
         std::vector<glm::vec4> metrics(n);
         downloadNow(context_, graph, snapshot.metricsB, metrics.data(), n * 16ull);
         densities->resize(n);
@@ -356,17 +364,7 @@ SimulationState Simulation::readSnapshot(graph::RenderGraph& graph, uint32_t slo
 
 SimulationState Simulation::download(graph::RenderGraph& graph)
 {
-    SimulationState s;
-    const uint32_t n = particles_.count;
-    s.positions.resize(n);
-    s.velocities.resize(n);
-    s.ids.resize(n);
-    downloadNow(context_, graph, particles_.positions, s.positions.data(), n * 16ull);
-    downloadNow(context_, graph, particles_.velocities, s.velocities.data(), n * 16ull);
-    downloadNow(context_, graph, particles_.ids, s.ids.data(), n * 4ull);
-    downloadNow(context_, graph, state_, s.state.data(), sizeof(shared::SphState));
-    downloadNow(context_, graph, reducedB_, &s.lastStep, 16);
-    return s;
+    return readState(graph, particles_.positions, particles_.velocities, particles_.ids, state_, reducedB_);
 }
 
 void Simulation::upload(graph::RenderGraph& graph, const SimulationState& s)

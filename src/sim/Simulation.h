@@ -65,6 +65,8 @@ public:
 private:
     void buildBoundary(graph::RenderGraph& graph);
     std::vector<gpu::SpecConstant> spec() const;
+    SimulationState readState(graph::RenderGraph& graph, const gpu::Buffer& positions, const gpu::Buffer& velocities,
+                              const gpu::Buffer& ids, const gpu::Buffer& state, const gpu::Buffer& lastStep);
 
     gpu::Context& context_;
     WorldSettings world_;
