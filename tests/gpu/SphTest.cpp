@@ -169,6 +169,12 @@ struct StepCase {
     float xsph = 0.0f;
 };
 
+// Readable parameters in test listings (gtest would print the struct's bytes, padding included).
+void PrintTo(const StepCase& c, std::ostream* os)
+{
+    *os << c.solver << ' ' << c.dims << "D" << (c.mueller ? " Mueller" : "") << (c.xsph > 0.0f ? " XSPH" : "");
+}
+
 class StepTest : public SphTest, public ::testing::WithParamInterface<StepCase> {};
 
 TEST_P(StepTest, TenStepsMatchTheCpuReference)
