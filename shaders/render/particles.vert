@@ -7,11 +7,15 @@
 
 layout(std140, binding = RENDER_BIND_FRAME) uniform Frame { RenderParams frame; };
 FLOE_IN_VEC4(RENDER_BIND_POSITIONS, positions);
+#ifndef FLUID_SPHERES
 FLOE_IN_VEC4(RENDER_BIND_VELOCITIES, velocities);
+#endif
 
 layout(location = 0) out vec3 viewPosition; // of this quad corner, view space
 layout(location = 1) flat out vec3 viewCenter;
+#ifndef FLUID_SPHERES // the fluid surface's passes (render/fluid_spheres.vert) need no colour
 layout(location = 2) flat out float colorValue;
+#endif
 
 const vec2 kCorners[6] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(1, 1), vec2(-1, -1), vec2(1, 1), vec2(-1, 1));
 
@@ -19,7 +23,6 @@ void main()
 {
     const uint particle = gl_InstanceIndex;
     const vec4 p = FLOE_LOAD_VEC4(positions, particle);
-    const vec3 v = FLOE_LOAD_VEC4(velocities, particle).xyz;
     const float radius = frame.particle.x;
     viewCenter = (frame.view * vec4(p.xyz, 1.0)).xyz;
     // The silhouette of a sphere seen in perspective is wider than its radius; 1.5 r covers
@@ -27,7 +30,10 @@ void main()
     viewPosition = viewCenter + vec3(kCorners[gl_VertexIndex] * radius * 1.5, 0.0);
     // Pull the quad towards the camera so the nearest point of the sphere is not clipped by it.
     viewPosition += normalize(-viewCenter) * radius;
+#ifndef FLUID_SPHERES
+    const vec3 v = FLOE_LOAD_VEC4(velocities, particle).xyz;
     colorValue = frame.particle.w == float(RENDER_COLOR_HEIGHT) ? p.y : length(v);
     if (frame.particle.w == float(RENDER_COLOR_SOLID)) colorValue = -1.0;
+#endif
     gl_Position = frame.projection * vec4(viewPosition, 1.0);
 }

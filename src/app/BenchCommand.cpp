@@ -1,6 +1,6 @@
 // floe bench: elements per second of the GPU primitives (timestamp queries around each call)
-// against the C++ standard library on the CPU, measured in the same run, and the SPH suite
-// (SphBench.h). Machine-readable results with --out FILE.json; tables on stdout.
+// against the C++ standard library on the CPU, measured in the same run, the SPH suite
+// (SphBench.h) and the render suite (RenderBench.h). Machine-readable results with --out FILE.json; tables on stdout.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/Commands.h"
+#include "app/RenderBench.h"
 #include "app/SphBench.h"
 #include "base/Error.h"
 #include "gpu/Commands.h"
@@ -223,7 +224,9 @@ int benchCommand(const BenchOptions& o)
     // A long run must not fail at its end for want of a directory.
     if (const auto dir = o.out.parent_path(); !o.out.empty() && !dir.empty() && !std::filesystem::is_directory(dir))
         throw Error(fmt::format("--out {}: the directory {} does not exist", o.out.string(), dir.string()));
-    const bool primitives = o.suite != "sph", sph = o.suite != "primitives";
+    const bool primitives = o.suite == "primitives" || o.suite == "all";
+    const bool sph = o.suite == "sph" || o.suite == "all";
+    const bool render = o.suite == "render" || o.suite == "all";
     // Scenes first: a missing file is bad input, reported before the device starts.
     SphBenchOptions so;
     if (sph) {
@@ -258,6 +261,13 @@ int benchCommand(const BenchOptions& o)
         so.counts3D = o.particles3D.empty() ? defaultSphCounts(context, false) : o.particles3D;
         doc["sph"] = sphBench(context, shaders, so);
         printSphBench(doc["sph"]);
+    }
+    if (render) {
+        RenderBenchOptions ro;
+        ro.counts = o.renderCounts;
+        ro.repetitions = o.repetitions;
+        doc["render"] = renderBench(context, shaders, ro);
+        printRenderBench(doc["render"]);
     }
     if (!o.out.empty()) {
         if (!io::writeTextFile(o.out, doc.dump(2) + "\n")) throw Error(fmt::format("--out {}: cannot write", o.out.string()));

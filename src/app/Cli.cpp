@@ -48,6 +48,10 @@ int runCli(int argc, char** argv)
     runCmd->add_option("--set", run.sets, "override a scene setting, e.g. --set Configuration.timeStepSize=0.0005")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    runCmd->add_option("--render", run.render, "what pictures show: particles (default), fluid (the screen-space surface) or both")
+        ->check(CLI::IsMember({"particles", "fluid", "both"}));
+    runCmd->add_option("--smoothing", run.smoothing, "fluid surface: depth smoothing iterations (default 3)")
+        ->check(CLI::Range(0, 64));
     runCmd->add_flag("--capture", run.capture, "capture the first frame with RenderDoc into the output directory");
     runCmd->add_option("--export", run.exportFormat, "write particles (position, velocity, density, pressure) as ply or vtk")
         ->check(CLI::IsMember({"ply", "vtk"}));
@@ -65,13 +69,15 @@ int runCli(int argc, char** argv)
     addDeviceOptions(infoCmd, info);
 
     BenchOptions bench;
-    CLI::App* benchCmd = app.add_subcommand("bench", "benchmark the GPU primitives and the SPH solvers");
+    CLI::App* benchCmd = app.add_subcommand("bench", "benchmark the GPU primitives, the SPH solvers and the renderer");
     benchCmd->add_option("--out", bench.out, "write the results as JSON to FILE");
     benchCmd->add_option("--sizes", bench.sizes, "element counts (default: 65536 1048576 2097152)")
         ->check(CLI::Range(1u, 1u << 28));
     benchCmd->add_option("--repetitions", bench.repetitions, "timed repetitions per measurement")->check(CLI::Range(1, 1000));
-    benchCmd->add_option("--suite", bench.suite, "what to measure: primitives, sph or all (default)")
-        ->check(CLI::IsMember({"primitives", "sph", "all"}));
+    benchCmd->add_option("--suite", bench.suite, "what to measure: primitives, sph, render or all (default)")
+        ->check(CLI::IsMember({"primitives", "sph", "render", "all"}));
+    benchCmd->add_option("--render-particles", bench.renderCounts, "render suite: particle counts (default: three for the device)")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
     benchCmd->add_option("--scene-2d", bench.scene2D, "2D scene of the SPH suite (default assets/scenes/dam_break_2d.json)");
     benchCmd->add_option("--scene-3d", bench.scene3D, "3D scene of the SPH suite (default assets/scenes/dam_break_3d.json)");
     benchCmd->add_option("--particles-2d", bench.particles2D, "particle counts the 2D scene is resampled to")

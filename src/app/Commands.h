@@ -25,6 +25,8 @@ struct RunOptions {
     uint32_t width = 1280, height = 720; // --width/--height
     std::vector<std::string> sets;       // --set key=value
     bool capture = false;                // --capture (RenderDoc, first frame)
+    std::string render = "particles";    // --render particles|fluid|both
+    std::optional<int> smoothing;        // --smoothing: fluid depth smoothing iterations
     std::string exportFormat;            // --export ply|vtk
     uint64_t exportEvery = 0;            // --export-every N steps (0: with the pictures)
     std::filesystem::path saveState;     // --save-state FILE
@@ -36,7 +38,7 @@ struct RunOptions {
 
 struct BenchOptions {
     std::filesystem::path out;   // --out FILE.json
-    std::string suite = "all";   // --suite primitives|sph|all
+    std::string suite = "all";   // --suite primitives|sph|render|all
     std::vector<uint32_t> sizes; // --sizes; default 65536, 1048576, 2097152
     int repetitions = 5;         // --repetitions
     // SPH suite (see SphBench.h); empty paths and counts: the defaults.
@@ -46,6 +48,7 @@ struct BenchOptions {
     std::vector<std::filesystem::path> dtScenes;    // --dt-scene (repeatable)
     bool noDtSearch = false;                        // --no-dt-search
     bool noThroughput = false;                      // --no-throughput
+    std::vector<uint64_t> renderCounts;             // --render-particles (render suite)
     double dtSeconds = 1.0;                         // --dt-seconds
     int dtRefinements = 3;                          // --dt-refinements
     DeviceOptions device;

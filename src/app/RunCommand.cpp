@@ -31,6 +31,7 @@
 #include "io/TextFile.h"
 #include "render/OffscreenTarget.h"
 #include "render/Renderer.h"
+#include "shared/fluid.h"
 #include "shared/render.h"
 #include "sim/Simulation.h"
 
@@ -199,6 +200,10 @@ int runCommand(const RunOptions& o)
         view.floorHalfExtent =
             0.75f * std::max(world.domainMax.x - world.domainMin.x, world.domainMax.z - world.domainMin.z) + 0.5f;
         view.floorCenter = {0.5f * (world.domainMin.x + world.domainMax.x), 0.5f * (world.domainMin.z + world.domainMax.z)};
+        view.mode = render::parseRenderMode(o.render);
+        if (view.mode < 0) throw Error(fmt::format("--render: '{}' is not particles, fluid or both", o.render));
+        view.fluid = render::fluidSettingsFor(world.particleRadius, world.domainMax - world.domainMin, world.sim2D);
+        if (o.smoothing) view.fluid.iterations = *o.smoothing;
     }
     gpu::Buffer drawnBoundary;
     if (rendering && !world.drawnBoundary.empty()) {
@@ -469,6 +474,8 @@ int runCommand(const RunOptions& o)
         if (passStats.count(n)) perPass[n] = passStats[n].mean();
     summary["gpu_ms_mean"] = perPass;
     summary["frames"] = pictureFiles;
+    summary["render"] = rendering ? nlohmann::ordered_json(render::renderModeName(view.mode)) : nlohmann::ordered_json(nullptr);
+    if (rendering && view.mode != RENDER_MODE_PARTICLES) summary["smoothing_iterations"] = view.fluid.iterations;
     summary["exports"] = exportFiles;
     summary["saved_state"] =
         o.saveState.empty() || diverged ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.saveState.string());

@@ -146,7 +146,7 @@ Pipeline createComputePipeline(Context& context, const ShaderLibrary& shaders, c
 struct GraphicsPipelineBuilder {
     static Pipeline build(Context& context, const ShaderLibrary& shaders, const GraphicsPipelineDesc& desc)
     {
-        Module vert(context, shaders, desc.name + ".vert");
+        Module vert(context, shaders, (desc.vertex.empty() ? desc.name : desc.vertex) + ".vert");
         Module frag(context, shaders, desc.name + ".frag");
         Pipeline p;
         p.name_ = desc.name;

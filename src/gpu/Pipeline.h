@@ -83,7 +83,8 @@ Pipeline createComputePipeline(Context& context, const ShaderLibrary& shaders, c
                                std::span<const SpecConstant> specialization = {});
 
 struct GraphicsPipelineDesc {
-    std::string name; // <name>.vert.spv and <name>.frag.spv
+    std::string name;   // <name>.vert.spv and <name>.frag.spv
+    std::string vertex; // when set: <vertex>.vert.spv instead (one vertex shader, several fragment shaders)
     std::vector<SpecConstant> specialization;
     VkFormat colorFormat = VK_FORMAT_UNDEFINED; // dynamic rendering formats
     VkFormat depthFormat = VK_FORMAT_UNDEFINED;

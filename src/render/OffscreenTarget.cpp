@@ -8,7 +8,7 @@ OffscreenTarget::OffscreenTarget(gpu::Context& context, uint32_t width, uint32_t
     : color_(context, {"offscreen colour", kColorFormat, width, height,
                        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT}),
       depth_(context, {"offscreen depth", kDepthFormat, width, height,
-                       VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT}),
+                       VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT}),
       readback_(context, {"offscreen read-back", uint64_t(width) * height * 4, gpu::MemoryKind::Readback})
 {
 }

@@ -4,13 +4,32 @@
 
 #include "gpu/Image.h"
 #include "graph/RenderGraph.h"
+#include "shared/fluid.h"
 #include "shared/render.h"
 #include "sim/ParticleBuffers.h"
 
 namespace floe::render {
 
+int parseRenderMode(const std::string& name)
+{
+    if (name == "particles") return RENDER_MODE_PARTICLES;
+    if (name == "fluid") return RENDER_MODE_FLUID;
+    if (name == "both") return RENDER_MODE_BOTH;
+    return -1;
+}
+
+const char* renderModeName(int mode)
+{
+    switch (mode) {
+    case RENDER_MODE_FLUID: return "fluid";
+    case RENDER_MODE_BOTH: return "both";
+    default: return "particles";
+    }
+}
+
 Renderer::Renderer(gpu::Context& context, const gpu::ShaderLibrary& shaders, VkFormat colorFormat, VkFormat depthFormat,
                    uint32_t framesInFlight)
+    : context_(context), shaders_(shaders), colorFormat_(colorFormat), framesInFlight_(framesInFlight)
 {
     gpu::GraphicsPipelineDesc desc;
     desc.name = "render/particles";
@@ -66,15 +85,31 @@ void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, con
         pass.draw(6, boundaryCount);
         cleared = true;
     }
-    auto pass = graph.addGraphics(particles_);
-    pass.read(RENDER_BIND_FRAME, constants)
-        .read(RENDER_BIND_POSITIONS, particles.positions)
-        .read(RENDER_BIND_VELOCITIES, particles.velocities);
-    if (cleared)
-        pass.color(color).depth(depth);
-    else
-        pass.color(color, background).depth(depth, 1.0f);
-    pass.draw(6, particles.count);
+    if (!cleared) {
+        // Nothing solid: clear the targets with an empty draw of the particle pipeline.
+        graph.addGraphics(particles_)
+            .read(RENDER_BIND_FRAME, constants)
+            .read(RENDER_BIND_POSITIONS, particles.positions)
+            .read(RENDER_BIND_VELOCITIES, particles.velocities)
+            .color(color, background)
+            .depth(depth, 1.0f)
+            .draw(6, 0);
+    }
+    if (view.mode != RENDER_MODE_PARTICLES) {
+        if (!fluid_) fluid_ = std::make_unique<FluidSurface>(context_, shaders_, colorFormat_, framesInFlight_);
+        fluid_->addSceneDepthCopy(graph, depth); // solids only: particles show through the surface
+    }
+    if (view.mode != RENDER_MODE_FLUID) {
+        graph.addGraphics(particles_)
+            .read(RENDER_BIND_FRAME, constants)
+            .read(RENDER_BIND_POSITIONS, particles.positions)
+            .read(RENDER_BIND_VELOCITIES, particles.velocities)
+            .color(color)
+            .depth(depth)
+            .draw(6, particles.count);
+    }
+    if (view.mode != RENDER_MODE_PARTICLES)
+        fluid_->addPasses(graph, color, frame, particles.positions, particles.count, view.fluid, frameSlot);
 }
 
 } // namespace floe::render

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -11,6 +13,7 @@
 #include "gpu/Buffer.h"
 #include "gpu/Pipeline.h"
 #include "render/Camera.h"
+#include "render/FluidSurface.h"
 
 namespace floe::graph {
 class RenderGraph;
@@ -36,7 +39,13 @@ struct ViewSettings {
     float floorHeight = 0.0f;       // m
     float floorHalfExtent = 2.0f;   // m
     glm::vec2 floorCenter{0, 0};    // m (x, z)
+    int mode = 0;                   // RENDER_MODE_* (shared/fluid.h): particles, fluid surface, both
+    FluidSettings fluid;
 };
+
+// "particles", "fluid", "both" <-> RENDER_MODE_*; parseRenderMode returns -1 for anything else.
+int parseRenderMode(const std::string& name);
+const char* renderModeName(int mode);
 
 class Renderer {
 public:
@@ -46,12 +55,21 @@ public:
              uint32_t framesInFlight);
 
     // Records the frame's passes into `color`/`depth`, using constant slot `frameSlot`.
-    // Boundary particles (vec4 xyz m) are drawn in grey when `boundaryCount` > 0.
+    // Boundary particles (vec4 xyz m) are drawn in grey when `boundaryCount` > 0. The fluid
+    // surface modes need `color` usable as a transfer source and `depth` too.
     void addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth,
                    const sim::ParticleBuffers& particles, const ViewSettings& view, uint32_t frameSlot,
                    const gpu::Buffer* boundary = nullptr, uint32_t boundaryCount = 0);
 
+    // The fluid surface's intermediates (tests); null until a fluid mode was drawn.
+    const FluidSurface* fluidSurface() const { return fluid_.get(); }
+
 private:
+    gpu::Context& context_;
+    const gpu::ShaderLibrary& shaders_;
+    VkFormat colorFormat_;
+    uint32_t framesInFlight_;
+    std::unique_ptr<FluidSurface> fluid_; // created on first use
     gpu::Pipeline particles_;
     gpu::Pipeline floor_;
     std::vector<gpu::Buffer> frameConstants_;    // per frame slot: the fluid's constants

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -99,6 +100,9 @@ TEST(Cli, BadInputExitsTwoWithAClearMessage)
         {"run " + good.string() + " --frames -1", {"--frames"}},
         {"run " + good.string() + " --solver nonsense", {"--solver nonsense", "eos, iisph, none"}},
         {"run " + good.string() + " --export obj", {"--export"}},
+        {"run " + good.string() + " --render surface", {"--render"}},
+        {"run " + good.string() + " --smoothing 99", {"--smoothing"}},
+        {"bench --suite pictures", {"--suite"}},
         {"run " + good.string() + " --load-state " + (dir / "missing.state").string(), {"missing.state"}},
         {"run " + good.string() + " --save-every 5", {"--save-state"}},
         {"run " + good.string() + " --set Configuration.timeStepSize=-3", {"--set", "Configuration.timeStepSize"}},
@@ -362,6 +366,53 @@ TEST(Cli, SphBenchMeasuresBothSolversAndTheirStableSteps)
     EXPECT_NE(r.output.find("Largest stable fixed dt"), std::string::npos) << r.output;
 }
 
+// Pictures of the fluid surface: each mode writes its pictures, and the surface changes them.
+TEST(Cli, RunRendersTheFluidSurfaceInEveryMode)
+{
+    const fs::path dir = tempDir("render");
+    std::map<std::string, std::vector<uint8_t>> pictures;
+    for (const std::string mode : {"particles", "fluid", "both"}) {
+        const fs::path out = dir / mode;
+        const Result r = floe("run " + kScene + " --steps 3 --frames 1 --width 320 --height 180 --quiet --render " + mode +
+                              " --smoothing 2 --out " + out.string());
+        ASSERT_EQ(r.status, 0) << r.output;
+        const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+        EXPECT_EQ(summary["render"], mode);
+        EXPECT_EQ(summary.contains("smoothing_iterations"), mode != "particles");
+        const std::string bytes = readFile(out / "frame_0000.png");
+        ASSERT_GT(bytes.size(), 1000u) << mode;
+        pictures[mode] = std::vector<uint8_t>(bytes.begin(), bytes.end());
+    }
+    EXPECT_NE(pictures["particles"], pictures["fluid"]);
+    EXPECT_NE(pictures["fluid"], pictures["both"]);
+}
+
+// The render suite: every pass timed for particles and the fluid surface at each count.
+TEST(Cli, RenderBenchTimesEveryPass)
+{
+    const fs::path dir = tempDir("bench_render");
+    const Result r =
+        floe("bench --suite render --render-particles 500 2000 --repetitions 1 --out " + (dir / "bench.json").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json doc = nlohmann::json::parse(readFile(dir / "bench.json"));
+    ASSERT_EQ(doc["render"].size(), 4u); // 2 counts x (particles, fluid)
+    for (const auto& row : doc["render"]) {
+        EXPECT_EQ(row["width"], 1280);
+        EXPECT_EQ(row["height"], 720);
+        EXPECT_GT(row["total_ms"].get<double>(), 0.0) << row.dump();
+        const auto& passes = row["passes_ms"];
+        if (row["mode"] == "particles") {
+            EXPECT_TRUE(passes.contains("render/particles")) << row.dump();
+        } else {
+            for (const char* pass :
+                 {"render/fluid_depth", "render/fluid_thickness", "render/fluid_smooth", "render/fluid_composite"})
+                EXPECT_TRUE(passes.contains(pass)) << pass << " in " << row.dump();
+        }
+    }
+    EXPECT_FALSE(doc.contains("sph"));
+    EXPECT_FALSE(doc.contains("results"));
+}
+
 TEST(Cli, CaptureWritesARenderDocFileWithThePasses)
 {
     if (gpu::RenderDoc::locate().empty()) {
@@ -370,7 +421,7 @@ TEST(Cli, CaptureWritesARenderDocFileWithThePasses)
         GTEST_SKIP() << "RenderDoc is not installed";
     }
     const fs::path out = tempDir("capture");
-    const Result r = floe("run " + kScene + " --steps 2 --frames 1 --capture --quiet --out " + out.string());
+    const Result r = floe("run " + kScene + " --steps 2 --frames 1 --render both --capture --quiet --out " + out.string());
     ASSERT_EQ(r.status, 0) << r.output;
     const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
     ASSERT_TRUE(summary["capture"].is_string()) << r.output;
@@ -388,7 +439,8 @@ TEST(Cli, CaptureWritesARenderDocFileWithThePasses)
     const nlohmann::json found = nlohmann::json::parse(text);
     EXPECT_GE(found["dispatches"].get<int>(), 2) << text;
     EXPECT_GE(found["draws"].get<int>(), 2) << text;
-    for (const char* marker : {"sph/integrate", "sph/density", "grid/build", "prim/reduce", "render/particles", "render/floor"}) {
+    for (const char* marker : {"sph/integrate", "sph/density", "grid/build", "prim/reduce", "render/particles", "render/floor",
+                               "render/fluid_depth", "render/fluid_thickness", "render/fluid_smooth", "render/fluid_composite"}) {
         bool present = false;
         for (const auto& m : found["markers"]) present = present || m == marker;
         EXPECT_TRUE(present) << marker << " not among the capture's markers: " << text;

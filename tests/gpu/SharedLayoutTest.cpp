@@ -6,6 +6,7 @@
 
 #include "GpuTest.h"
 #include "gpu/Pipeline.h"
+#include "shared/fluid.h"
 #include "shared/grid.h"
 #include "shared/prim.h"
 #include "shared/render.h"
@@ -44,6 +45,8 @@ TEST_F(GpuTest, SharedStructsRoundTrip)
     roundTrip<shared::SphState>(*this, context(), shaders(), graph(), "SphState");
     roundTrip<shared::WallParams>(*this, context(), shaders(), graph(), "WallParams");
     roundTrip<shared::RenderParams>(*this, context(), shaders(), graph(), "RenderParams");
+    roundTrip<shared::FluidParams>(*this, context(), shaders(), graph(), "FluidParams");
+    roundTrip<shared::FluidSmoothPush>(*this, context(), shaders(), graph(), "FluidSmoothPush");
 }
 
 // Reflection reads what the shaders declare: workgroup sizes from the shared header, push
