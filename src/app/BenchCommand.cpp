@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/Commands.h"
+#include "app/ProjectFiles.h"
 #include "app/RenderBench.h"
 #include "app/SphBench.h"
 #include "base/Error.h"
@@ -56,13 +57,7 @@ struct Row {
 // A file under assets/: from the working directory, else next to the build directory.
 std::filesystem::path findAsset(const std::string& relative)
 {
-    const std::filesystem::path here = std::filesystem::path("assets") / relative;
-    if (std::filesystem::exists(here)) return here;
-    std::error_code ec;
-    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec)
-        for (std::filesystem::path dir = exe.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path())
-            if (std::filesystem::exists(dir / "assets" / relative)) return dir / "assets" / relative;
+    if (std::filesystem::path found = findProjectFile("assets/" + relative); !found.empty()) return found;
     throw Error(fmt::format("cannot find assets/{} from the working directory or the floe executable; give the scene "
                             "with --scene-2d/--scene-3d/--dt-scene",
                             relative));

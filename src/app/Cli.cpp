@@ -62,6 +62,7 @@ int runCli(int argc, char** argv)
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
     runCmd->add_option("--load-state", run.loadState, "resume from a state saved with --save-state");
     runCmd->add_flag("--quiet", run.quiet, "no progress line");
+    runCmd->add_flag("--plots", run.plots, "write PNG plots of metrics.csv into DIR/plots (tools/plot.py, matplotlib)");
     addDeviceOptions(runCmd, run.device);
 
     DeviceOptions info;

@@ -33,6 +33,7 @@ struct RunOptions {
     uint64_t saveEvery = 0;              // --save-every N steps (0: at the end only)
     std::filesystem::path loadState;     // --load-state FILE
     bool quiet = false;                  // --quiet: no progress line
+    bool plots = false;                  // --plots: PNG plots of metrics.csv (tools/plot.py)
     DeviceOptions device;
 };
 

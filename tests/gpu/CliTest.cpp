@@ -46,6 +46,34 @@ Result floe(const std::string& args)
     return r;
 }
 
+// tools/plot.py with Debian's interpreter (python3-matplotlib).
+Result plot(const std::string& args)
+{
+    const std::string command = "/usr/bin/python3 " + std::string(FLOE_SOURCE_DIR) + "/tools/plot.py " + args + " 2>&1";
+    Result r;
+    std::FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) return r;
+    char buffer[4096];
+    while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) r.output.append(buffer, n);
+    const int status = pclose(pipe);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+// A PNG that decodes to at least min_width x min_height pixels with more than one colour.
+void expectPlot(const std::filesystem::path& path, int minWidth = 400, int minHeight = 300)
+{
+    int w = 0, h = 0, channels = 0;
+    unsigned char* pixels = stbi_load(path.c_str(), &w, &h, &channels, 3);
+    ASSERT_NE(pixels, nullptr) << path << " is not a readable PNG";
+    bool varied = false;
+    for (int i = 3; i < w * h * 3 && !varied; ++i) varied = pixels[i] != pixels[i % 3];
+    stbi_image_free(pixels);
+    EXPECT_GE(w, minWidth) << path;
+    EXPECT_GE(h, minHeight) << path;
+    EXPECT_TRUE(varied) << path << " is blank";
+}
+
 fs::path tempDir(const std::string& name)
 {
     const fs::path dir = fs::temp_directory_path() / ("floe_cli_" + name);
@@ -319,6 +347,27 @@ TEST(Cli, BenchWritesMachineReadableResults)
     }
     EXPECT_NE(r.output.find("stable sort"), std::string::npos);
     EXPECT_FALSE(doc.contains("sph"));
+    const Result p = plot((dir / "bench.json").string());
+    ASSERT_EQ(p.status, 0) << p.output;
+    expectPlot(dir / "bench_primitives.png");
+    EXPECT_FALSE(fs::exists(dir / "bench_sph.png"));
+}
+
+// Plots of a run's metrics (floe run --plots) and clear errors from tools/plot.py.
+TEST(Cli, RunWritesPlotsOfItsMetrics)
+{
+    const fs::path out = tempDir("plots");
+    const Result r = floe("run " + kScene + " --steps 12 --frames 0 --quiet --plots --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    for (const char* name : {"density_error.png", "solver_iterations.png", "gpu_ms.png", "energy_dt.png"})
+        expectPlot(out / "plots" / name);
+    const fs::path headerOnly = writeScene(out, "metrics_bad.csv", "step,time\n");
+    const Result bad = plot(headerOnly.string());
+    EXPECT_EQ(bad.status, 2) << bad.output;
+    EXPECT_NE(bad.output.find("metrics_bad.csv"), std::string::npos) << bad.output;
+    const Result missing = plot((out / "nothing.json").string());
+    EXPECT_EQ(missing.status, 2) << missing.output;
+    EXPECT_NE(missing.output.find("nothing.json"), std::string::npos) << missing.output;
 }
 
 // The SPH suite on tiny resamplings of the dam breaks: every case measured, the ratios present,
@@ -411,6 +460,9 @@ TEST(Cli, RenderBenchTimesEveryPass)
     }
     EXPECT_FALSE(doc.contains("sph"));
     EXPECT_FALSE(doc.contains("results"));
+    const Result p = plot((dir / "bench.json").string());
+    ASSERT_EQ(p.status, 0) << p.output;
+    expectPlot(dir / "bench_render.png");
 }
 
 TEST(Cli, CaptureWritesARenderDocFileWithThePasses)
