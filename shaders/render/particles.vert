@@ -9,6 +9,8 @@ layout(std140, binding = RENDER_BIND_FRAME) uniform Frame { RenderParams frame; 
 FLOE_IN_VEC4(RENDER_BIND_POSITIONS, positions);
 #ifndef FLUID_SPHERES
 FLOE_IN_VEC4(RENDER_BIND_VELOCITIES, velocities);
+FLOE_IN_VEC4(RENDER_BIND_METRICS_A, metricsA);
+FLOE_IN_VEC4(RENDER_BIND_METRICS_B, metricsB);
 #endif
 
 layout(location = 0) out vec3 viewPosition; // of this quad corner, view space
@@ -31,9 +33,19 @@ void main()
     // Pull the quad towards the camera so the nearest point of the sphere is not clipped by it.
     viewPosition += normalize(-viewCenter) * radius;
 #ifndef FLUID_SPHERES
-    const vec3 v = FLOE_LOAD_VEC4(velocities, particle).xyz;
-    colorValue = frame.particle.w == float(RENDER_COLOR_HEIGHT) ? p.y : length(v);
-    if (frame.particle.w == float(RENDER_COLOR_SOLID)) colorValue = -1.0;
+    const int colorBy = int(frame.particle.w);
+    if (colorBy == RENDER_COLOR_SOLID)
+        colorValue = -1.0;
+    else if (colorBy == RENDER_COLOR_HEIGHT)
+        colorValue = p.y;
+    else if (colorBy == RENDER_COLOR_DENSITY)
+        colorValue = FLOE_LOAD_VEC4(metricsB, particle).w;
+    else if (colorBy == RENDER_COLOR_COMPRESSION)
+        colorValue = 100.0 * FLOE_LOAD_VEC4(metricsA, particle).y;
+    else if (colorBy == RENDER_COLOR_PRESSURE)
+        colorValue = FLOE_LOAD_VEC4(velocities, particle).w;
+    else
+        colorValue = length(FLOE_LOAD_VEC4(velocities, particle).xyz);
 #endif
     gl_Position = frame.projection * vec4(viewPosition, 1.0);
 }

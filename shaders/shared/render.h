@@ -5,12 +5,17 @@
 
 #define RENDER_BIND_FRAME 0      // uniform buffer: RenderParams
 #define RENDER_BIND_POSITIONS 1  // uniform texel buffer: particle positions (vec4)
-#define RENDER_BIND_VELOCITIES 2 // uniform texel buffer: particle velocities (vec4)
+#define RENDER_BIND_VELOCITIES 2 // uniform texel buffer: particle velocities (vec4; w pressure Pa)
+#define RENDER_BIND_METRICS_A 3  // uniform texel buffer: per-particle metrics A (vec4; y compression)
+#define RENDER_BIND_METRICS_B 4  // uniform texel buffer: per-particle metrics B (vec4; w density kg/m^3)
 
 // Colour attributes of particles.
 #define RENDER_COLOR_SPEED 0
 #define RENDER_COLOR_HEIGHT 1
-#define RENDER_COLOR_SOLID 2 // grey: boundary particles
+#define RENDER_COLOR_SOLID 2       // grey: boundary particles
+#define RENDER_COLOR_DENSITY 3     // kg/m^3
+#define RENDER_COLOR_COMPRESSION 4 // percent: max(0, rho/rho0 - 1) * 100
+#define RENDER_COLOR_PRESSURE 5    // Pa
 
 FLOE_SHARED_BEGIN
 

@@ -98,10 +98,30 @@ int runCli(int argc, char** argv)
 
     CLI::App* keysCmd = app.add_subcommand("keys", "print every scene key with its type, unit, default and meaning (Markdown)");
 
-    std::string viewScene;
-    CLI::App* viewCmd = app.add_subcommand("view", "interactive window (GLFW + ImGui); not built yet");
-    viewCmd->add_option("scene", viewScene, "scene file (.json)");
-    viewCmd->allow_extras();
+    ViewOptions view;
+    CLI::App* viewCmd = app.add_subcommand("view", "interactive window: watch, steer and profile a scene (GLFW + ImGui)");
+    viewCmd->add_option("scene", view.scene, "scene file (.json; default assets/scenes/dam_break_2d.json)");
+    viewCmd->add_option("--solver", view.solver, "pressure solver at the start: eos, iisph or none (default: the scene's)");
+    viewCmd->add_option("--set", view.sets, "override a scene setting, e.g. --set Configuration.timeStepSize=0.0005")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    viewCmd->add_option("--width", view.width, "window width in pixels")->check(CLI::Range(64u, 16384u));
+    viewCmd->add_option("--height", view.height, "window height in pixels")->check(CLI::Range(64u, 16384u));
+    viewCmd->add_option("--render", view.render, "what to draw: particles, fluid (default) or both")
+        ->check(CLI::IsMember({"particles", "fluid", "both"}));
+    viewCmd->add_option("--smoothing", view.smoothing, "fluid surface: depth smoothing iterations (default 3)")
+        ->check(CLI::Range(0, 64));
+    viewCmd->add_option("--steps-per-frame", view.stepsPerFrame, "simulation steps per drawn frame (default 1)")
+        ->check(CLI::Range(1, 1000));
+    viewCmd->add_flag("--paused", view.paused, "start paused (Space runs, S steps)");
+    viewCmd->add_option("--quit-after", view.quitAfter, "close after N frames")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+    viewCmd->add_option("--screenshot", view.screenshot, "with --quit-after: write the last frame's window image as PNG");
+    viewCmd->add_option("--capture-frame", view.captureFrame, "capture frame N with RenderDoc (next to --screenshot, or out/)")
+        ->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
+    viewCmd->add_option("--report", view.report, "write frame statistics as JSON to FILE at the end");
+    viewCmd->add_flag("--exercise-window", view.exerciseWindow, "resize, minimise and restore the window while running (tests)")
+        ->group("");
+    addDeviceOptions(viewCmd, view.device);
 
     // CLI11 reports an unknown command as a missing one; name it instead.
     if (argc > 1 && argv[1][0] != '-') {
@@ -139,9 +159,13 @@ int runCli(int argc, char** argv)
         std::fputs(sceneKeysMarkdown().c_str(), stdout);
         return 0;
     }
-    if (*viewCmd)
-        throw Error(
-            "floe view (the interactive window) is not built yet; use the headless `floe run SCENE.json --frames K` for pictures");
+    if (*viewCmd) {
+        view.device.validate = view.device.validate || envValidate();
+        if (!view.screenshot.empty() && view.quitAfter == 0) throw Error("--screenshot needs --quit-after N (the frame to write)");
+        if (view.captureFrame && view.quitAfter && view.captureFrame > view.quitAfter)
+            throw Error(fmt::format("--capture-frame {} comes after --quit-after {}", view.captureFrame, view.quitAfter));
+        return viewCommand(view);
+    }
     return 0;
 }
 

@@ -55,7 +55,25 @@ struct BenchOptions {
     DeviceOptions device;
 };
 
+struct ViewOptions {
+    std::filesystem::path scene;         // empty: assets/scenes/dam_break_2d.json
+    std::string solver;                  // --solver
+    std::vector<std::string> sets;       // --set key=value
+    uint32_t width = 1280, height = 720; // --width/--height of the window
+    std::string render = "fluid";        // --render particles|fluid|both
+    std::optional<int> smoothing;        // --smoothing
+    int stepsPerFrame = 1;               // --steps-per-frame
+    bool paused = false;                 // --paused: start paused
+    uint64_t quitAfter = 0;              // --quit-after N frames (0: until the window closes)
+    std::filesystem::path screenshot;    // --screenshot FILE.png: the swapchain image of the last frame
+    uint64_t captureFrame = 0;           // --capture-frame N: RenderDoc capture of frame N
+    std::filesystem::path report;        // --report FILE.json: frame statistics (tests, scripts)
+    bool exerciseWindow = false;         // --exercise-window: resize and minimise itself (tests)
+    DeviceOptions device;
+};
+
 int runCommand(const RunOptions& options);
+int viewCommand(const ViewOptions& options);
 int infoCommand(const DeviceOptions& options);
 int benchCommand(const BenchOptions& options);
 int runCli(int argc, char** argv);

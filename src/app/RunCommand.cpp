@@ -23,6 +23,7 @@
 #include "app/ProjectFiles.h"
 #include "app/SceneLoader.h"
 #include "app/SceneSetup.h"
+#include "app/SceneView.h"
 #include "app/Stat.h"
 #include "base/Error.h"
 #include "gpu/Commands.h"
@@ -223,27 +224,14 @@ int runCommand(const RunOptions& o)
         target = std::make_unique<render::OffscreenTarget>(context, o.width, o.height);
         renderer = std::make_unique<render::Renderer>(context, shaders, render::OffscreenTarget::kColorFormat,
                                                       render::OffscreenTarget::kDepthFormat, kFramesInFlight);
-        view.camera = sceneCamera(scene, world, float(o.width) / float(o.height));
-        view.particleRadius = world.particleRadius;
-        view.boundaryRadius = 0.5f * scene.sph.boundarySpacing * 2.0f * world.particleRadius;
-        view.colorAttribute = RENDER_COLOR_SPEED;
-        // Colour range up to the speed of a free fall through the domain's height.
-        const float height = world.domainMax.y - world.domainMin.y;
-        view.colorMax = std::max(0.5f, std::sqrt(2.0f * glm::length(world.gravity) * height));
-        view.drawFloor = !world.sim2D;
-        view.floorHeight = sceneBounds(scene, world).lo.y;
-        view.floorHalfExtent =
-            0.75f * std::max(world.domainMax.x - world.domainMin.x, world.domainMax.z - world.domainMin.z) + 0.5f;
-        view.floorCenter = {0.5f * (world.domainMin.x + world.domainMax.x), 0.5f * (world.domainMin.z + world.domainMax.z)};
+        view = sceneView(scene, world, float(o.width) / float(o.height));
         view.mode = render::parseRenderMode(o.render);
         if (view.mode < 0) throw Error(fmt::format("--render: '{}' is not particles, fluid or both", o.render));
-        view.fluid = render::fluidSettingsFor(world.particleRadius, world.domainMax - world.domainMin, world.sim2D);
         if (o.smoothing) view.fluid.iterations = *o.smoothing;
     }
     gpu::Buffer drawnBoundary;
     if (rendering && !world.drawnBoundary.empty()) {
-        std::vector<glm::vec4> samples;
-        for (const glm::vec3& b : world.drawnBoundary) samples.emplace_back(b, 0.0f);
+        const std::vector<glm::vec4> samples = drawnBoundarySamples(world);
         drawnBoundary = gpu::Buffer(
             context, {"drawn boundary", samples.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
         sim::uploadNow(context, graph, drawnBoundary, samples.data(), samples.size() * 16);

@@ -58,7 +58,7 @@ VkCommandBuffer FrameResources::begin(uint32_t index)
     return slot.cmd;
 }
 
-void FrameResources::submit(uint32_t index)
+void FrameResources::submit(uint32_t index, VkSemaphore wait, VkPipelineStageFlags2 waitStages, VkSemaphore signal)
 {
     Slot& slot = slots_[index];
     VK_CHECK(vkEndCommandBuffer(slot.cmd));
@@ -67,6 +67,20 @@ void FrameResources::submit(uint32_t index)
     VkSubmitInfo2 submitInfo{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
     submitInfo.commandBufferInfoCount = 1;
     submitInfo.pCommandBufferInfos = &cmdInfo;
+    VkSemaphoreSubmitInfo waitInfo{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    waitInfo.semaphore = wait;
+    waitInfo.stageMask = waitStages;
+    VkSemaphoreSubmitInfo signalInfo{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    signalInfo.semaphore = signal;
+    signalInfo.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    if (wait) {
+        submitInfo.waitSemaphoreInfoCount = 1;
+        submitInfo.pWaitSemaphoreInfos = &waitInfo;
+    }
+    if (signal) {
+        submitInfo.signalSemaphoreInfoCount = 1;
+        submitInfo.pSignalSemaphoreInfos = &signalInfo;
+    }
     VK_CHECK(vkQueueSubmit2(context_.queue(), 1, &submitInfo, slot.fence));
     slot.pending = true;
 }

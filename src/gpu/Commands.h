@@ -24,8 +24,10 @@ public:
     uint32_t count() const { return static_cast<uint32_t>(slots_.size()); }
     // Waits for slot `index` (if it was submitted), resets its timer and begins its command buffer.
     VkCommandBuffer begin(uint32_t index);
-    // Ends and submits the slot's command buffer with its fence.
-    void submit(uint32_t index);
+    // Ends and submits the slot's command buffer with its fence; optionally waiting for `wait`
+    // at `waitStages` (a swapchain image's acquisition) and signalling `signal` (for present).
+    void submit(uint32_t index, VkSemaphore wait = VK_NULL_HANDLE, VkPipelineStageFlags2 waitStages = 0,
+                VkSemaphore signal = VK_NULL_HANDLE);
     // Waits for the slot's last submission (no-op if none is pending). True if one was pending.
     bool wait(uint32_t index);
     void waitAll();

@@ -59,10 +59,33 @@ Image::Image(Context& context, const ImageDesc& desc)
     context.setObjectName(VK_OBJECT_TYPE_IMAGE_VIEW, reinterpret_cast<uint64_t>(view_), name_ + " view");
 }
 
+Image Image::wrap(Context& context, VkImage image, VkFormat format, uint32_t width, uint32_t height, const std::string& name)
+{
+    Image out;
+    out.device_ = context.device();
+    out.image_ = image;
+    out.format_ = format;
+    out.width_ = width;
+    out.height_ = height;
+    out.name_ = name;
+    out.owned_ = false;
+    out.aspect_ = isDepthFormat(format) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+    VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    viewInfo.image = image;
+    viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    viewInfo.format = format;
+    viewInfo.subresourceRange = {out.aspect_, 0, 1, 0, 1};
+    VK_CHECK(vkCreateImageView(out.device_, &viewInfo, nullptr, &out.view_));
+    out.id_ = context.newResourceId();
+    context.setObjectName(VK_OBJECT_TYPE_IMAGE_VIEW, reinterpret_cast<uint64_t>(out.view_), name + " view");
+    return out;
+}
+
 Image::~Image()
 {
     if (!device_) return;
     if (view_) vkDestroyImageView(device_, view_, nullptr);
+    if (!owned_) return;
     if (image_) vkDestroyImage(device_, image_, nullptr);
     if (memory_) vkFreeMemory(device_, memory_, nullptr);
 }

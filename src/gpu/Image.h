@@ -24,6 +24,9 @@ class Image {
 public:
     Image() = default;
     Image(Context& context, const ImageDesc& desc); // throws floe::Error over maxImageDimension2D
+    // Wraps an image Floe does not own (a swapchain image): creates a view, and a render-graph
+    // identity; the destructor destroys only the view.
+    static Image wrap(Context& context, VkImage image, VkFormat format, uint32_t width, uint32_t height, const std::string& name);
     ~Image();
     Image(Image&& other) noexcept { swap(other); }
     Image& operator=(Image&& other) noexcept
@@ -57,6 +60,7 @@ private:
         std::swap(id_, o.id_);
         std::swap(name_, o.name_);
         std::swap(aspect_, o.aspect_);
+        std::swap(owned_, o.owned_);
     }
 
     VkDevice device_ = VK_NULL_HANDLE;
@@ -69,6 +73,7 @@ private:
     uint64_t id_ = 0;
     std::string name_;
     VkImageAspectFlags aspect_ = VK_IMAGE_ASPECT_COLOR_BIT;
+    bool owned_ = true;
 };
 
 bool isDepthFormat(VkFormat format);

@@ -39,6 +39,9 @@ public:
     ResourceState state(uint64_t resource) const;
     // Forget a resource (destroyed, or its contents and layout are to be treated as new).
     void forget(uint64_t resource) { states_.erase(resource); }
+    // Sets a resource's state from outside the graph (a swapchain image just acquired: its
+    // contents are undefined and the acquire semaphore's wait at `stages` stands for the write).
+    void reset(uint64_t resource, const ResourceState& state) { states_[resource] = state; }
 
 private:
     std::unordered_map<uint64_t, ResourceState> states_;

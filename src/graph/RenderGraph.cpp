@@ -317,6 +317,51 @@ void RenderGraph::addCopyImageToBuffer(const std::string& name, const gpu::Image
     passes_.push_back(std::move(pass));
 }
 
+void RenderGraph::addBlit(const std::string& name, const gpu::Image& src, const gpu::Image& dst)
+{
+    checkOpenBuilder();
+    Pass pass;
+    pass.kind = Kind::Blit;
+    pass.name = name;
+    pass.srcImage = src.handle();
+    pass.srcAspect = src.aspect();
+    pass.width = src.width();
+    pass.height = src.height();
+    pass.dstImage = dst.handle();
+    pass.dstWidth = dst.width();
+    pass.dstHeight = dst.height();
+    pass.uses.push_back(
+        {src.id(), true,
+         Access{VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL}});
+    pass.uses.push_back({dst.id(), true,
+                         Access{VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                src.width() == dst.width() && src.height() == dst.height()}});
+    pass.images.push_back({src.id(), src.handle(), src.aspect()});
+    pass.images.push_back({dst.id(), dst.handle(), dst.aspect()});
+    passes_.push_back(std::move(pass));
+}
+
+void RenderGraph::acquired(const gpu::Image& image, VkPipelineStageFlags2 waitStages)
+{
+    ResourceState state;
+    state.writeStages = waitStages;
+    state.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    planner_.reset(image.id(), state);
+}
+
+void RenderGraph::addPresent(const gpu::Image& image)
+{
+    checkOpenBuilder();
+    Pass pass;
+    pass.kind = Kind::Present;
+    pass.name = "present " + image.name();
+    // Presentation waits on a semaphore signalled after all commands: no stage or access here,
+    // only the layout change (VK_KHR_synchronization2 allows dstStageMask NONE).
+    pass.uses.push_back({image.id(), true, Access{VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR}});
+    pass.images.push_back({image.id(), image.handle(), image.aspect()});
+    passes_.push_back(std::move(pass));
+}
+
 void RenderGraph::addHostRead(const gpu::Buffer& buffer)
 {
     checkOpenBuilder();
@@ -327,7 +372,8 @@ void RenderGraph::addHostRead(const gpu::Buffer& buffer)
     passes_.push_back(std::move(pass));
 }
 
-void RenderGraph::addCustom(const std::string& name, std::vector<ResourceUse> uses, std::function<void(VkCommandBuffer)> record)
+void RenderGraph::addCustom(const std::string& name, std::vector<ResourceUse> uses, std::function<void(VkCommandBuffer)> record,
+                            std::vector<const gpu::Image*> images)
 {
     checkOpenBuilder();
     Pass pass;
@@ -335,6 +381,11 @@ void RenderGraph::addCustom(const std::string& name, std::vector<ResourceUse> us
     pass.name = name;
     pass.uses = std::move(uses);
     pass.record = std::move(record);
+    for (const gpu::Image* image : images) pass.images.push_back({image->id(), image->handle(), image->aspect()});
+    for (const ResourceUse& u : pass.uses)
+        if (u.image &&
+            std::none_of(pass.images.begin(), pass.images.end(), [&](const Pass::ImageRef& r) { return r.resource == u.resource; }))
+            throw std::logic_error(fmt::format("pass {}: image {} used but not listed", name, u.resource));
     passes_.push_back(std::move(pass));
 }
 
@@ -377,7 +428,8 @@ std::vector<std::string> RenderGraph::pendingTimerNames() const
         }
         const bool top = depth == 0;
         if (p.kind == Kind::BeginGroup) ++depth;
-        if (top && p.kind != Kind::HostRead && std::find(names.begin(), names.end(), p.name) == names.end())
+        if (top && p.kind != Kind::HostRead && p.kind != Kind::Present &&
+            std::find(names.begin(), names.end(), p.name) == names.end())
             names.push_back(p.name);
     }
     return names;
@@ -509,6 +561,17 @@ void RenderGraph::recordPass(VkCommandBuffer cmd, const Pass& pass)
             vkCmdCopyBuffer(cmd, pass.src, pass.dst, 1, &region);
         }
         break;
+    case Kind::Blit: {
+        VkImageBlit region{};
+        region.srcSubresource = {pass.srcAspect, 0, 0, 1};
+        region.srcOffsets[1] = {int32_t(pass.width), int32_t(pass.height), 1};
+        region.dstSubresource = {pass.srcAspect, 0, 0, 1};
+        region.dstOffsets[1] = {int32_t(pass.dstWidth), int32_t(pass.dstHeight), 1};
+        const bool sameSize = pass.width == pass.dstWidth && pass.height == pass.dstHeight;
+        vkCmdBlitImage(cmd, pass.srcImage, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, pass.dstImage,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region, sameSize ? VK_FILTER_NEAREST : VK_FILTER_LINEAR);
+        break;
+    }
     case Kind::CopyImage: {
         VkBufferImageCopy region{};
         region.imageSubresource = {pass.srcAspect, 0, 0, 1};
@@ -518,6 +581,7 @@ void RenderGraph::recordPass(VkCommandBuffer cmd, const Pass& pass)
     }
     case Kind::Custom: pass.record(cmd); break;
     case Kind::HostRead:
+    case Kind::Present:
     case Kind::BeginGroup:
     case Kind::EndGroup: break;
     }
@@ -546,7 +610,7 @@ void RenderGraph::execute(VkCommandBuffer cmd, gpu::GpuTimer* timer)
             continue;
         }
         recordBarriers(cmd, pass, planner_.plan(pass.uses));
-        if (pass.kind == Kind::HostRead) continue;
+        if (pass.kind == Kind::HostRead || pass.kind == Kind::Present) continue;
         if (labels) {
             VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
             label.pLabelName = pass.name.c_str();

@@ -79,10 +79,19 @@ public:
     void addCopy(const std::string& name, const gpu::Buffer& src, const gpu::Buffer& dst, VkDeviceSize bytes,
                  VkDeviceSize srcOffset = 0, VkDeviceSize dstOffset = 0);
     void addCopyImageToBuffer(const std::string& name, const gpu::Image& src, const gpu::Buffer& dst);
+    // Copies `src` into `dst` (same size or scaled, formats converted, e.g. RGBA to BGRA).
+    void addBlit(const std::string& name, const gpu::Image& src, const gpu::Image& dst);
     // Makes the buffer's device writes visible to the host once the command buffer's fence signals.
     void addHostRead(const gpu::Buffer& buffer);
-    // A pass recorded by a callback (e.g. a UI renderer) with declared uses; still synchronised here.
-    void addCustom(const std::string& name, std::vector<ResourceUse> uses, std::function<void(VkCommandBuffer)> record);
+    // A pass recorded by a callback (e.g. a UI renderer) with declared uses; still synchronised
+    // here. Images among the uses are listed in `images` (for their layout transitions).
+    void addCustom(const std::string& name, std::vector<ResourceUse> uses, std::function<void(VkCommandBuffer)> record,
+                   std::vector<const gpu::Image*> images = {});
+    // Swapchain images: acquired() before the first pass that uses an image just acquired (its
+    // contents are undefined; the acquire semaphore is waited for at `waitStages`), and
+    // addPresent() after its last use (layout PRESENT_SRC_KHR).
+    void acquired(const gpu::Image& image, VkPipelineStageFlags2 waitStages);
+    void addPresent(const gpu::Image& image);
 
     // Groups share one timer row and one debug label (e.g. all passes of one primitive call or
     // one batch of solver iterations); passes inside a group are not timed one by one.
@@ -104,7 +113,7 @@ public:
 
 private:
     friend class PassBuilder;
-    enum class Kind { Compute, Graphics, Fill, Copy, CopyImage, HostRead, Custom, BeginGroup, EndGroup };
+    enum class Kind { Compute, Graphics, Fill, Copy, CopyImage, Blit, HostRead, Custom, Present, BeginGroup, EndGroup };
     struct Descriptor {
         uint32_t binding = 0;
         VkDescriptorType type = VK_DESCRIPTOR_TYPE_MAX_ENUM;
@@ -134,7 +143,8 @@ private:
         uint32_t vertexCount = 0, instanceCount = 0;
         std::optional<Attachment> color, depth;
         VkBuffer src = VK_NULL_HANDLE, dst = VK_NULL_HANDLE;
-        VkImage srcImage = VK_NULL_HANDLE;
+        VkImage srcImage = VK_NULL_HANDLE, dstImage = VK_NULL_HANDLE;
+        uint32_t dstWidth = 0, dstHeight = 0;
         VkImageAspectFlags srcAspect = 0;
         uint32_t width = 0, height = 0;
         VkDeviceSize bytes = 0, srcOffset = 0, dstOffset = 0;

@@ -77,7 +77,9 @@ void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, con
         auto pass = graph.addGraphics(particles_);
         pass.read(RENDER_BIND_FRAME, boundaryConstants)
             .read(RENDER_BIND_POSITIONS, *boundary)
-            .read(RENDER_BIND_VELOCITIES, *boundary);
+            .read(RENDER_BIND_VELOCITIES, *boundary)
+            .read(RENDER_BIND_METRICS_A, *boundary)
+            .read(RENDER_BIND_METRICS_B, *boundary);
         if (cleared)
             pass.color(color).depth(depth);
         else
@@ -91,6 +93,8 @@ void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, con
             .read(RENDER_BIND_FRAME, constants)
             .read(RENDER_BIND_POSITIONS, particles.positions)
             .read(RENDER_BIND_VELOCITIES, particles.velocities)
+            .read(RENDER_BIND_METRICS_A, particles.metricsA)
+            .read(RENDER_BIND_METRICS_B, particles.metricsB)
             .color(color, background)
             .depth(depth, 1.0f)
             .draw(6, 0);
@@ -104,6 +108,8 @@ void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, con
             .read(RENDER_BIND_FRAME, constants)
             .read(RENDER_BIND_POSITIONS, particles.positions)
             .read(RENDER_BIND_VELOCITIES, particles.velocities)
+            .read(RENDER_BIND_METRICS_A, particles.metricsA)
+            .read(RENDER_BIND_METRICS_B, particles.metricsB)
             .color(color)
             .depth(depth)
             .draw(6, particles.count);

@@ -138,7 +138,10 @@ TEST(Cli, BadInputExitsTwoWithAClearMessage)
         {"run " + good.string() + " --device no-such-device", {"no-such-device", "name does not match"}},
         {"run", {"scene"}},
         {"frobnicate", {"frobnicate"}},
-        {"view", {"floe run"}},
+        {"view " + (dir / "missing.json").string(), {"missing.json", "no such scene file"}},
+        {"view " + good.string() + " --render surface", {"--render"}},
+        {"view " + good.string() + " --screenshot x.png", {"--screenshot", "--quit-after"}},
+        {"view " + good.string() + " --quit-after 2 --capture-frame 5", {"--capture-frame", "--quit-after"}},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.args);

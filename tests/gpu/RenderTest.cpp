@@ -23,9 +23,10 @@ struct Picture {
 
 class RenderTest : public GpuTest {
 protected:
-    Picture draw(const std::vector<glm::vec4>& positions, const render::ViewSettings& view, uint32_t w = 320, uint32_t h = 240)
+    Picture draw(const std::vector<glm::vec4>& positions, const render::ViewSettings& view, uint32_t w = 320, uint32_t h = 240,
+                 std::vector<glm::vec4> velocities = {})
     {
-        std::vector<glm::vec4> velocities(positions.size(), glm::vec4(0));
+        velocities.resize(positions.size(), glm::vec4(0));
         sim::ParticleBuffers particles = sim::ParticleBuffers::create(context(), graph(), positions, velocities);
         render::OffscreenTarget target(context(), w, h);
         render::Renderer renderer(context(), shaders(), render::OffscreenTarget::kColorFormat,
@@ -79,6 +80,27 @@ TEST_F(RenderTest, ParticlesAppearWhereTheCameraProjectsThem)
     }
     // A corner far from both: background.
     EXPECT_TRUE(near(pic.at({2, 2}), encoded(kBackground), 0.02f));
+}
+
+// Colour by pressure (the w of the velocity buffer): the range's ends get the colour map's ends
+// (viridis: dark purple, yellow), whatever the speeds.
+TEST_F(RenderTest, ColourByPressureMapsTheRangeToTheColourMap)
+{
+    render::ViewSettings view;
+    view.camera.position = {0, 0, 4};
+    view.camera.target = {0, 0, 0};
+    view.particleRadius = 0.2f;
+    view.drawFloor = false;
+    view.colorAttribute = RENDER_COLOR_PRESSURE;
+    view.colorMin = 0.0f;
+    view.colorMax = 1000.0f;
+    const std::vector<glm::vec4> positions = {{-1, 0, 0, 1}, {1, 0, 0, 1}};
+    const Picture pic = draw(positions, view, 320, 240, {{5, 0, 0, 0.0f}, {0, 0, 0, 1000.0f}});
+    const glm::vec3 low = pic.at(project(view, glm::vec3(positions[0]), pic.width, pic.height));
+    const glm::vec3 high = pic.at(project(view, glm::vec3(positions[1]), pic.width, pic.height));
+    EXPECT_GT(low.b, low.g) << "pressure 0 must be the map's purple start";
+    EXPECT_GT(high.r, 0.5f) << "pressure at the range's top must be the map's yellow end";
+    EXPECT_GT(high.g, high.b);
 }
 
 TEST_F(RenderTest, NearerParticleHidesFartherOne)

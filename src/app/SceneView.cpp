@@ -1,0 +1,40 @@
+#include "app/SceneView.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/geometric.hpp>
+
+#include "app/SceneSetup.h"
+#include "render/FluidSurface.h"
+#include "shared/render.h"
+
+namespace floe {
+
+render::ViewSettings sceneView(const Scene& scene, const sim::WorldSettings& world, float aspect)
+{
+    render::ViewSettings view;
+    view.camera = sceneCamera(scene, world, aspect);
+    view.particleRadius = world.particleRadius;
+    view.boundaryRadius = 0.5f * scene.sph.boundarySpacing * 2.0f * world.particleRadius;
+    view.colorAttribute = RENDER_COLOR_SPEED;
+    // Colour range up to the speed of a free fall through the domain's height.
+    const float height = world.domainMax.y - world.domainMin.y;
+    view.colorMax = std::max(0.5f, std::sqrt(2.0f * glm::length(world.gravity) * height));
+    view.drawFloor = !world.sim2D;
+    view.floorHeight = sceneBounds(scene, world).lo.y;
+    view.floorHalfExtent = 0.75f * std::max(world.domainMax.x - world.domainMin.x, world.domainMax.z - world.domainMin.z) + 0.5f;
+    view.floorCenter = {0.5f * (world.domainMin.x + world.domainMax.x), 0.5f * (world.domainMin.z + world.domainMax.z)};
+    view.fluid = render::fluidSettingsFor(world.particleRadius, world.domainMax - world.domainMin, world.sim2D);
+    return view;
+}
+
+std::vector<glm::vec4> drawnBoundarySamples(const sim::WorldSettings& world)
+{
+    std::vector<glm::vec4> samples;
+    samples.reserve(world.drawnBoundary.size());
+    for (const glm::vec3& b : world.drawnBoundary) samples.emplace_back(b, 0.0f);
+    return samples;
+}
+
+} // namespace floe

@@ -1,0 +1,20 @@
+// What pictures of a scene show by default, headless and in the window alike.
+#pragma once
+
+#include <vector>
+
+#include <glm/vec4.hpp>
+
+#include "app/Scene.h"
+#include "render/Renderer.h"
+#include "sim/World.h"
+
+namespace floe {
+
+// The camera, radii, the speed colour range, the floor and the fluid surface's settings for
+// pictures of `aspect` (width / height); particles mode.
+render::ViewSettings sceneView(const Scene& scene, const sim::WorldSettings& world, float aspect);
+// The samples drawn for obstacles and (2D) walls, as vec4 positions for the renderer.
+std::vector<glm::vec4> drawnBoundarySamples(const sim::WorldSettings& world);
+
+} // namespace floe

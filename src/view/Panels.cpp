@@ -1,0 +1,409 @@
+#include "view/Panels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <sys/wait.h>
+
+#include <fmt/format.h>
+#include <glm/geometric.hpp>
+#include <glm/gtc/constants.hpp>
+#include <imgui.h>
+
+#include "app/ProjectFiles.h"
+#include "base/Settings.h"
+#include "shared/fluid.h"
+#include "shared/render.h"
+#include "sim/Simulation.h"
+
+namespace floe::view {
+
+// ---- Camera ----------------------------------------------------------------------------------
+
+OrbitCamera OrbitCamera::from(const render::Camera& camera)
+{
+    OrbitCamera o;
+    o.target = camera.target;
+    const glm::vec3 offset = camera.position - camera.target;
+    o.distance = std::max(glm::length(offset), 1e-4f);
+    o.yaw = std::atan2(offset.x, offset.z);
+    o.pitch = std::asin(std::clamp(offset.y / o.distance, -1.0f, 1.0f));
+    o.fovY = camera.fovY;
+    o.nearPlane = camera.nearPlane;
+    o.farPlane = camera.farPlane;
+    return o;
+}
+
+render::Camera OrbitCamera::camera(bool) const
+{
+    render::Camera c;
+    c.target = target;
+    c.position = target + distance * glm::vec3(std::cos(pitch) * std::sin(yaw), std::sin(pitch), std::cos(pitch) * std::cos(yaw));
+    c.fovY = fovY;
+    // Near and far follow the zoom so that depth precision stays where the scene is.
+    c.nearPlane = std::max(distance * 0.01f, 1e-4f);
+    c.farPlane = std::max(farPlane, distance * 20.0f);
+    return c;
+}
+
+void OrbitCamera::rotate(float dx, float dy)
+{
+    yaw -= dx * 0.005f;
+    pitch = std::clamp(pitch + dy * 0.005f, -1.55f, 1.55f);
+}
+
+void OrbitCamera::pan(float dx, float dy, float viewportHeight)
+{
+    // One pixel moves the target by the size of a pixel at the target's depth.
+    const float metresPerPixel = 2.0f * distance * std::tan(glm::radians(fovY) * 0.5f) / std::max(viewportHeight, 1.0f);
+    const glm::vec3 forward = -glm::vec3(std::cos(pitch) * std::sin(yaw), std::sin(pitch), std::cos(pitch) * std::cos(yaw));
+    const glm::vec3 right = glm::normalize(glm::cross(forward, glm::vec3(0, 1, 0)));
+    const glm::vec3 up = glm::cross(right, forward);
+    target += (-dx * right + dy * up) * metresPerPixel;
+}
+
+void OrbitCamera::zoom(float wheel)
+{
+    distance = std::clamp(distance * std::pow(0.9f, wheel), 1e-3f, 1e4f);
+}
+
+// ---- State ----------------------------------------------------------------------------------
+
+void History::push(float v, size_t capacity)
+{
+    values.push_back(v);
+    while (values.size() > capacity) values.pop_front();
+}
+
+float History::mean() const
+{
+    if (values.empty()) return 0.0f;
+    double s = 0;
+    for (float v : values) s += v;
+    return float(s / double(values.size()));
+}
+
+void PanelState::resetHistories()
+{
+    densityErrorAvg = {};
+    densityErrorMax = {};
+    iterations = {};
+    dt = {};
+    last = {};
+}
+
+void PanelState::recordTimings(const std::map<std::string, double>& passes)
+{
+    double total = 0;
+    for (const auto& [name, ms] : passes) {
+        passMs[name].push(float(ms));
+        total += ms;
+    }
+    totalMs.push(float(total));
+}
+
+void PanelState::recordMetrics(const sim::StepMetrics& m)
+{
+    last = m;
+    simTime = m.time;
+    densityErrorAvg.push(100.0f * m.densityErrorAvg);
+    densityErrorMax.push(100.0f * m.densityErrorMax);
+    iterations.push(float(m.iterations));
+    dt.push(1000.0f * m.dt);
+}
+
+nlohmann::ordered_json PanelState::meanTimings() const
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (const auto& [name, h] : passMs) out[name] = h.mean();
+    return out;
+}
+
+// ---- Panels ---------------------------------------------------------------------------------
+
+namespace {
+
+void plot(const char* label, const History& h, const char* unit, float height = 40.0f)
+{
+    const std::vector<float> v = h.vector();
+    const std::string overlay = v.empty() ? "no data yet" : fmt::format("{:.4g} {}", v.back(), unit);
+    ImGui::PlotLines(label, v.data(), int(v.size()), 0, overlay.c_str(), 0.0f, FLT_MAX, ImVec2(0, height));
+}
+
+// One settings row as an ImGui widget; true when the value changed.
+bool settingWidget(const SettingRow& row, void* settings)
+{
+    const SettingRow::Value value = row.member(settings);
+    const std::string label = row.unit.empty() ? row.key : fmt::format("{} ({})", row.key, row.unit);
+    bool changed = false;
+    if (auto* f = std::get_if<float*>(&value)) {
+        float v = **f;
+        if (ImGui::InputFloat(label.c_str(), &v, 0.0f, 0.0f, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue)) {
+            **f = float(std::clamp(double(v), row.min, row.max));
+            changed = true;
+        }
+    } else if (auto* i = std::get_if<int*>(&value)) {
+        int v = **i;
+        if (ImGui::InputInt(label.c_str(), &v)) {
+            **i = int(std::clamp(double(v), row.min, row.max));
+            changed = true;
+        }
+    } else if (auto* b = std::get_if<bool*>(&value)) {
+        changed = ImGui::Checkbox(label.c_str(), *b);
+    } else if (auto* vec = std::get_if<glm::vec3*>(&value)) {
+        glm::vec3 v = **vec;
+        if (ImGui::InputFloat3(label.c_str(), &v.x, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue)) {
+            for (int c = 0; c < 3; ++c) v[c] = float(std::clamp(double(v[c]), row.min, row.max));
+            **vec = v;
+            changed = true;
+        }
+    } else if (auto* s = std::get_if<std::string*>(&value)) {
+        const std::string current = (*s)->empty() ? "(from the scene)" : **s;
+        if (ImGui::BeginCombo(label.c_str(), current.c_str())) {
+            for (const std::string& choice : row.choices)
+                if (ImGui::Selectable(choice.c_str(), choice == **s)) {
+                    **s = choice;
+                    changed = true;
+                }
+            ImGui::EndCombo();
+        }
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", row.help.c_str(), describeExpectation(row).c_str());
+    return changed;
+}
+
+// The colour map as a bar with the range's ends, drawn with the same nine viridis samples as
+// shaders/render/colormap.glsl (sRGB values, as the bar is drawn in sRGB).
+void legend(float lo, float hi, const char* what)
+{
+    static const float kSamples[9][3] = {
+        {0.267004f, 0.004874f, 0.329415f}, {0.282623f, 0.140926f, 0.457517f}, {0.253935f, 0.265254f, 0.529983f},
+        {0.206756f, 0.371758f, 0.553117f}, {0.163625f, 0.471133f, 0.558148f}, {0.127568f, 0.566949f, 0.550556f},
+        {0.134692f, 0.658636f, 0.517649f}, {0.266941f, 0.748751f, 0.440573f}, {0.993248f, 0.906157f, 0.143936f}};
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x, height = 14.0f;
+    for (int i = 0; i < 8; ++i) {
+        // The swapchain encodes sRGB: ImGui's colours are taken as linear, so decode the samples.
+        const auto linear = [](float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); };
+        const auto col = [&](int k) {
+            return ImGui::GetColorU32(ImVec4(linear(kSamples[k][0]), linear(kSamples[k][1]), linear(kSamples[k][2]), 1.0f));
+        };
+        const float x0 = p.x + width * float(i) / 8.0f, x1 = p.x + width * float(i + 1) / 8.0f;
+        draw->AddRectFilledMultiColor(ImVec2(x0, p.y), ImVec2(x1, p.y + height), col(i), col(i + 1), col(i + 1), col(i));
+    }
+    ImGui::Dummy(ImVec2(width, height));
+    ImGui::Text("%.3g", lo);
+    ImGui::SameLine(width * 0.5f - 30.0f);
+    ImGui::TextUnformatted(what);
+    ImGui::SameLine(std::max(width - 40.0f, 0.0f));
+    ImGui::Text("%.3g", hi);
+}
+
+const char* kAttributes[] = {"speed (m/s)", "height (m)", "", "density (kg/m^3)", "compression (%)", "pressure (Pa)"};
+
+} // namespace
+
+PanelActions drawPanels(PanelState& s, const sim::Simulation& simulation, uint32_t boundaryCount)
+{
+    PanelActions actions;
+    // On the right: dam breaks start on the left.
+    ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x - 8.0f, 8.0f), ImGuiCond_FirstUseEver, ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowSize(ImVec2(350, ImGui::GetIO().DisplaySize.y - 16.0f), ImGuiCond_FirstUseEver);
+    ImGui::Begin("Floe");
+    ImGui::Text("%s", s.deviceName.c_str());
+    // Scene picker.
+    const std::string current = s.scenePath.filename().string();
+    if (ImGui::BeginCombo("scene", current.c_str())) {
+        for (const std::filesystem::path& p : s.scenes)
+            if (ImGui::Selectable(p.filename().string().c_str(), p.filename() == s.scenePath.filename())) actions.openScene = p;
+        ImGui::EndCombo();
+    }
+    ImGui::Text("%u fluid particles, %u boundary particles%s", simulation.count(), simulation.boundaryCount(),
+                boundaryCount ? "" : "");
+    ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", s.simTime, static_cast<unsigned long long>(s.steps), 1000.0 * s.last.dt);
+    if (!s.diverged.empty()) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "DIVERGED: %s (R resets)", s.diverged.c_str());
+
+    // Run controls.
+    if (ImGui::Button(s.paused ? "Run (Space)" : "Pause (Space)")) s.paused = !s.paused;
+    ImGui::SameLine();
+    if (ImGui::Button("Step (S)")) {
+        s.paused = true;
+        s.stepOnce = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Reset (R)")) actions.reset = true;
+    ImGui::SliderInt("steps per frame", &s.stepsPerFrame, 1, 50);
+
+    // The pressure solver, switched live (the particle state is kept).
+    if (ImGui::CollapsingHeader("Pressure solver", ImGuiTreeNodeFlags_DefaultOpen)) {
+        const sim::PressureSolver solver = s.settings.pressureSolver();
+        const struct {
+            const char* label;
+            const char* name;
+            sim::PressureSolver kind;
+        } solvers[] = {{"equation of state (WCSPH)", "eos", sim::PressureSolver::Eos},
+                       {"IISPH", "iisph", sim::PressureSolver::Iisph},
+                       {"none", "none", sim::PressureSolver::None}};
+        for (const auto& option : solvers)
+            if (ImGui::RadioButton(option.label, solver == option.kind) && solver != option.kind) {
+                s.settings.solver = option.name;
+                actions.settingsChanged = true;
+            }
+        ImGui::Text("density error avg %.3f %%, max %.2f %%", 100.0 * s.last.densityErrorAvg, 100.0 * s.last.densityErrorMax);
+        plot("density error avg", s.densityErrorAvg, "%");
+        plot("density error max", s.densityErrorMax, "%");
+        if (solver == sim::PressureSolver::Iisph) plot("IISPH iterations", s.iterations, "");
+        plot("dt", s.dt, "ms");
+    }
+    if (ImGui::CollapsingHeader("Solver settings")) {
+        ImGui::TextDisabled("Enter applies; boundary sampling changes apply on Reset");
+        ImGui::PushItemWidth(150.0f);
+        for (const SettingsTable* table : {&sim::SphSettings::configurationTable(), &sim::SphSettings::floeTable()}) {
+            ImGui::Separator();
+            ImGui::TextDisabled("%s", table->section().c_str());
+            for (const SettingRow& row : table->rows())
+                if (settingWidget(row, &s.settings)) actions.settingsChanged = true;
+        }
+        ImGui::PopItemWidth();
+    }
+
+    // Rendering.
+    if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::Combo("draw (F)", &s.view.mode, "particles\0fluid surface\0both\0");
+        int attribute = s.view.colorAttribute == RENDER_COLOR_SOLID ? RENDER_COLOR_SPEED : s.view.colorAttribute;
+        if (ImGui::Combo("colour by", &attribute, "speed\0height\0\0density\0compression\0pressure\0")) {
+            s.view.colorAttribute = attribute;
+            if (attribute == RENDER_COLOR_SPEED) {
+                s.view.colorMin = s.colorDefaults.first;
+                s.view.colorMax = s.colorDefaults.second;
+            } else if (attribute == RENDER_COLOR_DENSITY) {
+                s.view.colorMin = 950.0f;
+                s.view.colorMax = 1050.0f;
+            } else if (attribute == RENDER_COLOR_COMPRESSION) {
+                s.view.colorMin = 0.0f;
+                s.view.colorMax = 2.0f;
+            } else if (attribute == RENDER_COLOR_PRESSURE) {
+                s.view.colorMin = 0.0f;
+                s.view.colorMax = 1.0e4f;
+            }
+        }
+        ImGui::InputFloat("colour min", &s.view.colorMin, 0, 0, "%.4g");
+        ImGui::InputFloat("colour max", &s.view.colorMax, 0, 0, "%.4g");
+        legend(s.view.colorMin, s.view.colorMax, kAttributes[std::clamp(attribute, 0, 5)]);
+        ImGui::SliderInt("smoothing iterations", &s.view.fluid.iterations, 0, 16);
+        ImGui::SliderFloat("filter radius (m)", &s.view.fluid.filterRadius, 0.1f * s.view.particleRadius,
+                           10.0f * s.view.particleRadius, "%.4f");
+        ImGui::SliderFloat("sphere scale", &s.view.fluid.sphereScale, 1.0f, 2.5f);
+        ImGui::InputFloat3("absorption (1/m)", &s.view.fluid.absorption.x, "%.3g");
+        ImGui::Checkbox("floor", &s.view.drawFloor);
+        if (ImGui::Button("Home camera")) s.orbit = s.homeOrbit;
+    }
+
+    // GPU time per pass.
+    if (ImGui::CollapsingHeader("GPU ms per pass", ImGuiTreeNodeFlags_DefaultOpen)) {
+        plot("frame total", s.totalMs, "ms", 50.0f);
+        if (ImGui::BeginTable("passes", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+            ImGui::TableSetupColumn("pass");
+            ImGui::TableSetupColumn("last ms");
+            ImGui::TableSetupColumn("mean ms");
+            ImGui::TableHeadersRow();
+            for (const auto& [name, h] : s.passMs) {
+                if (h.values.empty()) continue;
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(name.c_str());
+                if (ImGui::IsItemHovered()) {
+                    const std::vector<float> v = h.vector();
+                    ImGui::BeginTooltip();
+                    ImGui::PlotLines("##history", v.data(), int(v.size()), 0, name.c_str(), 0.0f, FLT_MAX, ImVec2(300, 80));
+                    ImGui::EndTooltip();
+                }
+                ImGui::TableNextColumn();
+                ImGui::Text("%.3f", h.values.back());
+                ImGui::TableNextColumn();
+                ImGui::Text("%.3f", h.mean());
+            }
+            ImGui::EndTable();
+        }
+    }
+
+    // Tools.
+    if (ImGui::CollapsingHeader("Capture and shaders", ImGuiTreeNodeFlags_DefaultOpen)) {
+        if (s.renderDocAvailable) {
+            if (ImGui::Button("Capture frame (C)")) s.captureRequested = true;
+            if (!s.lastCapture.empty()) ImGui::TextWrapped("last capture: %s", s.lastCapture.c_str());
+        } else {
+            ImGui::TextDisabled("RenderDoc capture unavailable: %s", s.renderDocWhy.c_str());
+        }
+        if (ImGui::Button("Reload shaders")) actions.reloadShaders = true;
+        ImGui::SameLine();
+        ImGui::Checkbox("on change", &s.autoReload);
+        if (!s.reloadMessage.empty()) {
+            if (s.reloadFailed)
+                ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "%s", s.reloadMessage.c_str());
+            else
+                ImGui::TextUnformatted(s.reloadMessage.c_str());
+        }
+    }
+    ImGui::End();
+
+    if (s.showHelp) {
+        ImGui::SetNextWindowPos(ImVec2(8, 8), ImGuiCond_FirstUseEver);
+        ImGui::Begin("Help (H)", &s.showHelp, ImGuiWindowFlags_AlwaysAutoResize);
+        ImGui::TextUnformatted("left drag: orbit   right/middle drag: pan   wheel: zoom\n"
+                               "Space: run/pause   S: single step   R: reset\n"
+                               "F: particles / fluid surface / both   C: capture (RenderDoc)   H: this help");
+        ImGui::End();
+    }
+    return actions;
+}
+
+// ---- Files and commands -----------------------------------------------------------------------
+
+std::vector<std::filesystem::path> listScenes()
+{
+    std::vector<std::filesystem::path> out;
+    const std::filesystem::path dir = findProjectFile("assets/scenes");
+    if (dir.empty()) return out;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        if (e.path().extension() == ".json") out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::optional<std::filesystem::file_time_type> newestShaderSource()
+{
+    const std::filesystem::path dir = findProjectFile("shaders/shared");
+    if (dir.empty()) return std::nullopt;
+    std::optional<std::filesystem::file_time_type> newest;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir.parent_path(), ec)) {
+        if (!e.is_regular_file(ec)) continue;
+        const auto t = e.last_write_time(ec);
+        if (!ec && (!newest || t > *newest)) newest = t;
+    }
+    return newest;
+}
+
+CommandOutput runCommand(const std::vector<std::string>& argv)
+{
+    std::string command;
+    for (const std::string& a : argv) {
+        std::string quoted = "'";
+        for (char c : a) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        command += quoted + "' ";
+    }
+    command += "2>&1";
+    CommandOutput out;
+    std::FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) return out;
+    char buffer[4096];
+    while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) out.output.append(buffer, n);
+    const int status = pclose(pipe);
+    out.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return out;
+}
+
+} // namespace floe::view

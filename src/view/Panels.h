@@ -1,0 +1,95 @@
+// floe view's ImGui panels and the state they edit: the scene picker, run controls, the live
+// pressure solver switch, every solver setting from the SettingsTables (units and ranges),
+// the renderer's settings with the colour legend, GPU ms per pass with history plots, density
+// error and solver iterations over time, RenderDoc capture and shader reload.
+#pragma once
+
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "render/Renderer.h"
+#include "sim/World.h"
+#include "sim/sph/SphSettings.h"
+
+namespace floe::sim {
+class Simulation;
+}
+
+namespace floe::view {
+
+// A camera orbiting a target: yaw and pitch in radians, distance in metres.
+struct OrbitCamera {
+    glm::vec3 target{0.0f};
+    float distance = 4.0f, yaw = 0.0f, pitch = 0.0f;
+    float fovY = 40.0f, nearPlane = 0.01f, farPlane = 100.0f;
+
+    static OrbitCamera from(const render::Camera& camera);
+    render::Camera camera(bool flat) const;
+    void rotate(float dxPixels, float dyPixels);
+    void pan(float dxPixels, float dyPixels, float viewportHeight);
+    void zoom(float wheel);
+};
+
+struct History {
+    std::deque<float> values;
+    void push(float v, size_t capacity = 600);
+    std::vector<float> vector() const { return {values.begin(), values.end()}; }
+    float mean() const;
+};
+
+struct PanelState {
+    std::filesystem::path scenePath;
+    std::vector<std::filesystem::path> scenes; // the picker's list
+    std::string deviceName;
+    sim::SphSettings settings; // edited live; applied with Simulation::setSettings
+    render::ViewSettings view;
+    OrbitCamera orbit, homeOrbit;
+    std::pair<float, float> colorDefaults{0.0f, 1.0f};
+    bool paused = false, stepOnce = false, showHelp = false, autoReload = true;
+    int stepsPerFrame = 1;
+    bool renderDocAvailable = false, captureRequested = false;
+    std::string renderDocWhy, lastCapture;
+    std::string reloadMessage;
+    bool reloadFailed = false;
+    std::string diverged;
+    uint64_t steps = 0, minimisedWaits = 0;
+    double simTime = 0.0;
+
+    std::map<std::string, History> passMs; // GPU ms per pass and frame
+    History totalMs;
+    History densityErrorAvg, densityErrorMax, iterations, dt; // per metrics read-back
+    sim::StepMetrics last;
+
+    void resetHistories();
+    void recordTimings(const std::map<std::string, double>& passes);
+    void recordMetrics(const sim::StepMetrics& m);
+    nlohmann::ordered_json meanTimings() const;
+};
+
+struct PanelActions {
+    std::optional<std::filesystem::path> openScene;
+    bool reset = false;
+    bool settingsChanged = false;
+    bool reloadShaders = false;
+};
+
+PanelActions drawPanels(PanelState& state, const sim::Simulation& simulation, uint32_t boundaryCount);
+
+// assets/scenes/*.json, sorted (empty if the folder is not found).
+std::vector<std::filesystem::path> listScenes();
+// The newest modification time among the shader sources (shaders/**), if found.
+std::optional<std::filesystem::file_time_type> newestShaderSource();
+
+struct CommandOutput {
+    int status = -1;
+    std::string output; // stdout and stderr
+};
+CommandOutput runCommand(const std::vector<std::string>& argv);
+
+} // namespace floe::view
