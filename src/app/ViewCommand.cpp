@@ -203,6 +203,7 @@ void ViewSession::reloadShaders()
     if (out.status != 0) {
         state_.reloadMessage = "shader compilation failed; the running pipelines are kept:\n" + out.output;
         state_.reloadFailed = true;
+        std::fprintf(stderr, "floe view: %s\n", state_.reloadMessage.c_str());
         return;
     }
     // New pipelines: the renderer anew, the simulation anew with its particle state.
@@ -217,6 +218,7 @@ void ViewSession::reloadShaders()
     std::fill(readbackPending_.begin(), readbackPending_.end(), false);
     state_.reloadMessage = "shaders reloaded";
     state_.reloadFailed = false;
+    std::fprintf(stderr, "floe view: shaders reloaded\n");
 }
 
 void ViewSession::readSlot(uint32_t slot)
@@ -343,7 +345,15 @@ int ViewSession::run()
         ui_->newFrame();
         handleInput();
         const view::PanelActions actions = view::drawPanels(state_, *simulation_, boundaryCount_);
-        if (actions.openScene) openScene(*actions.openScene);
+        if (actions.openScene) {
+            // A bad scene file is reported in the panel; the current scene keeps running.
+            try {
+                openScene(*actions.openScene);
+                state_.sceneError.clear();
+            } catch (const Error& e) {
+                state_.sceneError = e.what();
+            }
+        }
         if (actions.reset) resetSimulation();
         if (actions.settingsChanged) simulation_->setSettings(state_.settings);
         if (actions.reloadShaders) reloadShaders();

@@ -220,8 +220,9 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation& simulation, uint32
             if (ImGui::Selectable(p.filename().string().c_str(), p.filename() == s.scenePath.filename())) actions.openScene = p;
         ImGui::EndCombo();
     }
-    ImGui::Text("%u fluid particles, %u boundary particles%s", simulation.count(), simulation.boundaryCount(),
-                boundaryCount ? "" : "");
+    if (!s.sceneError.empty()) ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "%s", s.sceneError.c_str());
+    ImGui::Text("%u fluid particles, %u boundary particles, %u wall samples drawn", simulation.count(), simulation.boundaryCount(),
+                boundaryCount);
     ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", s.simTime, static_cast<unsigned long long>(s.steps), 1000.0 * s.last.dt);
     if (!s.diverged.empty()) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "DIVERGED: %s (R resets)", s.diverged.c_str());
 

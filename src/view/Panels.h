@@ -58,6 +58,7 @@ struct PanelState {
     std::string reloadMessage;
     bool reloadFailed = false;
     std::string diverged;
+    std::string sceneError; // the picker's last failure
     uint64_t steps = 0, minimisedWaits = 0;
     double simTime = 0.0;
 

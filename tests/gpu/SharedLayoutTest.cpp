@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "GpuTest.h"
+#include "gpu/Image.h"
 #include "gpu/Pipeline.h"
 #include "shared/fluid.h"
 #include "shared/grid.h"
@@ -125,6 +126,62 @@ TEST_F(GpuTest, GraphPlansWriteAfterWriteBetweenReadWriteDispatches)
     EXPECT_EQ(plan[2].memory->srcStages, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
     EXPECT_EQ(plan[2].memory->srcAccess, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     submit();
+}
+
+// A window frame's image: acquired (the semaphore's wait at the blit stands in for the last
+// write), blitted into, drawn over by a custom pass, presented. Each step changes the layout
+// with a dependency from the previous user. (Executed for real, with a swapchain, in
+// tests/gpu/ViewTest.cpp under the validation layer.)
+TEST_F(GpuTest, GraphPlansAWindowFrame)
+{
+    gpu::Image source(context(), {"frame source", VK_FORMAT_R8G8B8A8_SRGB, 64, 32,
+                                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT});
+    gpu::Image target(context(), {"frame target", VK_FORMAT_B8G8R8A8_SRGB, 64, 32,
+                                  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT});
+    graph().addCustom("clear source",
+                      {{source.id(), true,
+                        graph::Access{VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                      VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, true}}},
+                      [&](VkCommandBuffer cmd) {
+                          const VkClearColorValue color{{0.2f, 0.4f, 0.6f, 1.0f}};
+                          const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+                          vkCmdClearColorImage(cmd, source.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &color, 1, &range);
+                      },
+                      {&source});
+    graph().acquired(target, VK_PIPELINE_STAGE_2_BLIT_BIT);
+    graph().addBlit("blit", source, target);
+    graph().addCustom("overlay",
+                      {{target.id(), true,
+                        graph::Access{VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                      VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                                      VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL}}},
+                      [](VkCommandBuffer) {}, {&target});
+    graph().addPresent(target);
+    const std::vector<graph::PassBarriers> plan = graph().plan();
+    ASSERT_EQ(plan.size(), 4u);
+    // Blit: the target from UNDEFINED after the acquire's wait at the blit stage.
+    const auto imageBarrier = [&](size_t pass, const gpu::Image& image) -> const graph::Dependency* {
+        for (const graph::ImageBarrier& b : plan[pass].images)
+            if (b.resource == image.id()) return &b.dependency;
+        return nullptr;
+    };
+    const graph::Dependency* acquire = imageBarrier(1, target);
+    ASSERT_NE(acquire, nullptr);
+    EXPECT_EQ(acquire->oldLayout, VK_IMAGE_LAYOUT_UNDEFINED);
+    EXPECT_EQ(acquire->newLayout, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    EXPECT_EQ(acquire->srcStages, VK_PIPELINE_STAGE_2_BLIT_BIT);
+    const graph::Dependency* overlay = imageBarrier(2, target);
+    ASSERT_NE(overlay, nullptr);
+    EXPECT_EQ(overlay->newLayout, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    EXPECT_EQ(overlay->srcAccess, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    const graph::Dependency* present = imageBarrier(3, target);
+    ASSERT_NE(present, nullptr);
+    EXPECT_EQ(present->oldLayout, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    EXPECT_EQ(present->newLayout, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
+    EXPECT_EQ(present->srcStages, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT);
+    // An image a custom pass uses must be listed with it.
+    EXPECT_THROW(graph().addCustom("unlisted", {{target.id(), true, graph::Access{}}}, [](VkCommandBuffer) {}), std::logic_error);
+    graph().discard(); // PRESENT_SRC_KHR needs a swapchain device
 }
 
 } // namespace
