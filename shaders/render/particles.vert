@@ -44,6 +44,10 @@ void main()
         colorValue = 100.0 * FLOE_LOAD_VEC4(metricsA, particle).y;
     else if (colorBy == RENDER_COLOR_PRESSURE)
         colorValue = FLOE_LOAD_VEC4(velocities, particle).w;
+    else if (colorBy == RENDER_COLOR_PHASE) {
+        const vec4 a = FLOE_LOAD_VEC4(metricsA, particle), b = FLOE_LOAD_VEC4(metricsB, particle);
+        colorValue = (a.w > 0.0 || b.y > 0.0) ? 3.0 : b.z > 0.0 ? 2.0 : FLOE_LOAD_VEC4(velocities, particle).w > 0.0 ? 1.0 : 0.0;
+    }
     else
         colorValue = length(FLOE_LOAD_VEC4(velocities, particle).xyz);
 #endif

@@ -16,6 +16,10 @@
 #define RENDER_COLOR_DENSITY 3     // kg/m^3
 #define RENDER_COLOR_COMPRESSION 4 // percent: max(0, rho/rho0 - 1) * 100
 #define RENDER_COLOR_PRESSURE 5    // Pa
+// Solver phase of each particle in the last step: 0 free (pressure 0: free surface or
+// expanded, outside the pressure solve), 1 under pressure, 2 clamped by a domain wall or the
+// container's fallback, 3 escaped or not finite.
+#define RENDER_COLOR_PHASE 6
 
 FLOE_SHARED_BEGIN
 

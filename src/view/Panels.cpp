@@ -201,7 +201,13 @@ void legend(float lo, float hi, const char* what)
     ImGui::Text("%.3g", hi);
 }
 
-const char* kAttributes[] = {"speed (m/s)", "height (m)", "", "density (kg/m^3)", "compression (%)", "pressure (Pa)"};
+const char* kAttributes[] = {"speed (m/s)",
+                             "height (m)",
+                             "",
+                             "density (kg/m^3)",
+                             "compression (%)",
+                             "pressure (Pa)",
+                             "0 free, 1 under pressure, 2 at a wall, 3 escaped"};
 
 } // namespace
 
@@ -274,7 +280,7 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation& simulation, uint32
     if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::Combo("draw (F)", &s.view.mode, "particles\0fluid surface\0both\0");
         int attribute = s.view.colorAttribute == RENDER_COLOR_SOLID ? RENDER_COLOR_SPEED : s.view.colorAttribute;
-        if (ImGui::Combo("colour by", &attribute, "speed\0height\0\0density\0compression\0pressure\0")) {
+        if (ImGui::Combo("colour by", &attribute, "speed\0height\0\0density\0compression\0pressure\0solver phase\0")) {
             s.view.colorAttribute = attribute;
             if (attribute == RENDER_COLOR_SPEED) {
                 s.view.colorMin = s.colorDefaults.first;
@@ -288,11 +294,14 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation& simulation, uint32
             } else if (attribute == RENDER_COLOR_PRESSURE) {
                 s.view.colorMin = 0.0f;
                 s.view.colorMax = 1.0e4f;
+            } else if (attribute == RENDER_COLOR_PHASE) {
+                s.view.colorMin = 0.0f;
+                s.view.colorMax = 3.0f;
             }
         }
         ImGui::InputFloat("colour min", &s.view.colorMin, 0, 0, "%.4g");
         ImGui::InputFloat("colour max", &s.view.colorMax, 0, 0, "%.4g");
-        legend(s.view.colorMin, s.view.colorMax, kAttributes[std::clamp(attribute, 0, 5)]);
+        legend(s.view.colorMin, s.view.colorMax, kAttributes[std::clamp(attribute, 0, 6)]);
         ImGui::SliderInt("smoothing iterations", &s.view.fluid.iterations, 0, 16);
         ImGui::SliderFloat("filter radius (m)", &s.view.fluid.filterRadius, 0.1f * s.view.particleRadius,
                            10.0f * s.view.particleRadius, "%.4f");

@@ -101,6 +101,15 @@ TEST_F(RenderTest, ColourByPressureMapsTheRangeToTheColourMap)
     EXPECT_GT(low.b, low.g) << "pressure 0 must be the map's purple start";
     EXPECT_GT(high.r, 0.5f) << "pressure at the range's top must be the map's yellow end";
     EXPECT_GT(high.g, high.b);
+
+    // Solver phase: 0 free (pressure 0), 1 under pressure; over 0..1 the ends of the map again.
+    view.colorAttribute = RENDER_COLOR_PHASE;
+    view.colorMax = 1.0f;
+    const Picture phase = draw(positions, view, 320, 240, {{5, 0, 0, 0.0f}, {0, 0, 0, 3.0f}});
+    const glm::vec3 free = phase.at(project(view, glm::vec3(positions[0]), phase.width, phase.height));
+    const glm::vec3 pressed = phase.at(project(view, glm::vec3(positions[1]), phase.width, phase.height));
+    EXPECT_GT(free.b, free.g) << "a particle without pressure is free (phase 0)";
+    EXPECT_GT(pressed.r, 0.5f) << "a particle with pressure is under pressure (phase 1)";
 }
 
 TEST_F(RenderTest, NearerParticleHidesFartherOne)
