@@ -7,6 +7,7 @@
 #include "GpuTest.h"
 #include "gpu/Image.h"
 #include "gpu/Pipeline.h"
+#include "shared/body.h"
 #include "shared/fluid.h"
 #include "shared/grid.h"
 #include "shared/prim.h"
@@ -48,6 +49,8 @@ TEST_F(GpuTest, SharedStructsRoundTrip)
     roundTrip<shared::RenderParams>(*this, context(), shaders(), graph(), "RenderParams");
     roundTrip<shared::FluidParams>(*this, context(), shaders(), graph(), "FluidParams");
     roundTrip<shared::FluidSmoothPush>(*this, context(), shaders(), graph(), "FluidSmoothPush");
+    roundTrip<shared::BodyParams>(*this, context(), shaders(), graph(), "BodyParams");
+    roundTrip<shared::BodyPush>(*this, context(), shaders(), graph(), "BodyPush");
 }
 
 // Reflection reads what the shaders declare: workgroup sizes from the shared header, push

@@ -1,0 +1,46 @@
+#version 460
+// Contacts with the domain's walls and floor (the planes of domainMin/domainMax): a particle
+// closer than the contact distance is put back on the plane, its normal velocity into the
+// plane removed (times restitution when it was approaching fast), its tangential velocity
+// reduced by Coulomb friction (|dv_t| <= mu |dv_n|), and it is flagged: the volume's position
+// correction leaves it alone (digest-002 §2.7.9).
+#include "body/body_common.glsl"
+
+FLOE_RW_VEC4(BODY_BIND_POSITIONS, positions);
+FLOE_RW_VEC4(BODY_BIND_VELOCITIES, velocities);
+FLOE_OUT_UINT(BODY_BIND_FLAGS, flags);
+
+void main()
+{
+    const uint i = floeGlobalIndex();
+    if (i >= params.particles) return;
+    vec4 x = FLOE_RW_LOAD_VEC4(positions, i);
+    vec3 v = FLOE_RW_LOAD_VEC4(velocities, i).xyz;
+    const float d = params.contact.z;
+    const float mu = params.contact.x;
+    uint hit = 0u;
+    for (int axis = 0; axis < 3; ++axis)
+        for (int side = 0; side < 2; ++side) {
+            const float wall = side == 0 ? params.domainMin[axis] + d : params.domainMax[axis] - d;
+            const float sign = side == 0 ? 1.0 : -1.0; // inward normal along the axis
+            const float depth = sign * (wall - x[axis]);
+            if (depth <= 0.0) continue;
+            x[axis] = wall;
+            hit = 1u;
+            const float vn = sign * v[axis];
+            if (vn >= 0.0) continue; // already separating
+            const float dvn = -vn * (1.0 + params.contact.y);
+            v[axis] += sign * dvn;
+            vec3 vt = v;
+            vt[axis] = 0.0;
+            const float speed = length(vt);
+            if (speed > 0.0) {
+                const float keep = max(0.0, 1.0 - mu * dvn / speed);
+                for (int k = 0; k < 3; ++k)
+                    if (k != axis) v[k] *= keep;
+            }
+        }
+    FLOE_STORE_VEC4(positions, i, x);
+    FLOE_STORE_VEC4(velocities, i, vec4(v, 0.0));
+    FLOE_STORE_UINT(flags, i, hit);
+}

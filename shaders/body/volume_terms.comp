@@ -1,0 +1,31 @@
+#version 460
+// Per-particle terms of the volume constraint, summed per body by a segmented scan (heads at
+// body starts). 3V = (1/3) sum x_i . n_i with n_i the area-weighted normal sum (digest-002
+// (7.9)-(7.11)); positions relative to the body's origin (sum n_i = 0 on a closed surface, so
+// the sum is unchanged and float32 keeps its digits far from the world's origin).
+//   stage 0 (correction): (x . n, |c| (shape-matching displacement), v . n, 0)
+//   stage 1 (measurement): (x . n, 0, 0, 0)
+#include "body/body_common.glsl"
+
+layout(push_constant) uniform Push { BodyPush push; };
+FLOE_IN_VEC4(BODY_BIND_POSITIONS, positions);
+FLOE_IN_VEC4(BODY_BIND_VELOCITIES, velocities);
+FLOE_IN_VEC4(BODY_BIND_REST, rest);
+FLOE_IN_VEC4(BODY_BIND_ORIGINS, origins);
+FLOE_IN_VEC4(BODY_BIND_NORMALS, normals);
+FLOE_IN_VEC4(BODY_BIND_DISPLACEMENT, displacement);
+FLOE_OUT_VEC4(BODY_BIND_OUT, terms);
+
+void main()
+{
+    const uint i = floeGlobalIndex();
+    if (i >= params.particles) return;
+    const uint body = uint(FLOE_LOAD_VEC4(rest, i).w);
+    const vec3 x = FLOE_LOAD_VEC4(positions, i).xyz - FLOE_LOAD_VEC4(origins, body).xyz;
+    const vec3 n = FLOE_LOAD_VEC4(normals, i).xyz;
+    if (push.stage == 1u) {
+        FLOE_STORE_VEC4(terms, i, vec4(dot(x, n), 0.0, 0.0, 0.0));
+        return;
+    }
+    FLOE_STORE_VEC4(terms, i, vec4(dot(x, n), FLOE_LOAD_VEC4(displacement, i).w, dot(FLOE_LOAD_VEC4(velocities, i).xyz, n), 0.0));
+}

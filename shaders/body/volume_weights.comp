@@ -1,0 +1,33 @@
+#version 460
+// Weights of the volume correction (digest-002 (7.14)): w = (1 - alpha) g + alpha / n with
+// g = |c_i| / sum |c_j| (alpha = 1: global, every particle alike). Collided particles get
+// weight 0 for positions only (§2.7.9: resolved contacts stay resolved; they keep their
+// weight for velocities). Writes (w_pos |n/3|^2, w_vel |n/3|^2) for the per-body sums of the
+// projections' denominators. Not yet: the interior "measurement" joints (beta) and the
+// umbrella smoothing of the weights.
+#include "body/body_common.glsl"
+
+FLOE_IN_VEC4(BODY_BIND_REST, rest);
+FLOE_IN_UVEC4(BODY_BIND_BODY_RANGE, bodyRange);
+FLOE_IN_VEC4(BODY_BIND_NORMALS, normals);
+FLOE_IN_VEC4(BODY_BIND_DISPLACEMENT, displacement);
+FLOE_IN_UINT(BODY_BIND_FLAGS, flags);
+FLOE_IN_VEC4(BODY_BIND_SCAN, totals); // stage-0 terms scanned per body
+FLOE_OUT_VEC4(BODY_BIND_OUT, terms);
+
+void main()
+{
+    const uint i = floeGlobalIndex();
+    if (i >= params.particles) return;
+    const uint body = uint(FLOE_LOAD_VEC4(rest, i).w);
+    const uvec4 range = FLOE_LOAD_UVEC4(bodyRange, body);
+    const vec4 total = FLOE_LOAD_VEC4(totals, range.x + range.y - 1u);
+    const float n = float(range.y);
+    const float alpha = params.control.z == float(BODY_VOLUME_LOCAL) ? params.control.y : 1.0;
+    const float g = total.y > 0.0 ? FLOE_LOAD_VEC4(displacement, i).w / total.y : 1.0 / n;
+    const float w = (1.0 - alpha) * g + alpha / n;
+    const vec3 gradient = FLOE_LOAD_VEC4(normals, i).xyz / 3.0;
+    const float g2 = dot(gradient, gradient);
+    const float wPos = FLOE_LOAD_UINT(flags, i) != 0u ? 0.0 : w;
+    FLOE_STORE_VEC4(terms, i, vec4(wPos * g2, w * g2, 0.0, 0.0));
+}

@@ -1,0 +1,62 @@
+// Deformable bodies by surface shape matching (digest-002 §2.7; src/body/DeformableBodies.cpp,
+// shaders/body/*): bindings, workgroup size and the per-step constants.
+#ifndef FLOE_SHARED_BODY_H
+#define FLOE_SHARED_BODY_H
+#include "shared/types.h"
+
+#define BODY_GROUP_SIZE 128
+
+#define BODY_BIND_PARAMS 0          // uniform buffer: BodyParams
+#define BODY_BIND_POSITIONS 1       // vec4 per particle: xyz m (world), w mass kg
+#define BODY_BIND_VELOCITIES 2      // vec4 per particle: xyz m/s
+#define BODY_BIND_PREVIOUS 3        // vec4 per particle: position at the start of the step
+#define BODY_BIND_REST 4            // vec4 per particle: rest position in the body's local frame, w body index
+#define BODY_BIND_BODY_RANGE 5      // uvec4 per body: first particle, count
+#define BODY_BIND_BODY_DATA 6       // vec4 per body: local scale (1/m), rest volume m^3, particle mass kg
+#define BODY_BIND_SCAN 7            // scanned records (3 vec4 per particle, or 1)
+#define BODY_BIND_SCAN_B 8          // a second scanned record stream (1 vec4 per particle)
+#define BODY_BIND_OUT 9             // records written for the next scan (3 vec4 or 1 per particle)
+#define BODY_BIND_REGION_INFO 10    // vec4 per region: M kg, member count, extra point distance (local), 0
+#define BODY_BIND_REGION_CENTRE 11  // vec4 per region: rest centre t0 (local)
+#define BODY_BIND_REGION_START 12   // uint per region + 1: first interval
+#define BODY_BIND_INTERVALS 13      // uint pairs: first, last particle of each interval (inclusive)
+#define BODY_BIND_HEADS 14          // uint per particle: 1 at a path start
+#define BODY_BIND_NORMALS 15        // vec4 per particle: area-weighted normal sum (m^2), world
+#define BODY_BIND_REST_NORMALS 16   // vec4 per particle: unit rest normal
+#define BODY_BIND_WARM 17           // 3 vec4 per region: Jacobi warm start V (columns)
+#define BODY_BIND_INCIDENT_START 18 // uint per particle + 1
+#define BODY_BIND_INCIDENT 19       // uint: triangle ids
+#define BODY_BIND_TRIANGLES 20      // uvec4 per triangle: particle indices
+#define BODY_BIND_FLAGS 21          // uint per particle: 1 if a contact moved it this step
+#define BODY_BIND_DISPLACEMENT 22   // vec4 per particle: shape-matching displacement c (m), w |c|
+#define BODY_BIND_METRICS 23        // vec4 per body: volume error (V - V0) / V0, V m^3, 0, 0
+#define BODY_BIND_ORIGINS 24        // vec4 per body: origin of the local frame this step (m)
+
+// Volume modes (digest-002 §2.7.8-2.7.9).
+#define BODY_VOLUME_NONE 0
+#define BODY_VOLUME_GLOBAL 1
+#define BODY_VOLUME_LOCAL 2
+
+FLOE_SHARED_BEGIN
+
+struct BodyParams {
+    vec4 gravity;   // xyz m/s^2, w dt s
+    vec4 control;   // x stiffness s, y volume alpha, z volume mode, w Jacobi sweeps
+    vec4 contact;   // x friction coefficient, y restitution, z contact distance m, w 0
+    vec4 domainMin; // m, walls of the domain box (the floor is domainMin.y)
+    vec4 domainMax; // m
+    uint particles;
+    uint bodies;
+    uint triangles;
+    uint pad;
+};
+SHARED_SIZE(BodyParams, 96);
+
+struct BodyPush {
+    uint stage; // which variant of a multi-use pass (see the shader)
+    uint pad0, pad1, pad2;
+};
+SHARED_SIZE(BodyPush, 16);
+
+FLOE_SHARED_END
+#endif

@@ -1,0 +1,332 @@
+#include "body/DeformableBodies.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "base/Error.h"
+#include "body/SurfaceMesh.h"
+#include "gpu/Context.h"
+#include "graph/RenderGraph.h"
+#include "shared/body.h"
+#include "sim/ParticleBuffers.h"
+
+namespace floe::body {
+namespace {
+
+constexpr VkFormat kVec4 = VK_FORMAT_R32G32B32A32_SFLOAT;
+constexpr VkFormat kUint = VK_FORMAT_R32_UINT;
+constexpr VkFormat kUvec4 = VK_FORMAT_R32G32B32A32_UINT;
+
+template <class T> gpu::Buffer uploaded(gpu::Context& context, graph::RenderGraph& graph, const char* name,
+                                        const std::vector<T>& data, VkFormat format)
+{
+    gpu::Buffer b(context, {name, std::max<size_t>(data.size(), 1) * sizeof(T), gpu::MemoryKind::DeviceLocal, format});
+    if (!data.empty()) sim::uploadNow(context, graph, b, data.data(), data.size() * sizeof(T));
+    return b;
+}
+
+} // namespace
+
+DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
+                                   const std::vector<BodyInstance>& bodies, const BodySettings& settings)
+    : context_(context), pipelines_(context, shaders), settings_(settings)
+{
+    if (bodies.empty()) throw Error("deformable bodies: none given");
+    std::vector<glm::vec4> positions, velocities, rest, regionInfo, regionCentre, restNormals, warm, bodyData;
+    std::vector<uint32_t> regionStart, intervals, pathHeads, bodyHeads, incidentStart, incident;
+    std::vector<glm::uvec4> triangles, bodyRange;
+    for (size_t b = 0; b < bodies.size(); ++b) {
+        BodyLayout L = layoutBody(bodies[b].mesh, settings.omega);
+        const uint32_t base = static_cast<uint32_t>(positions.size());
+        const uint32_t n = static_cast<uint32_t>(L.rest.size());
+        const float mass = float(double(bodies[b].density) * L.restVolume / double(n));
+        first_.push_back(base);
+        bodyRange.push_back({base, n, 0, 0});
+        bodyData.push_back({L.scale, float(L.restVolume), mass, 0.0f});
+        const uint32_t triangleBase = static_cast<uint32_t>(triangles.size());
+        for (uint32_t p = 0; p < n; ++p) {
+            positions.emplace_back(L.rest[p], mass);
+            velocities.emplace_back(bodies[b].velocity, 0.0f);
+            rest.emplace_back((L.rest[p] - L.rest[0]) * L.scale, float(b));
+            pathHeads.push_back(L.pathHead[p]);
+            bodyHeads.push_back(p == 0 ? 1u : 0u);
+            restNormals.emplace_back(L.restNormal[p], 0.0f);
+            regionInfo.emplace_back(mass * float(L.regionCount[p]), float(L.regionCount[p]), L.extraDistance[p] * L.scale, 0.0f);
+            regionCentre.emplace_back((L.regionRestCentre[p] - L.rest[0]) * L.scale, 0.0f);
+            regionStart.push_back(static_cast<uint32_t>(intervals.size() / 2));
+            for (uint32_t k = L.regionStart[p]; k < L.regionStart[p + 1]; ++k) {
+                intervals.push_back(base + L.intervals[k].x);
+                intervals.push_back(base + L.intervals[k].y);
+            }
+            for (int c = 0; c < 3; ++c) warm.emplace_back(c == 0 ? 1.0f : 0.0f, c == 1 ? 1.0f : 0.0f, c == 2 ? 1.0f : 0.0f, 0.0f);
+            incidentStart.push_back(static_cast<uint32_t>(incident.size()));
+            for (uint32_t k = L.incidentStart[p]; k < L.incidentStart[p + 1]; ++k) incident.push_back(triangleBase + L.incident[k]);
+        }
+        for (const glm::uvec3& t : L.triangles) triangles.push_back({base + t.x, base + t.y, base + t.z, uint32_t(b)});
+        layouts_.push_back(std::move(L));
+    }
+    regionStart.push_back(static_cast<uint32_t>(intervals.size() / 2));
+    incidentStart.push_back(static_cast<uint32_t>(incident.size()));
+    particles_ = static_cast<uint32_t>(positions.size());
+    triangles_ = static_cast<uint32_t>(triangles.size());
+    if (uint64_t(particles_) * 48 > context.limits().maxStorageBufferRange)
+        throw Error(
+            fmt::format("deformable bodies: {} particles do not fit on {} (maxStorageBufferRange {} bytes, 48 per particle)",
+                        particles_, context.deviceName(), context.limits().maxStorageBufferRange));
+
+    scan_.emplace(context, shaders, particles_);
+    params_ = gpu::Buffer(context, {"body params", sizeof(shared::BodyParams), gpu::MemoryKind::Upload});
+    positions_ = uploaded(context, graph, "body positions", positions, kVec4);
+    velocities_ = uploaded(context, graph, "body velocities", velocities, kVec4);
+    previous_ = uploaded(context, graph, "body previous positions", positions, kVec4);
+    rest_ = uploaded(context, graph, "body rest (local)", rest, kVec4);
+    bodyRange_ = uploaded(context, graph, "body ranges", bodyRange, kUvec4);
+    bodyData_ = uploaded(context, graph, "body data", bodyData, kVec4);
+    regionInfo_ = uploaded(context, graph, "body region info", regionInfo, kVec4);
+    regionCentre_ = uploaded(context, graph, "body region centres", regionCentre, kVec4);
+    regionStart_ = uploaded(context, graph, "body region starts", regionStart, kUint);
+    intervals_ = uploaded(context, graph, "body intervals", intervals, kUint);
+    pathHeads_ = uploaded(context, graph, "body path heads", pathHeads, kUint);
+    bodyHeads_ = uploaded(context, graph, "body heads", bodyHeads, kUint);
+    restNormals_ = uploaded(context, graph, "body rest normals", restNormals, kVec4);
+    warm_ = uploaded(context, graph, "body polar warm start", warm, kVec4);
+    incidentStart_ = uploaded(context, graph, "body incident starts", incidentStart, kUint);
+    incident_ = uploaded(context, graph, "body incident triangles", incident, kUint);
+    triangleBuffer_ = uploaded(context, graph, "body triangles", triangles, kUvec4);
+    const auto perParticle = [&](const char* name, uint64_t vec4s) {
+        return gpu::Buffer(context, {name, uint64_t(particles_) * vec4s * 16, gpu::MemoryKind::DeviceLocal, kVec4});
+    };
+    origins_ = gpu::Buffer(context, {"body origins", bodyRange.size() * 16, gpu::MemoryKind::DeviceLocal, kVec4});
+    normals_ = perParticle("body normals", 1);
+    displacement_ = perParticle("body displacement", 1);
+    flags_ = gpu::Buffer(context, {"body contact flags", uint64_t(particles_) * 4, gpu::MemoryKind::DeviceLocal, kUint});
+    terms_ = perParticle("body shape-matching terms", 3);
+    scanned_ = perParticle("body scanned terms", 3);
+    transforms_ = perParticle("body region transforms", 3);
+    volumeTerms_ = perParticle("body volume terms", 1);
+    volumeScanned_ = perParticle("body volume sums", 1);
+    weightTerms_ = perParticle("body weight terms", 1);
+    weightScanned_ = perParticle("body weight sums", 1);
+    metrics_ = gpu::Buffer(context, {"body metrics", bodyRange.size() * 16, gpu::MemoryKind::DeviceLocal, kVec4});
+    graph.addFill("body metrics clear", metrics_, 0);
+    graph.addFill("body displacement clear", displacement_, 0);
+    graph.addFill("body flags clear", flags_, 0);
+    context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+    setSettings(settings);
+}
+
+void DeformableBodies::setSettings(const BodySettings& s)
+{
+    if (s.omega != layouts_.front().omega)
+        throw Error(
+            fmt::format("deformable bodies: omega is fixed at {} (build new bodies for {})", layouts_.front().omega, s.omega));
+    if (!(s.timeStep > 0.0f)) throw Error("deformable bodies: the time step must be positive");
+    settings_ = s;
+    shared::BodyParams p{};
+    p.gravity = glm::vec4(s.gravity, s.timeStep);
+    p.control = glm::vec4(std::clamp(s.stiffness, 0.0f, 1.0f), std::clamp(s.alpha, 0.0f, 1.0f), float(s.volumeMode),
+                          float(std::clamp(s.jacobiSweeps, 1, 32)));
+    p.contact = glm::vec4(s.friction, s.restitution, s.contactDistance, 0.0f);
+    p.domainMin = glm::vec4(s.domainMin, 0.0f);
+    p.domainMax = glm::vec4(s.domainMax, 0.0f);
+    p.particles = particles_;
+    p.bodies = bodyCount();
+    p.triangles = triangles_;
+    params_.write(&p, sizeof(p));
+}
+
+void DeformableBodies::addStep(graph::RenderGraph& graph)
+{
+    graph.beginGroup("body/step");
+    graph.addCompute(pipelines_.compute("body/integrate"))
+        .read(BODY_BIND_PARAMS, params_)
+        .readWrite(BODY_BIND_POSITIONS, positions_)
+        .readWrite(BODY_BIND_VELOCITIES, velocities_)
+        .write(BODY_BIND_PREVIOUS, previous_)
+        .dispatchThreads(particles_);
+    addShapeMatching(graph);
+    graph.addCompute(pipelines_.compute("body/collide"))
+        .read(BODY_BIND_PARAMS, params_)
+        .readWrite(BODY_BIND_POSITIONS, positions_)
+        .readWrite(BODY_BIND_VELOCITIES, velocities_)
+        .write(BODY_BIND_FLAGS, flags_)
+        .dispatchThreads(particles_);
+    if (settings_.volumeMode != BODY_VOLUME_NONE) {
+        addVolume(graph);
+        // The correction moves only particles without contact; one it moved into a wall is put
+        // back on it (its flags and velocities were already handled above).
+        graph.addCompute(pipelines_.compute("body/collide"))
+            .read(BODY_BIND_PARAMS, params_)
+            .readWrite(BODY_BIND_POSITIONS, positions_)
+            .readWrite(BODY_BIND_VELOCITIES, velocities_)
+            .write(BODY_BIND_FLAGS, flags_)
+            .dispatchThreads(particles_);
+    }
+    addMeasure(graph);
+    graph.endGroup();
+}
+
+void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
+{
+    graph.addCompute(pipelines_.compute("body/origins"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_BODY_RANGE, bodyRange_)
+        .write(BODY_BIND_ORIGINS, origins_)
+        .dispatchThreads(bodyCount());
+    graph.addCompute(pipelines_.compute("body/normals"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_INCIDENT_START, incidentStart_)
+        .read(BODY_BIND_INCIDENT, incident_)
+        .read(BODY_BIND_TRIANGLES, triangleBuffer_)
+        .write(BODY_BIND_NORMALS, normals_)
+        .dispatchThreads(particles_);
+    graph.addCompute(pipelines_.compute("body/sm_terms"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_ORIGINS, origins_)
+        .read(BODY_BIND_BODY_DATA, bodyData_)
+        .write(BODY_BIND_OUT, terms_)
+        .dispatchThreads(particles_);
+    scan_->inclusive(graph, terms_, pathHeads_, scanned_, particles_, 3);
+    graph.addCompute(pipelines_.compute("body/sm_regions"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_ORIGINS, origins_)
+        .read(BODY_BIND_BODY_DATA, bodyData_)
+        .read(BODY_BIND_SCAN, scanned_)
+        .read(BODY_BIND_REGION_INFO, regionInfo_)
+        .read(BODY_BIND_REGION_CENTRE, regionCentre_)
+        .read(BODY_BIND_REGION_START, regionStart_)
+        .read(BODY_BIND_INTERVALS, intervals_)
+        .read(BODY_BIND_HEADS, pathHeads_)
+        .read(BODY_BIND_NORMALS, normals_)
+        .read(BODY_BIND_REST_NORMALS, restNormals_)
+        .readWrite(BODY_BIND_WARM, warm_)
+        .write(BODY_BIND_OUT, transforms_)
+        .dispatchThreads(particles_);
+    scan_->inclusive(graph, transforms_, pathHeads_, scanned_, particles_, 3);
+    graph.addCompute(pipelines_.compute("body/sm_goals"))
+        .read(BODY_BIND_PARAMS, params_)
+        .readWrite(BODY_BIND_POSITIONS, positions_)
+        .readWrite(BODY_BIND_VELOCITIES, velocities_)
+        .read(BODY_BIND_PREVIOUS, previous_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_ORIGINS, origins_)
+        .read(BODY_BIND_BODY_DATA, bodyData_)
+        .read(BODY_BIND_SCAN, scanned_)
+        .read(BODY_BIND_REGION_INFO, regionInfo_)
+        .read(BODY_BIND_REGION_START, regionStart_)
+        .read(BODY_BIND_INTERVALS, intervals_)
+        .read(BODY_BIND_HEADS, pathHeads_)
+        .write(BODY_BIND_DISPLACEMENT, displacement_)
+        .dispatchThreads(particles_);
+}
+
+void DeformableBodies::addVolume(graph::RenderGraph& graph)
+{
+    graph.addCompute(pipelines_.compute("body/normals"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_INCIDENT_START, incidentStart_)
+        .read(BODY_BIND_INCIDENT, incident_)
+        .read(BODY_BIND_TRIANGLES, triangleBuffer_)
+        .write(BODY_BIND_NORMALS, normals_)
+        .dispatchThreads(particles_);
+    const shared::BodyPush correction{0, 0, 0, 0};
+    graph.addCompute(pipelines_.compute("body/volume_terms"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_VELOCITIES, velocities_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_ORIGINS, origins_)
+        .read(BODY_BIND_NORMALS, normals_)
+        .read(BODY_BIND_DISPLACEMENT, displacement_)
+        .write(BODY_BIND_OUT, volumeTerms_)
+        .push(correction)
+        .dispatchThreads(particles_);
+    scan_->inclusive(graph, volumeTerms_, bodyHeads_, volumeScanned_, particles_, 1);
+    graph.addCompute(pipelines_.compute("body/volume_weights"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_BODY_RANGE, bodyRange_)
+        .read(BODY_BIND_NORMALS, normals_)
+        .read(BODY_BIND_DISPLACEMENT, displacement_)
+        .read(BODY_BIND_FLAGS, flags_)
+        .read(BODY_BIND_SCAN, volumeScanned_)
+        .write(BODY_BIND_OUT, weightTerms_)
+        .dispatchThreads(particles_);
+    scan_->inclusive(graph, weightTerms_, bodyHeads_, weightScanned_, particles_, 1);
+    graph.addCompute(pipelines_.compute("body/volume_apply"))
+        .read(BODY_BIND_PARAMS, params_)
+        .readWrite(BODY_BIND_POSITIONS, positions_)
+        .readWrite(BODY_BIND_VELOCITIES, velocities_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_BODY_RANGE, bodyRange_)
+        .read(BODY_BIND_BODY_DATA, bodyData_)
+        .read(BODY_BIND_NORMALS, normals_)
+        .read(BODY_BIND_DISPLACEMENT, displacement_)
+        .read(BODY_BIND_FLAGS, flags_)
+        .read(BODY_BIND_SCAN, volumeScanned_)
+        .read(BODY_BIND_SCAN_B, weightScanned_)
+        .dispatchThreads(particles_);
+}
+
+void DeformableBodies::addMeasure(graph::RenderGraph& graph)
+{
+    graph.addCompute(pipelines_.compute("body/normals"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_INCIDENT_START, incidentStart_)
+        .read(BODY_BIND_INCIDENT, incident_)
+        .read(BODY_BIND_TRIANGLES, triangleBuffer_)
+        .write(BODY_BIND_NORMALS, normals_)
+        .dispatchThreads(particles_);
+    const shared::BodyPush measure{1, 0, 0, 0};
+    graph.addCompute(pipelines_.compute("body/volume_terms"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_VELOCITIES, velocities_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_ORIGINS, origins_)
+        .read(BODY_BIND_NORMALS, normals_)
+        .read(BODY_BIND_DISPLACEMENT, displacement_)
+        .write(BODY_BIND_OUT, volumeTerms_)
+        .push(measure)
+        .dispatchThreads(particles_);
+    scan_->inclusive(graph, volumeTerms_, bodyHeads_, volumeScanned_, particles_, 1);
+    graph.addCompute(pipelines_.compute("body/volume_measure"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_BODY_RANGE, bodyRange_)
+        .read(BODY_BIND_BODY_DATA, bodyData_)
+        .read(BODY_BIND_SCAN, volumeScanned_)
+        .write(BODY_BIND_METRICS, metrics_)
+        .dispatchThreads(bodyCount());
+}
+
+void DeformableBodies::addMetricsReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset) const
+{
+    graph.addCopy("body/readback_metrics", metrics_, target, uint64_t(bodyCount()) * 16, 0, offset);
+}
+
+std::vector<glm::vec4> DeformableBodies::download(graph::RenderGraph& graph, const gpu::Buffer& buffer) const
+{
+    std::vector<glm::vec4> out(particles_);
+    sim::downloadNow(context_, graph, buffer, out.data(), out.size() * 16);
+    return out;
+}
+
+void DeformableBodies::uploadState(graph::RenderGraph& graph, const std::vector<glm::vec4>& positions,
+                                   const std::vector<glm::vec4>& velocities)
+{
+    if (positions.size() != particles_ || velocities.size() != particles_)
+        throw Error(fmt::format("deformable bodies: a state of {} particles for {}", positions.size(), particles_));
+    sim::uploadNow(context_, graph, positions_, positions.data(), positions.size() * 16);
+    sim::uploadNow(context_, graph, velocities_, velocities.data(), velocities.size() * 16);
+}
+
+} // namespace floe::body

@@ -1,0 +1,99 @@
+// Incompressible deformable bodies by surface shape matching (digest-002 §2.7): closed triangle
+// meshes, one particle per vertex, all bodies' particles in one array in path order, so the
+// cost depends only on the total count. Each step (§2.7.13), all on the GPU through the graph:
+//   body/integrate (free flight) -> body/origins, body/normals -> body/sm_terms -> segmented
+//   scan along paths -> body/sm_regions (gather, extra point, det fix, warm-started polar) ->
+//   segmented scan of the transforms -> body/sm_goals (goal average, v += s (g - x)/dt, x) ->
+//   body/collide (domain walls, friction, contact flags) -> body/normals -> body/volume_terms
+//   -> per-body scan -> body/volume_weights -> per-body scan -> body/volume_apply (positions,
+//   velocities) -> body/normals -> body/volume_terms (measure) -> per-body scan ->
+//   body/volume_measure (volume error per body).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "body/BodyLayout.h"
+#include "gpu/Buffer.h"
+#include "gpu/PipelineCache.h"
+#include "sim/prim/SegmentedScan.h"
+
+namespace floe::graph {
+class RenderGraph;
+}
+
+namespace floe::body {
+
+struct BodySettings {
+    int omega = 2;                // region size: omega-ring (fixed when the bodies are built)
+    float stiffness = 1.0f;       // s in [0, 1]: 1 rigid per region, lower is softer
+    int volumeMode = 1;           // BODY_VOLUME_NONE / GLOBAL / LOCAL
+    float alpha = 0.5f;           // local volume: 1 global, small local (7.14)
+    int jacobiSweeps = 5;         // polar decomposition sweeps per step (warm started)
+    float friction = 0.4f;        // Coulomb coefficient at the walls
+    float restitution = 0.0f;     // normal velocity kept (reversed) at impacts
+    float contactDistance = 0.0f; // m, particles stay this far inside the walls
+    float timeStep = 0.005f;      // s (digest-002: 5 ms)
+    glm::vec3 gravity{0.0f, -9.81f, 0.0f};
+    glm::vec3 domainMin{-1e3f}, domainMax{1e3f}; // walls; the floor is domainMin.y
+};
+
+struct BodyInstance {
+    geometry::TriangleMesh mesh; // rest shape, placed in the world (m)
+    float density = 1000.0f;     // kg/m^3: the body's mass spread evenly over its vertices
+    glm::vec3 velocity{0.0f};    // m/s at the start
+};
+
+class DeformableBodies {
+public:
+    // Throws floe::Error for bad meshes (closedSurface) and omega out of range.
+    DeformableBodies(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
+                     const std::vector<BodyInstance>& bodies, const BodySettings& settings);
+
+    // From the next step on; omega is fixed at construction (changing it needs new bodies).
+    void setSettings(const BodySettings& settings);
+    const BodySettings& settings() const { return settings_; }
+    void addStep(graph::RenderGraph& graph);
+    // Per body vec4 (volume error (V - V0)/V0, V m^3, 0, 0) of the last step, copied to `target`.
+    void addMetricsReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset = 0) const;
+
+    uint32_t particleCount() const { return particles_; }
+    uint32_t bodyCount() const { return static_cast<uint32_t>(layouts_.size()); }
+    uint32_t triangleCount() const { return triangles_; }
+    const std::vector<BodyLayout>& layouts() const { return layouts_; }
+    const std::vector<uint32_t>& firstParticle() const { return first_; }
+    const gpu::Buffer& positions() const { return positions_; } // vec4: xyz m, w mass
+    const gpu::Buffer& velocities() const { return velocities_; }
+    const gpu::Buffer& triangles() const { return triangleBuffer_; } // uvec4 per triangle
+    const gpu::Buffer& transforms() const { return transforms_; }    // 3 vec4 per region after a step (tests)
+
+    // Submits and waits: positions/velocities as vec4 in path order, and replacing them (tests).
+    std::vector<glm::vec4> download(graph::RenderGraph& graph, const gpu::Buffer& buffer) const;
+    void uploadState(graph::RenderGraph& graph, const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities);
+
+private:
+    void addParamsUpdate();
+    void addShapeMatching(graph::RenderGraph& graph);
+    void addVolume(graph::RenderGraph& graph);
+    void addMeasure(graph::RenderGraph& graph);
+
+    gpu::Context& context_;
+    gpu::PipelineCache pipelines_;
+    BodySettings settings_;
+    std::vector<BodyLayout> layouts_;
+    std::vector<uint32_t> first_;
+    uint32_t particles_ = 0, triangles_ = 0;
+    std::optional<sim::SegmentedScan> scan_;
+    gpu::Buffer params_;
+    gpu::Buffer positions_, velocities_, previous_, rest_, bodyRange_, bodyData_, origins_;
+    gpu::Buffer regionInfo_, regionCentre_, regionStart_, intervals_, pathHeads_, bodyHeads_;
+    gpu::Buffer normals_, restNormals_, warm_, incidentStart_, incident_, triangleBuffer_, flags_, displacement_;
+    gpu::Buffer terms_, scanned_, transforms_, volumeTerms_, volumeScanned_, weightTerms_, weightScanned_, metrics_;
+};
+
+} // namespace floe::body
