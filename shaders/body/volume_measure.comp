@@ -1,6 +1,8 @@
 #version 460
 // Each body's volume at the end of the step and its error (V - V0) / V0, from the scanned
-// stage-1 terms (V = (1/9) sum x . n).
+// stage-1 terms (V = (1/9) sum x . n), and its rigid-consistency error: the mean distance
+// between the particles and their shape-matching goals, |g - x| = |c| / s, relative to the
+// body's size.
 #include "body/body_common.glsl"
 
 FLOE_IN_UVEC4(BODY_BIND_BODY_RANGE, bodyRange);
@@ -13,7 +15,10 @@ void main()
     const uint b = floeGlobalIndex();
     if (b >= params.bodies) return;
     const uvec4 range = FLOE_LOAD_UVEC4(bodyRange, b);
-    const float volume = FLOE_LOAD_VEC4(totals, range.x + range.y - 1u).x / 9.0;
-    const float rest = FLOE_LOAD_VEC4(bodyData, b).y;
-    FLOE_STORE_VEC4(metrics, b, vec4((volume - rest) / rest, volume, 0.0, 0.0));
+    const vec4 total = FLOE_LOAD_VEC4(totals, range.x + range.y - 1u);
+    const float volume = total.x / 9.0;
+    const vec4 data = FLOE_LOAD_VEC4(bodyData, b);
+    const float rest = data.y;
+    const float rigid = total.y / (float(range.y) * max(params.control.x, 1e-6)) * data.x;
+    FLOE_STORE_VEC4(metrics, b, vec4((volume - rest) / rest, volume, rigid, 0.0));
 }

@@ -4,7 +4,7 @@
 // (7.9)-(7.11)); positions relative to the body's origin (sum n_i = 0 on a closed surface, so
 // the sum is unchanged and float32 keeps its digits far from the world's origin).
 //   stage 0 (correction): (x . n, |c| (shape-matching displacement), v . n, 0)
-//   stage 1 (measurement): (x . n, 0, 0, 0)
+//   stage 1 (measurement): (x . n, |c|, 0, 0)
 #include "body/body_common.glsl"
 
 layout(push_constant) uniform Push { BodyPush push; };
@@ -24,7 +24,7 @@ void main()
     const vec3 x = FLOE_LOAD_VEC4(positions, i).xyz - FLOE_LOAD_VEC4(origins, body).xyz;
     const vec3 n = FLOE_LOAD_VEC4(normals, i).xyz;
     if (push.stage == 1u) {
-        FLOE_STORE_VEC4(terms, i, vec4(dot(x, n), 0.0, 0.0, 0.0));
+        FLOE_STORE_VEC4(terms, i, vec4(dot(x, n), FLOE_LOAD_VEC4(displacement, i).w, 0.0, 0.0));
         return;
     }
     FLOE_STORE_VEC4(terms, i, vec4(dot(x, n), FLOE_LOAD_VEC4(displacement, i).w, dot(FLOE_LOAD_VEC4(velocities, i).xyz, n), 0.0));

@@ -1,11 +1,6 @@
 // floe run: load a scene, simulate it headless, write metrics.csv (one row per step, read back
 // asynchronously two frames behind), summary.json, frame_NNNN.png pictures, particle exports
 // and saved states.
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -18,9 +13,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/BodyRun.h"
 #include "app/Commands.h"
+#include "app/Plots.h"
 #include "app/Progress.h"
-#include "app/ProjectFiles.h"
 #include "app/SceneLoader.h"
 #include "app/SceneSetup.h"
 #include "app/SceneView.h"
@@ -44,26 +40,6 @@
 
 namespace floe {
 namespace {
-
-constexpr const char* kSystemPython = "/usr/bin/python3";
-
-// Runs `argv` (no shell) with stdout discarded; its exit status, or -1 if it could not start.
-int runQuietly(const std::vector<std::string>& argv)
-{
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    pid_t pid = 0;
-    const int started = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (started != 0) return -1;
-    int status = 0;
-    if (waitpid(pid, &status, 0) < 0) return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 constexpr uint32_t kFramesInFlight = 2;
 
@@ -119,6 +95,10 @@ int runCommand(const RunOptions& o)
     const auto wallStart = std::chrono::steady_clock::now();
     Scene scene = loadScene(o.scene);
     for (const std::string& s : o.sets) applyOverride(scene, s);
+    if (!scene.deformableBodies.empty()) {
+        for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
+        return runBodies(o, scene, wallStart);
+    }
     if (!o.solver.empty()) {
         try {
             (void)sim::parsePressureSolver(o.solver);
@@ -155,14 +135,7 @@ int runCommand(const RunOptions& o)
     if (o.exportEvery && !exportFormat) throw Error("--export-every needs --export ply|vtk");
     if (o.saveEvery && o.saveState.empty()) throw Error("--save-every needs --save-state FILE");
     // --plots: the plotting script and its interpreter are checked before the run, not after it.
-    std::filesystem::path plotScript;
-    if (o.plots) {
-        plotScript = findProjectFile("tools/plot.py");
-        if (plotScript.empty())
-            throw Error("--plots: cannot find tools/plot.py from the working directory or the floe executable", ExitCode::Failure);
-        if (!std::filesystem::exists(kSystemPython))
-            throw Error(fmt::format("--plots: {} is missing (Debian: python3-matplotlib)", kSystemPython), ExitCode::Failure);
-    }
+    const std::filesystem::path plotScript = o.plots ? requirePlotScript() : std::filesystem::path();
     const std::filesystem::path outDir = o.out.empty() ? std::filesystem::path("out") / scene.name : o.out;
     std::error_code ec;
     std::filesystem::create_directories(outDir, ec);
@@ -537,10 +510,7 @@ int runCommand(const RunOptions& o)
     if (o.plots) {
         csv.flush();
         std::fflush(stdout);
-        // Debian's interpreter (with python3-matplotlib), not whichever python3 is first on PATH.
-        if (runQuietly({kSystemPython, plotScript.string(), outDir.string()}) != 0)
-            throw Error(fmt::format("--plots: {} {} failed (its message is above)", plotScript.string(), outDir.string()),
-                        ExitCode::Failure);
+        writePlots(plotScript, outDir);
         fmt::print("  plots       {}/plots/{{density_error,solver_iterations,gpu_ms,energy_dt}}.png\n", outDir.string());
     }
     return diverged ? static_cast<int>(ExitCode::Diverged) : 0;

@@ -99,6 +99,53 @@ const SettingsTable& FloeSettings::table()
     return t;
 }
 
+const SettingsTable& DeformableBody::table()
+{
+    static const SettingsTable t = [] {
+        SettingsTable s("DeformableBodies[]");
+        using S = DeformableBody;
+        s.choice("shape", &S::shape, {"sphere", "box", "torus", "capsule", "mesh"}, "surface: a procedural shape or an OBJ mesh")
+            .choice("geometryFile", &S::geometryFile, {}, "closed OBJ mesh for shape mesh, relative to the scene file")
+            .number("radius", &S::radius, "m", 1e-4, 1e3, "sphere and capsule radius")
+            .vector("size", &S::size, "m", 1e-4, 1e3, "box size")
+            .number("majorRadius", &S::majorRadius, "m", 1e-4, 1e3, "torus: radius of the ring")
+            .number("minorRadius", &S::minorRadius, "m", 1e-4, 1e3, "torus: radius of the tube")
+            .number("length", &S::length, "m", 0, 1e3, "capsule: length of the cylinder between the caps")
+            .integer("resolution", &S::resolution, 1, 6, "sphere subdivisions (3: 642 vertices); box 4x segments per side")
+            .vector("translation", &S::translation, "m", -1e6, 1e6, "translation")
+            .vector("scale", &S::scale, "", 1e-6, 1e6, "scale (before rotation)")
+            .vector("rotationAxis", &S::rotationAxis, "", -1e6, 1e6, "rotation axis")
+            .number("rotationAngle", &S::rotationAngle, "rad", -1e3, 1e3, "rotation angle")
+            .vector("velocity", &S::velocity, "m/s", -1e4, 1e4, "initial velocity")
+            .vector("angularVelocity", &S::angularVelocity, "rad/s", -1e4, 1e4, "initial spin about the centroid")
+            .number("twist", &S::twist, "rad/m", -100, 100,
+                    "starts twisted about its x axis by this angle per metre, then released")
+            .number("density", &S::density, "kg/m^3", 1e-3, 1e6, "density (the mass is spread evenly over the vertices)");
+        return s;
+    }();
+    return t;
+}
+
+const SettingsTable& DeformableSettings::table()
+{
+    static const SettingsTable t = [] {
+        SettingsTable s("Deformable");
+        using S = DeformableSettings;
+        s.integer("omega", &S::omega, 1, 8, "region size: each vertex's omega-ring (larger is stiffer)")
+            .number("stiffness", &S::stiffness, "", 0, 1, "shape-matching stiffness s (1: rigid regions)")
+            .choice("volume", &S::volume, {"global", "local", "none"}, "volume conservation")
+            .number("alpha", &S::alpha, "", 0, 1, "local volume: share of the uniform weight (1 is global)")
+            .integer("jacobiSweeps", &S::jacobiSweeps, 1, 32, "polar decomposition sweeps per step")
+            .number("friction", &S::friction, "", 0, 10, "Coulomb friction coefficient at walls and the plate")
+            .number("restitution", &S::restitution, "", 0, 1, "normal velocity kept at impacts")
+            .number("plateStart", &S::plateStart, "m", -1e6, 1e6, "height of a plate pressing down from above (0: none)")
+            .number("plateEnd", &S::plateEnd, "m", -1e6, 1e6, "height where the plate stops")
+            .number("plateSpeed", &S::plateSpeed, "m/s", 0, 1e3, "speed of the plate");
+        return s;
+    }();
+    return t;
+}
+
 namespace {
 
 struct BlockGrid {
@@ -185,6 +232,8 @@ void Scene::domain(glm::vec3& lo, glm::vec3& hi) const
             fluid.add(b.start * b.scale + b.translation);
             fluid.add(b.end * b.scale + b.translation);
         }
+        for (const DeformableBody& body : deformableBodies)
+            for (const glm::vec3& v : body.mesh.vertices) fluid.add(v);
         geometry::Bounds all = fluid;
         for (const RigidBody& body : rigidBodies)
             for (const glm::vec3& v : body.mesh.vertices) all.add(v);

@@ -85,6 +85,46 @@ struct FloeSettings {
     static const SettingsTable& table();
 };
 
+// One entry of "DeformableBodies": a closed surface simulated by shape matching with volume
+// conservation (digest-002 §2.7), one particle per vertex.
+struct DeformableBody {
+    std::string shape = "sphere";     // sphere, box, torus, capsule or mesh (geometryFile)
+    std::string geometryFile;         // OBJ for shape "mesh", relative to the scene file
+    float radius = 0.25f;             // m: sphere, capsule
+    glm::vec3 size{0.5f, 0.5f, 0.5f}; // m: box
+    float majorRadius = 0.3f;         // m: torus
+    float minorRadius = 0.1f;         // m: torus
+    float length = 0.5f;              // m: capsule's cylinder
+    int resolution = 3;               // sphere subdivisions; box segments = 4 * resolution; torus/capsule rings
+    glm::vec3 translation{0, 0, 0};   // m
+    glm::vec3 scale{1, 1, 1};
+    glm::vec3 rotationAxis{0, 0, 1};
+    float rotationAngle = 0.0f;         // radians
+    glm::vec3 velocity{0, 0, 0};        // m/s
+    glm::vec3 angularVelocity{0, 0, 0}; // rad/s about the body's centroid
+    float twist = 0.0f;                 // rad/m: starts twisted about its (rotated) x axis, rest shape untwisted
+    float density = 1000.0f;            // kg/m^3
+    geometry::TriangleMesh mesh;        // built, transformed, by the scene loader
+    std::vector<glm::vec3> initial;     // start positions when twisted (mesh's vertex order), else empty
+    geometry::Transform transform() const { return {translation, scale, rotationAxis, rotationAngle}; }
+    static const SettingsTable& table();
+};
+
+// "Deformable": the solver of the deformable bodies (digest-002 §2.7, Table 7.2 defaults).
+struct DeformableSettings {
+    int omega = 2;                 // region size: omega-ring
+    float stiffness = 1.0f;        // s: 1 rigid per region, lower is softer
+    std::string volume = "global"; // global, local or none
+    float alpha = 0.5f;            // local volume weights (7.14): 1 global, small local
+    int jacobiSweeps = 5;          // polar decomposition sweeps per step (warm started)
+    float friction = 0.4f;         // Coulomb coefficient at walls and the plate
+    float restitution = 0.0f;      // normal velocity kept at impacts
+    float plateStart = 0.0f;       // m: height of a horizontal plate pressing down from above (0: none)
+    float plateEnd = 0.0f;         // m: where the plate stops
+    float plateSpeed = 0.0f;       // m/s
+    static const SettingsTable& table();
+};
+
 struct Scene {
     std::filesystem::path file;
     std::string name; // file stem
@@ -94,6 +134,8 @@ struct Scene {
     sim::SphSettings sph;
     std::vector<RigidBody> rigidBodies;
     std::optional<ContainerSettings> container;
+    std::vector<DeformableBody> deformableBodies;
+    DeformableSettings deformable;
     std::vector<std::string> warnings; // shown once by the loader's caller
 
     bool domainGiven() const { return floe.domainMax != floe.domainMin; }

@@ -1,6 +1,7 @@
 #include "app/SceneLoader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/Error.h"
+#include "body/SurfaceMesh.h"
 
 namespace floe {
 namespace {
@@ -138,6 +140,38 @@ geometry::TriangleMesh loadMesh(const std::string& file, const geometry::Transfo
     return geometry::transformed(mesh, transform);
 }
 
+// The closed surface of a deformable body: procedural, or an OBJ checked to be closed and
+// 2-manifold; then transformed (a mirroring scale is refused: it would turn the surface inside out).
+geometry::TriangleMesh deformableMesh(const DeformableBody& body, const std::filesystem::path& sceneDir, const std::string& where,
+                                      const std::string& section)
+{
+    if (body.scale.x * body.scale.y * body.scale.z <= 0.0f)
+        throw Error(fmt::format("{}: {}.scale must be positive on every axis, got [{}, {}, {}]", where, section, body.scale.x,
+                                body.scale.y, body.scale.z));
+    geometry::TriangleMesh mesh;
+    const int k = body.resolution;
+    if (body.shape == "sphere") {
+        mesh = body::makeSphere(body.radius, k);
+    } else if (body.shape == "box") {
+        mesh = body::makeBox(body.size, 4 * k);
+    } else if (body.shape == "torus") {
+        if (body.minorRadius >= body.majorRadius)
+            throw Error(fmt::format("{}: {}.minorRadius {} m must be smaller than majorRadius {} m", where, section,
+                                    body.minorRadius, body.majorRadius));
+        mesh = body::makeTorus(body.majorRadius, body.minorRadius, 12 * k, 6 * k);
+    } else if (body.shape == "capsule") {
+        mesh = body::makeCapsule(body.radius, body.length, 12 * k, 3 * k);
+    } else {
+        mesh = loadMesh(body.geometryFile, geometry::Transform{}, sceneDir, where, section + ".geometryFile");
+    }
+    mesh = geometry::transformed(mesh, body.transform());
+    try {
+        return body::closedSurface(mesh);
+    } catch (const Error& e) {
+        throw Error(fmt::format("{}: {}: {}", where, section, e.what()));
+    }
+}
+
 } // namespace
 
 Scene parseScene(const json& root, const std::string& where, const std::filesystem::path& sceneDir)
@@ -216,12 +250,40 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
                 if (glm::length(container.shakeAxis) > 0.0f) container.shakeAxis = glm::normalize(container.shakeAxis);
                 scene.container = std::move(container);
             }
+        } else if (key == "DeformableBodies") {
+            if (!value.is_array()) throw Error(fmt::format("{}: DeformableBodies must be an array of objects", where));
+            for (size_t i = 0; i < value.size(); ++i) {
+                DeformableBody body;
+                const std::string section = fmt::format("DeformableBodies[{}]", i);
+                applyObject(DeformableBody::table(), &body, value[i], where, section, {}, scene.warnings);
+                body.mesh = deformableMesh(body, sceneDir, where, section);
+                if (body.twist != 0.0f) {
+                    // Twisted about the body's x axis (after its rotation) through its centroid.
+                    glm::vec3 centre(0.0f);
+                    for (const glm::vec3& v : body.mesh.vertices) centre += v;
+                    centre /= float(body.mesh.vertices.size());
+                    const glm::vec3 axis = glm::normalize(body.transform().applyToDirection({1, 0, 0}));
+                    for (const glm::vec3& v : body.mesh.vertices) {
+                        const glm::vec3 d = v - centre;
+                        const float along = glm::dot(d, axis);
+                        const float angle = body.twist * along;
+                        const glm::vec3 radial = d - along * axis;
+                        const glm::vec3 turned = radial * std::cos(angle) + glm::cross(axis, radial) * std::sin(angle);
+                        body.initial.push_back(centre + along * axis + turned);
+                    }
+                }
+                scene.deformableBodies.push_back(std::move(body));
+            }
+        } else if (key == "Deformable") {
+            applyObject(DeformableSettings::table(), &scene.deformable, value, where, "Deformable", {}, scene.warnings);
         } else if (splishSections().count(key)) {
             scene.warnings.push_back(fmt::format("{}: section {} is not simulated by Floe yet and is ignored", where, key));
         } else {
-            std::vector<std::string> sections{"Configuration", "FluidBlocks", "Materials", "Floe"};
+            std::vector<std::string> sections{"Configuration", "FluidBlocks",      "Materials", "RigidBodies",
+                                              "Floe",          "DeformableBodies", "Deformable"};
             const std::string hint = closestKey(key, sections);
-            throw Error(fmt::format("{}: unknown section \"{}\"{}; Floe reads Configuration, FluidBlocks, Materials and Floe",
+            throw Error(fmt::format("{}: unknown section \"{}\"{}; Floe reads Configuration, FluidBlocks, Materials, RigidBodies, "
+                                    "Floe, DeformableBodies and Deformable",
                                     where, key, hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
         }
     }
@@ -233,7 +295,19 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
 
 void validateScene(const Scene& scene, const std::string& where)
 {
-    if (scene.fluidBlocks.empty()) throw Error(fmt::format("{}: FluidBlocks: expected at least one block of particles", where));
+    if (!scene.deformableBodies.empty()) {
+        if (!scene.fluidBlocks.empty())
+            throw Error(fmt::format("{}: FluidBlocks and DeformableBodies in one scene: coupling fluid and deformable bodies is "
+                                    "not implemented yet; run them as separate scenes",
+                                    where));
+        const DeformableSettings& d = scene.deformable;
+        if (d.plateSpeed > 0.0f && d.plateEnd >= d.plateStart)
+            throw Error(
+                fmt::format("{}: Deformable.plateEnd {} m must lie below plateStart {} m", where, d.plateEnd, d.plateStart));
+        return;
+    }
+    if (scene.fluidBlocks.empty())
+        throw Error(fmt::format("{}: FluidBlocks: expected at least one block of particles (or DeformableBodies)", where));
     const float r = scene.config.particleRadius;
     for (size_t i = 0; i < scene.fluidBlocks.size(); ++i) {
         const FluidBlock& b = scene.fluidBlocks[i];
@@ -343,6 +417,8 @@ void applyOverride(Scene& scene, const std::string& assignment)
     }
     if (section == "Configuration") {
         applyObject(configuration, json{{key, value}}, where, section, {}, unused);
+    } else if (section == "Deformable") {
+        applyObject(DeformableSettings::table(), &scene.deformable, json{{key, value}}, where, section, {}, unused);
     } else if (section == "Floe") {
         applyObject(floe, json{{key, value}}, where, section, {}, unused);
     } else {

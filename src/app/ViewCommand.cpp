@@ -63,6 +63,10 @@ Scene loadViewScene(const std::filesystem::path& file, const ViewOptions& o)
 {
     Scene scene = loadScene(file);
     for (const std::string& s : o.sets) applyOverride(scene, s);
+    if (!scene.deformableBodies.empty())
+        throw Error(fmt::format("{}: the window does not show deformable bodies yet; run the scene headless with `floe run {} "
+                                "--frames K`",
+                                file.string(), file.string()));
     if (!o.solver.empty()) {
         try {
             (void)sim::parsePressureSolver(o.solver);

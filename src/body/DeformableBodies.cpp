@@ -38,6 +38,11 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     std::vector<glm::uvec4> triangles, bodyRange;
     for (size_t b = 0; b < bodies.size(); ++b) {
         BodyLayout L = layoutBody(bodies[b].mesh, settings.omega);
+        if (!bodies[b].initial.empty() && bodies[b].initial.size() != bodies[b].mesh.vertices.size())
+            throw Error(fmt::format("deformable body {}: {} start positions for {} vertices", b, bodies[b].initial.size(),
+                                    bodies[b].mesh.vertices.size()));
+        if (L.rest.size() != bodies[b].mesh.vertices.size())
+            throw Error(fmt::format("deformable body {}: the mesh must be a closed surface already (closedSurface)", b));
         const uint32_t base = static_cast<uint32_t>(positions.size());
         const uint32_t n = static_cast<uint32_t>(L.rest.size());
         const float mass = float(double(bodies[b].density) * L.restVolume / double(n));
@@ -45,9 +50,14 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
         bodyRange.push_back({base, n, 0, 0});
         bodyData.push_back({L.scale, float(L.restVolume), mass, 0.0f});
         const uint32_t triangleBase = static_cast<uint32_t>(triangles.size());
+        glm::dvec3 centroid(0);
+        for (const glm::vec3& p : L.rest) centroid += glm::dvec3(p);
+        centroid /= double(n);
         for (uint32_t p = 0; p < n; ++p) {
-            positions.emplace_back(L.rest[p], mass);
-            velocities.emplace_back(bodies[b].velocity, 0.0f);
+            const bool deformed = bodies[b].initial.size() == bodies[b].mesh.vertices.size();
+            positions.emplace_back(deformed ? bodies[b].initial[L.order[p]] : L.rest[p], mass);
+            const glm::vec3 arm = L.rest[p] - glm::vec3(centroid);
+            velocities.emplace_back(bodies[b].velocity + glm::cross(bodies[b].angularVelocity, arm), 0.0f);
             rest.emplace_back((L.rest[p] - L.rest[0]) * L.scale, float(b));
             pathHeads.push_back(L.pathHead[p]);
             bodyHeads.push_back(p == 0 ? 1u : 0u);
@@ -109,11 +119,20 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     weightTerms_ = perParticle("body weight terms", 1);
     weightScanned_ = perParticle("body weight sums", 1);
     metrics_ = gpu::Buffer(context, {"body metrics", bodyRange.size() * 16, gpu::MemoryKind::DeviceLocal, kVec4});
+    // Normals of the start shape, for pictures taken before the first step.
+    setSettings(settings);
+    graph.addCompute(pipelines_.compute("body/normals"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_INCIDENT_START, incidentStart_)
+        .read(BODY_BIND_INCIDENT, incident_)
+        .read(BODY_BIND_TRIANGLES, triangleBuffer_)
+        .write(BODY_BIND_NORMALS, normals_)
+        .dispatchThreads(particles_);
     graph.addFill("body metrics clear", metrics_, 0);
     graph.addFill("body displacement clear", displacement_, 0);
     graph.addFill("body flags clear", flags_, 0);
     context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-    setSettings(settings);
 }
 
 void DeformableBodies::setSettings(const BodySettings& s)

@@ -44,9 +44,11 @@ struct BodySettings {
 };
 
 struct BodyInstance {
-    geometry::TriangleMesh mesh; // rest shape, placed in the world (m)
-    float density = 1000.0f;     // kg/m^3: the body's mass spread evenly over its vertices
-    glm::vec3 velocity{0.0f};    // m/s at the start
+    geometry::TriangleMesh mesh;     // rest shape, placed in the world (m)
+    float density = 1000.0f;         // kg/m^3: the body's mass spread evenly over its vertices
+    glm::vec3 velocity{0.0f};        // m/s at the start
+    glm::vec3 angularVelocity{0.0f}; // rad/s about the centroid at the start
+    std::vector<glm::vec3> initial;  // start positions in the mesh's vertex order (empty: the rest shape)
 };
 
 class DeformableBodies {
@@ -59,7 +61,8 @@ public:
     void setSettings(const BodySettings& settings);
     const BodySettings& settings() const { return settings_; }
     void addStep(graph::RenderGraph& graph);
-    // Per body vec4 (volume error (V - V0)/V0, V m^3, 0, 0) of the last step, copied to `target`.
+    // Per body vec4 (volume error (V - V0)/V0, V m^3, rigid-consistency error: mean |g - x| over
+    // the body's size, 0) of the last step, copied to `target`.
     void addMetricsReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset = 0) const;
 
     uint32_t particleCount() const { return particles_; }
@@ -70,6 +73,7 @@ public:
     const gpu::Buffer& positions() const { return positions_; } // vec4: xyz m, w mass
     const gpu::Buffer& velocities() const { return velocities_; }
     const gpu::Buffer& triangles() const { return triangleBuffer_; } // uvec4 per triangle
+    const gpu::Buffer& normals() const { return normals_; }          // vec4 area-weighted sums, end of step
     const gpu::Buffer& transforms() const { return transforms_; }    // 3 vec4 per region after a step (tests)
 
     // Submits and waits: positions/velocities as vec4 in path order, and replacing them (tests).

@@ -29,7 +29,7 @@ const char* renderModeName(int mode)
 
 Renderer::Renderer(gpu::Context& context, const gpu::ShaderLibrary& shaders, VkFormat colorFormat, VkFormat depthFormat,
                    uint32_t framesInFlight)
-    : context_(context), shaders_(shaders), colorFormat_(colorFormat), framesInFlight_(framesInFlight)
+    : context_(context), shaders_(shaders), colorFormat_(colorFormat), depthFormat_(depthFormat), framesInFlight_(framesInFlight)
 {
     gpu::GraphicsPipelineDesc desc;
     desc.name = "render/particles";
@@ -49,6 +49,13 @@ Renderer::Renderer(gpu::Context& context, const gpu::ShaderLibrary& shaders, VkF
 void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth,
                          const sim::ParticleBuffers& particles, const ViewSettings& view, uint32_t frameSlot,
                          const gpu::Buffer* boundary, uint32_t boundaryCount)
+{
+    addPasses(graph, color, depth, &particles, view, frameSlot, boundary, boundaryCount, {});
+}
+
+void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth,
+                         const sim::ParticleBuffers* fluid, const ViewSettings& view, uint32_t frameSlot,
+                         const gpu::Buffer* boundary, uint32_t boundaryCount, std::span<const MeshDraw> meshes)
 {
     const float aspect = float(color.width()) / float(color.height());
     shared::RenderParams frame{};
@@ -87,18 +94,33 @@ void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, con
         pass.draw(6, boundaryCount);
         cleared = true;
     }
-    if (!cleared) {
-        // Nothing solid: clear the targets with an empty draw of the particle pipeline.
-        graph.addGraphics(particles_)
-            .read(RENDER_BIND_FRAME, constants)
-            .read(RENDER_BIND_POSITIONS, particles.positions)
-            .read(RENDER_BIND_VELOCITIES, particles.velocities)
-            .read(RENDER_BIND_METRICS_A, particles.metricsA)
-            .read(RENDER_BIND_METRICS_B, particles.metricsB)
-            .color(color, background)
-            .depth(depth, 1.0f)
-            .draw(6, 0);
+    for (const MeshDraw& mesh : meshes) {
+        if (mesh.triangleCount == 0) continue;
+        if (mesh_.handle() == VK_NULL_HANDLE) {
+            gpu::GraphicsPipelineDesc desc;
+            desc.name = "render/mesh";
+            desc.colorFormat = colorFormat_;
+            desc.depthFormat = depthFormat_;
+            mesh_ = gpu::createGraphicsPipeline(context_, shaders_, desc);
+        }
+        auto pass = graph.addGraphics(mesh_);
+        pass.read(RENDER_BIND_FRAME, constants)
+            .read(RENDER_BIND_POSITIONS, *mesh.positions)
+            .read(RENDER_BIND_VELOCITIES, *mesh.normals)
+            .read(RENDER_BIND_METRICS_A, *mesh.triangles);
+        if (cleared)
+            pass.color(color).depth(depth);
+        else
+            pass.color(color, background).depth(depth, 1.0f);
+        pass.draw(3 * mesh.triangleCount);
+        cleared = true;
     }
+    if (!cleared) {
+        // Nothing solid: clear the targets with an empty draw.
+        graph.addGraphics(floor_).read(RENDER_BIND_FRAME, constants).color(color, background).depth(depth, 1.0f).draw(0);
+    }
+    if (!fluid) return;
+    const sim::ParticleBuffers& particles = *fluid;
     if (view.mode != RENDER_MODE_PARTICLES) {
         if (!fluid_) fluid_ = std::make_unique<FluidSurface>(context_, shaders_, colorFormat_, framesInFlight_);
         fluid_->addSceneDepthCopy(graph, depth); // solids only: particles show through the surface

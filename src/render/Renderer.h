@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,15 @@ struct ViewSettings {
 int parseRenderMode(const std::string& name);
 const char* renderModeName(int mode);
 
+// A triangle surface drawn straight from simulation buffers (deformable bodies): vec4
+// positions, vec4 area-weighted normal sums, uvec4 triangles (indices, body).
+struct MeshDraw {
+    const gpu::Buffer* positions = nullptr;
+    const gpu::Buffer* normals = nullptr;
+    const gpu::Buffer* triangles = nullptr;
+    uint32_t triangleCount = 0;
+};
+
 class Renderer {
 public:
     // `framesInFlight` per-frame constant buffers are kept so a frame never overwrites constants
@@ -60,6 +70,10 @@ public:
     void addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth,
                    const sim::ParticleBuffers& particles, const ViewSettings& view, uint32_t frameSlot,
                    const gpu::Buffer* boundary = nullptr, uint32_t boundaryCount = 0);
+    // The same with optional fluid particles and triangle surfaces (drawn as solids).
+    void addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth, const sim::ParticleBuffers* fluid,
+                   const ViewSettings& view, uint32_t frameSlot, const gpu::Buffer* boundary, uint32_t boundaryCount,
+                   std::span<const MeshDraw> meshes);
 
     // The fluid surface's intermediates (tests); null until a fluid mode was drawn.
     const FluidSurface* fluidSurface() const { return fluid_.get(); }
@@ -67,11 +81,12 @@ public:
 private:
     gpu::Context& context_;
     const gpu::ShaderLibrary& shaders_;
-    VkFormat colorFormat_;
+    VkFormat colorFormat_, depthFormat_;
     uint32_t framesInFlight_;
     std::unique_ptr<FluidSurface> fluid_; // created on first use
     gpu::Pipeline particles_;
     gpu::Pipeline floor_;
+    gpu::Pipeline mesh_;                         // created on first use
     std::vector<gpu::Buffer> frameConstants_;    // per frame slot: the fluid's constants
     std::vector<gpu::Buffer> boundaryConstants_; // per frame slot: the boundary's
 };

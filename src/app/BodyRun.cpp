@@ -1,0 +1,283 @@
+// floe run for scenes of deformable bodies (digest-002): fixed steps of Configuration.
+// timeStepSize, the plate moving down if the scene has one, metrics.csv with the volume and
+// rigid-consistency errors of the worst body and GPU ms per pass, summary.json, pictures of
+// the surfaces, plots. The same outputs and flags as a fluid run where they apply.
+#include "app/BodyRun.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include <fmt/format.h>
+#include <glm/geometric.hpp>
+#include <nlohmann/json.hpp>
+
+#include "app/Plots.h"
+#include "app/Progress.h"
+#include "app/Stat.h"
+#include "base/Error.h"
+#include "body/DeformableBodies.h"
+#include "gpu/Commands.h"
+#include "gpu/Context.h"
+#include "gpu/RenderDoc.h"
+#include "gpu/ShaderLibrary.h"
+#include "graph/RenderGraph.h"
+#include "io/Csv.h"
+#include "io/Png.h"
+#include "io/TextFile.h"
+#include "render/OffscreenTarget.h"
+#include "render/Renderer.h"
+#include "shared/body.h"
+
+namespace floe {
+
+body::BodySettings bodySettings(const Scene& scene)
+{
+    body::BodySettings s;
+    const DeformableSettings& d = scene.deformable;
+    s.omega = d.omega;
+    s.stiffness = d.stiffness;
+    s.volumeMode = d.volume == "none" ? BODY_VOLUME_NONE : d.volume == "local" ? BODY_VOLUME_LOCAL : BODY_VOLUME_GLOBAL;
+    s.alpha = d.alpha;
+    s.jacobiSweeps = d.jacobiSweeps;
+    s.friction = d.friction;
+    s.restitution = d.restitution;
+    s.timeStep = scene.config.timeStepSize;
+    s.gravity = scene.config.gravitation;
+    scene.domain(s.domainMin, s.domainMax);
+    return s;
+}
+
+std::vector<body::BodyInstance> bodyInstances(const Scene& scene)
+{
+    std::vector<body::BodyInstance> out;
+    for (const DeformableBody& b : scene.deformableBodies)
+        out.push_back({b.mesh, b.density, b.velocity, b.angularVelocity, b.initial});
+    return out;
+}
+
+int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart)
+{
+    if (!o.solver.empty()) throw Error(fmt::format("--solver {}: the scene has deformable bodies, no fluid", o.solver));
+    if (!o.exportFormat.empty() || !o.saveState.empty() || !o.loadState.empty())
+        throw Error("--export, --save-state and --load-state are not available for deformable-body scenes yet");
+    const double dt = scene.config.timeStepSize;
+    const uint64_t steps = o.steps ? *o.steps : uint64_t(std::llround(std::max(o.seconds.value_or(scene.config.stopAt), 0.0) / dt));
+    if (steps == 0)
+        throw Error(fmt::format("{}: no run length: Configuration.stopAt is {}; give --steps N or --seconds T", o.scene.string(),
+                                scene.config.stopAt));
+    const int frameCount = o.frames.value_or(scene.floe.frames);
+    const std::filesystem::path plotScript = o.plots ? requirePlotScript() : std::filesystem::path();
+    const std::filesystem::path outDir = o.out.empty() ? std::filesystem::path("out") / scene.name : o.out;
+    std::error_code ec;
+    std::filesystem::create_directories(outDir, ec);
+    if (ec) throw Error(fmt::format("--out {}: cannot create the directory: {}", outDir.string(), ec.message()));
+    std::unique_ptr<gpu::RenderDoc> renderDoc;
+    if (o.capture) {
+        std::string why;
+        renderDoc = gpu::RenderDoc::load(why);
+        if (!renderDoc) throw Error("--capture: " + why);
+        renderDoc->setCaptureTemplate((outDir / "capture").string());
+    }
+
+    gpu::ContextOptions contextOptions;
+    contextOptions.validation = o.device.validate;
+    contextOptions.deviceName = o.device.device;
+    gpu::Context context(contextOptions);
+    gpu::ShaderLibrary shaders;
+    graph::RenderGraph graph(context);
+    body::BodySettings settings = bodySettings(scene);
+    body::DeformableBodies bodies(context, shaders, graph, bodyInstances(scene), settings);
+    const glm::vec3 domainMax = settings.domainMax;
+
+    // Pictures: the surfaces from the front and above, with the floor.
+    const bool rendering = frameCount > 0 || o.capture;
+    std::unique_ptr<render::OffscreenTarget> target;
+    std::unique_ptr<render::Renderer> renderer;
+    render::ViewSettings view;
+    if (rendering) {
+        target = std::make_unique<render::OffscreenTarget>(context, o.width, o.height);
+        renderer = std::make_unique<render::Renderer>(context, shaders, render::OffscreenTarget::kColorFormat,
+                                                      render::OffscreenTarget::kDepthFormat, 1);
+        geometry::Bounds b;
+        for (const DeformableBody& body : scene.deformableBodies)
+            for (const glm::vec3& v : body.mesh.vertices) b.add(v);
+        b.add({b.lo.x, settings.domainMin.y, b.lo.z});
+        view.camera = render::Camera::fit(b.lo, b.hi, scene.floe.fovY, false, float(o.width) / float(o.height));
+        view.floorHeight = settings.domainMin.y;
+        view.floorHalfExtent =
+            0.5f * std::max(settings.domainMax.x - settings.domainMin.x, settings.domainMax.z - settings.domainMin.z);
+        view.floorCenter = {0.5f * (settings.domainMin.x + settings.domainMax.x),
+                            0.5f * (settings.domainMin.z + settings.domainMax.z)};
+    }
+    const render::MeshDraw mesh{&bodies.positions(), &bodies.normals(), &bodies.triangles(), bodies.triangleCount()};
+
+    gpu::FrameResources frames(context, 1);
+    gpu::Buffer readback(context, {"body metrics read-back", uint64_t(bodies.bodyCount()) * 16, gpu::MemoryKind::Readback});
+    std::vector<std::string> columns = {"step",
+                                        "time",
+                                        "dt",
+                                        "particles",
+                                        "density_error_avg",
+                                        "density_error_max",
+                                        "solver_iterations",
+                                        "kinetic_energy",
+                                        "escaped",
+                                        "gpu_ms_total",
+                                        "volume_error_max",
+                                        "volume_error_avg",
+                                        "rigid_error_max"};
+    std::vector<std::string> passColumns;
+    std::unique_ptr<io::CsvWriter> csv;
+    std::vector<uint64_t> pictureSteps;
+    if (frameCount == 1) pictureSteps.push_back(steps);
+    for (int i = 0; frameCount > 1 && i < frameCount; ++i)
+        pictureSteps.push_back(uint64_t(std::llround(double(steps) * i / (frameCount - 1))));
+    std::vector<std::string> pictureFiles;
+    size_t nextPicture = 0;
+    const auto savePicture = [&](uint64_t step) {
+        const std::string name = fmt::format("frame_{:04d}.png", pictureFiles.size());
+        io::writePng(outDir / name, target->width(), target->height(), target->pixels());
+        pictureFiles.push_back(name);
+        (void)step;
+    };
+    if (rendering && !pictureSteps.empty() && pictureSteps[0] == 0) {
+        renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, nullptr, 0, std::span(&mesh, 1));
+        target->addReadback(graph);
+        context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+        savePicture(0);
+        ++nextPicture;
+    }
+
+    RunningStat volumeStat, rigidStat;
+    double worstVolume = 0.0, gpuTotal = 0.0;
+    std::vector<double> finalVolume(bodies.bodyCount(), 0.0);
+    std::string diverged;
+    uint64_t step = 0;
+    Progress progress("floe run", steps, !o.quiet);
+    std::string capturePath;
+    for (step = 1; step <= steps; ++step) {
+        const double time = double(step) * dt;
+        if (scene.deformable.plateSpeed > 0.0f) {
+            // The plate is the domain's ceiling, moving down at plateSpeed until plateEnd.
+            settings.domainMax.y =
+                std::min(domainMax.y, std::max(scene.deformable.plateEnd,
+                                               scene.deformable.plateStart - scene.deformable.plateSpeed * float(time)));
+            bodies.setSettings(settings);
+        }
+        if (renderDoc && step == 1) renderDoc->startFrameCapture(context.instance());
+        VkCommandBuffer cmd = frames.begin(0);
+        bodies.addStep(graph);
+        bodies.addMetricsReadback(graph, readback);
+        graph.addHostRead(readback);
+        const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step;
+        if (picture || (renderDoc && step == 1)) {
+            renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, nullptr, 0, std::span(&mesh, 1));
+            target->addReadback(graph);
+        }
+        if (!csv) {
+            for (const std::string& n : graph.pendingTimerNames())
+                if (std::find(passColumns.begin(), passColumns.end(), n) == passColumns.end()) passColumns.push_back(n);
+            for (const std::string& n : passColumns) columns.push_back("gpu_ms:" + n);
+            csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns);
+        }
+        graph.execute(cmd, &frames.timer(0));
+        frames.submit(0);
+        frames.wait(0);
+        if (renderDoc && step == 1) {
+            capturePath = renderDoc->endFrameCapture(context.instance());
+            renderDoc.reset();
+        }
+        if (picture) {
+            savePicture(step);
+            ++nextPicture;
+        }
+        const std::vector<glm::vec4> m = readback.readVector<glm::vec4>(bodies.bodyCount());
+        double maxVolume = 0, sumVolume = 0, maxRigid = 0;
+        bool finite = true;
+        for (uint32_t b = 0; b < bodies.bodyCount(); ++b) {
+            finite = finite && std::isfinite(m[b].x) && std::isfinite(m[b].z);
+            if (std::fabs(m[b].x) >= std::fabs(maxVolume)) maxVolume = m[b].x;
+            sumVolume += m[b].x;
+            maxRigid = std::max(maxRigid, double(m[b].z));
+            finalVolume[b] = m[b].x;
+        }
+        double ms = 0;
+        csv->set("step", step);
+        csv->set("time", time);
+        csv->set("dt", dt);
+        csv->set("particles", uint64_t(bodies.particleCount()));
+        csv->set("escaped", uint64_t(0));
+        for (const gpu::PassTime& t : frames.timer(0).results()) {
+            ms += t.ms;
+            if (std::find(passColumns.begin(), passColumns.end(), t.name) != passColumns.end()) csv->set("gpu_ms:" + t.name, t.ms);
+        }
+        csv->set("gpu_ms_total", ms);
+        csv->set("volume_error_max", maxVolume);
+        csv->set("volume_error_avg", sumVolume / bodies.bodyCount());
+        csv->set("rigid_error_max", maxRigid);
+        csv->endRow();
+        gpuTotal += ms;
+        volumeStat.add(std::fabs(maxVolume));
+        rigidStat.add(maxRigid);
+        worstVolume = std::max(worstVolume, std::fabs(maxVolume));
+        if (!finite || std::fabs(maxVolume) > 1.0) {
+            diverged = !finite ? "a body's volume or shape error is not finite"
+                               : fmt::format("a body's volume changed by {:.0f} %", 100.0 * maxVolume);
+            break;
+        }
+        progress.update(step, fmt::format("t = {:.3f} s, volume error {:.3f} %", time, 100.0 * maxVolume));
+    }
+    progress.finish();
+    csv->flush();
+    const uint64_t done = std::min(step, steps);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+
+    nlohmann::ordered_json summary;
+    summary["scene"] = o.scene.string();
+    summary["scene_name"] = scene.name;
+    summary["kind"] = "deformable bodies";
+    summary["device"] = context.deviceName();
+    summary["bodies"] = bodies.bodyCount();
+    summary["particles"] = bodies.particleCount();
+    summary["triangles"] = bodies.triangleCount();
+    summary["omega"] = settings.omega;
+    summary["stiffness"] = settings.stiffness;
+    summary["volume"] = scene.deformable.volume;
+    summary["steps"] = done;
+    summary["simulated_seconds"] = double(done) * dt;
+    summary["wall_seconds"] = wall;
+    summary["volume_error_abs_max"] = worstVolume;
+    summary["metrics"] = {{"volume_error_abs_max", volumeStat.json()}, {"rigid_error_max", rigidStat.json()}};
+    summary["volume_error_final"] = finalVolume;
+    summary["gpu_ms_per_step"] = done ? gpuTotal / double(done) : 0.0;
+    summary["frames"] = pictureFiles;
+    summary["capture"] = capturePath.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(capturePath);
+    summary["validation"] = context.validationEnabled();
+    summary["validation_messages"] = context.validationMessageCount();
+    summary["warnings"] = scene.warnings;
+    summary["status"] = diverged.empty() ? "ok" : "diverged";
+    if (!diverged.empty()) summary["diverged_reason"] = diverged;
+    if (!io::writeTextFile(outDir / "summary.json", summary.dump(2) + "\n"))
+        throw Error(fmt::format("{}: cannot write", (outDir / "summary.json").string()), ExitCode::Failure);
+
+    fmt::print("floe run: {} ({} bodies, {} particles, omega {}, volume {}, {} steps, t = {:.4g} s) on {}\n", scene.name,
+               bodies.bodyCount(), bodies.particleCount(), settings.omega, scene.deformable.volume, done, double(done) * dt,
+               context.deviceName());
+    fmt::print("  status      {}\n", diverged.empty() ? "ok" : "DIVERGED: " + diverged);
+    fmt::print("  volume      largest |V - V0| / V0 {:.4f} %\n", 100.0 * worstVolume);
+    fmt::print("  metrics     {}\n", (outDir / "metrics.csv").string());
+    fmt::print("  summary     {}\n", (outDir / "summary.json").string());
+    if (!pictureFiles.empty()) fmt::print("  pictures    {}/frame_NNNN.png ({} files)\n", outDir.string(), pictureFiles.size());
+    if (!capturePath.empty()) fmt::print("  capture     {}\n", capturePath);
+    if (context.validationEnabled()) fmt::print("  validation  {} messages\n", context.validationMessageCount());
+    fmt::print("  wall time   {:.2f} s ({:.1f} steps/s)\n", wall, wall > 0 ? double(done) / wall : 0.0);
+    if (o.plots) {
+        writePlots(plotScript, outDir);
+        fmt::print("  plots       {}/plots/*.png\n", outDir.string());
+    }
+    return diverged.empty() ? 0 : static_cast<int>(ExitCode::Diverged);
+}
+
+} // namespace floe
