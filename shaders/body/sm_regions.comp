@@ -29,6 +29,16 @@ void main()
     if (i >= params.particles) return;
     vec4 acc0 = vec4(0.0), acc1 = vec4(0.0), acc2 = vec4(0.0);
     const uint end = FLOE_LOAD_UINT(regionStart, i + 1u);
+#ifdef NAIVE
+    // Naive summation (benchmarks, tests): every member's term read directly; regionStart and
+    // the "intervals" binding hold the member lists instead of interval lists.
+    for (uint k = FLOE_LOAD_UINT(regionStart, i); k < end; ++k) {
+        const uint j = FLOE_LOAD_UINT(intervals, k);
+        acc0 += FLOE_LOAD_VEC4(scanned, 3u * j);
+        acc1 += FLOE_LOAD_VEC4(scanned, 3u * j + 1u);
+        acc2 += FLOE_LOAD_VEC4(scanned, 3u * j + 2u);
+    }
+#else
     for (uint k = FLOE_LOAD_UINT(regionStart, i); k < end; ++k) {
         const uint lo = FLOE_LOAD_UINT(intervals, 2u * k), hi = FLOE_LOAD_UINT(intervals, 2u * k + 1u);
         acc0 += FLOE_LOAD_VEC4(scanned, 3u * hi);
@@ -40,6 +50,7 @@ void main()
             acc2 -= FLOE_LOAD_VEC4(scanned, 3u * (lo - 1u) + 2u);
         }
     }
+#endif
     const vec4 info = FLOE_LOAD_VEC4(regionInfo, i);
     const float M = info.x;
     const vec3 t0 = FLOE_LOAD_VEC4(regionCentre, i).xyz;

@@ -1,6 +1,7 @@
 // floe bench: elements per second of the GPU primitives (timestamp queries around each call)
 // against the C++ standard library on the CPU, measured in the same run, the SPH suite
-// (SphBench.h) and the render suite (RenderBench.h). Machine-readable results with --out FILE.json; tables on stdout.
+// (SphBench.h), the render suite (RenderBench.h) and the deformable bodies (BodyBench.h). Machine-readable results with --out
+// FILE.json; tables on stdout.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/BodyBench.h"
 #include "app/Commands.h"
 #include "app/ProjectFiles.h"
 #include "app/RenderBench.h"
@@ -222,6 +224,7 @@ int benchCommand(const BenchOptions& o)
     const bool primitives = o.suite == "primitives" || o.suite == "all";
     const bool sph = o.suite == "sph" || o.suite == "all";
     const bool render = o.suite == "render" || o.suite == "all";
+    const bool bodies = o.suite == "bodies" || o.suite == "all";
     // Scenes first: a missing file is bad input, reported before the device starts.
     SphBenchOptions so;
     if (sph) {
@@ -263,6 +266,14 @@ int benchCommand(const BenchOptions& o)
         ro.repetitions = o.repetitions;
         doc["render"] = renderBench(context, shaders, ro);
         printRenderBench(doc["render"]);
+    }
+    if (bodies) {
+        BodyBenchOptions bo;
+        bo.steps = int(std::min<uint64_t>(o.steps, 1000));
+        bo.warmup = int(std::min<uint64_t>(o.warmup, 1000));
+        if (o.cubeSegments) bo.cubeSegments = o.cubeSegments;
+        doc["bodies"] = bodyBench(context, shaders, bo);
+        printBodyBench(doc["bodies"]);
     }
     if (!o.out.empty()) {
         if (!io::writeTextFile(o.out, doc.dump(2) + "\n")) throw Error(fmt::format("--out {}: cannot write", o.out.string()));

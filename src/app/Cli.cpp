@@ -70,13 +70,17 @@ int runCli(int argc, char** argv)
     addDeviceOptions(infoCmd, info);
 
     BenchOptions bench;
-    CLI::App* benchCmd = app.add_subcommand("bench", "benchmark the GPU primitives, the SPH solvers and the renderer");
+    CLI::App* benchCmd =
+        app.add_subcommand("bench", "benchmark the GPU primitives, the SPH solvers, the renderer and the deformable bodies");
     benchCmd->add_option("--out", bench.out, "write the results as JSON to FILE");
     benchCmd->add_option("--sizes", bench.sizes, "element counts (default: 65536 1048576 2097152)")
         ->check(CLI::Range(1u, 1u << 28));
     benchCmd->add_option("--repetitions", bench.repetitions, "timed repetitions per measurement")->check(CLI::Range(1, 1000));
-    benchCmd->add_option("--suite", bench.suite, "what to measure: primitives, sph, render or all (default)")
-        ->check(CLI::IsMember({"primitives", "sph", "render", "all"}));
+    benchCmd->add_option("--suite", bench.suite, "what to measure: primitives, sph, render, bodies or all (default)")
+        ->check(CLI::IsMember({"primitives", "sph", "render", "bodies", "all"}));
+    benchCmd
+        ->add_option("--cube-segments", bench.cubeSegments, "bodies suite: cube segments per side (default 71: 30248 particles)")
+        ->check(CLI::Range(2, 400));
     benchCmd->add_option("--render-particles", bench.renderCounts, "render suite: particle counts (default: three for the device)")
         ->check(CLI::Range(uint64_t(1), uint64_t(1) << 32));
     benchCmd->add_option("--scene-2d", bench.scene2D, "2D scene of the SPH suite (default assets/scenes/dam_break_2d.json)");

@@ -34,7 +34,7 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
 {
     if (bodies.empty()) throw Error("deformable bodies: none given");
     std::vector<glm::vec4> positions, velocities, rest, regionInfo, regionCentre, restNormals, warm, bodyData;
-    std::vector<uint32_t> regionStart, intervals, pathHeads, bodyHeads, incidentStart, incident;
+    std::vector<uint32_t> regionStart, intervals, pathHeads, bodyHeads, incidentStart, incident, memberStart, members;
     std::vector<glm::uvec4> triangles, bodyRange;
     for (size_t b = 0; b < bodies.size(); ++b) {
         BodyLayout L = layoutBody(bodies[b].mesh, settings.omega);
@@ -65,9 +65,12 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
             regionInfo.emplace_back(mass * float(L.regionCount[p]), float(L.regionCount[p]), L.extraDistance[p] * L.scale, 0.0f);
             regionCentre.emplace_back((L.regionRestCentre[p] - L.rest[0]) * L.scale, 0.0f);
             regionStart.push_back(static_cast<uint32_t>(intervals.size() / 2));
+            memberStart.push_back(static_cast<uint32_t>(members.size()));
             for (uint32_t k = L.regionStart[p]; k < L.regionStart[p + 1]; ++k) {
                 intervals.push_back(base + L.intervals[k].x);
                 intervals.push_back(base + L.intervals[k].y);
+                if (settings.naiveSummation)
+                    for (uint32_t q = L.intervals[k].x; q <= L.intervals[k].y; ++q) members.push_back(base + q);
             }
             for (int c = 0; c < 3; ++c) warm.emplace_back(c == 0 ? 1.0f : 0.0f, c == 1 ? 1.0f : 0.0f, c == 2 ? 1.0f : 0.0f, 0.0f);
             incidentStart.push_back(static_cast<uint32_t>(incident.size()));
@@ -77,6 +80,7 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
         layouts_.push_back(std::move(L));
     }
     regionStart.push_back(static_cast<uint32_t>(intervals.size() / 2));
+    memberStart.push_back(static_cast<uint32_t>(members.size()));
     incidentStart.push_back(static_cast<uint32_t>(incident.size()));
     particles_ = static_cast<uint32_t>(positions.size());
     triangles_ = static_cast<uint32_t>(triangles.size());
@@ -97,6 +101,10 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     regionCentre_ = uploaded(context, graph, "body region centres", regionCentre, kVec4);
     regionStart_ = uploaded(context, graph, "body region starts", regionStart, kUint);
     intervals_ = uploaded(context, graph, "body intervals", intervals, kUint);
+    if (settings.naiveSummation) {
+        memberStart_ = uploaded(context, graph, "body member starts", memberStart, kUint);
+        members_ = uploaded(context, graph, "body members", members, kUint);
+    }
     pathHeads_ = uploaded(context, graph, "body path heads", pathHeads, kUint);
     bodyHeads_ = uploaded(context, graph, "body heads", bodyHeads, kUint);
     restNormals_ = uploaded(context, graph, "body rest normals", restNormals, kVec4);
@@ -141,6 +149,8 @@ void DeformableBodies::setSettings(const BodySettings& s)
         throw Error(
             fmt::format("deformable bodies: omega is fixed at {} (build new bodies for {})", layouts_.front().omega, s.omega));
     if (!(s.timeStep > 0.0f)) throw Error("deformable bodies: the time step must be positive");
+    if (s.naiveSummation && !members_.valid())
+        throw Error("deformable bodies: naive summation needs the member lists built at construction");
     settings_ = s;
     shared::BodyParams p{};
     p.gravity = glm::vec4(s.gravity, s.timeStep);
@@ -210,40 +220,48 @@ void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
         .read(BODY_BIND_BODY_DATA, bodyData_)
         .write(BODY_BIND_OUT, terms_)
         .dispatchThreads(particles_);
-    scan_->inclusive(graph, terms_, pathHeads_, scanned_, particles_, 3);
-    graph.addCompute(pipelines_.compute("body/sm_regions"))
-        .read(BODY_BIND_PARAMS, params_)
-        .read(BODY_BIND_POSITIONS, positions_)
-        .read(BODY_BIND_REST, rest_)
-        .read(BODY_BIND_ORIGINS, origins_)
-        .read(BODY_BIND_BODY_DATA, bodyData_)
-        .read(BODY_BIND_SCAN, scanned_)
-        .read(BODY_BIND_REGION_INFO, regionInfo_)
-        .read(BODY_BIND_REGION_CENTRE, regionCentre_)
-        .read(BODY_BIND_REGION_START, regionStart_)
-        .read(BODY_BIND_INTERVALS, intervals_)
-        .read(BODY_BIND_HEADS, pathHeads_)
-        .read(BODY_BIND_NORMALS, normals_)
-        .read(BODY_BIND_REST_NORMALS, restNormals_)
-        .readWrite(BODY_BIND_WARM, warm_)
-        .write(BODY_BIND_OUT, transforms_)
-        .dispatchThreads(particles_);
-    scan_->inclusive(graph, transforms_, pathHeads_, scanned_, particles_, 3);
-    graph.addCompute(pipelines_.compute("body/sm_goals"))
-        .read(BODY_BIND_PARAMS, params_)
+    // Fast: segmented scans along the paths and interval gathers. Naive: every region sums its
+    // members' terms directly (the O(omega^2) baseline of digest-002 Table 7.3).
+    const bool naive = settings_.naiveSummation;
+    const gpu::Buffer& sums = naive ? terms_ : scanned_;
+    const gpu::Buffer& lists = naive ? members_ : intervals_;
+    const gpu::Buffer& listStart = naive ? memberStart_ : regionStart_;
+    if (!naive) scan_->inclusive(graph, terms_, pathHeads_, scanned_, particles_, 3);
+    {
+        auto pass = graph.addCompute(pipelines_.compute(naive ? "body/sm_regions_naive" : "body/sm_regions"));
+        pass.read(BODY_BIND_PARAMS, params_)
+            .read(BODY_BIND_POSITIONS, positions_)
+            .read(BODY_BIND_REST, rest_)
+            .read(BODY_BIND_ORIGINS, origins_)
+            .read(BODY_BIND_BODY_DATA, bodyData_)
+            .read(BODY_BIND_SCAN, sums)
+            .read(BODY_BIND_REGION_INFO, regionInfo_)
+            .read(BODY_BIND_REGION_CENTRE, regionCentre_)
+            .read(BODY_BIND_REGION_START, listStart)
+            .read(BODY_BIND_INTERVALS, lists)
+            .read(BODY_BIND_NORMALS, normals_)
+            .read(BODY_BIND_REST_NORMALS, restNormals_)
+            .readWrite(BODY_BIND_WARM, warm_)
+            .write(BODY_BIND_OUT, transforms_);
+        if (!naive) pass.read(BODY_BIND_HEADS, pathHeads_);
+        pass.dispatchThreads(particles_);
+    }
+    if (!naive) scan_->inclusive(graph, transforms_, pathHeads_, scanned_, particles_, 3);
+    auto pass = graph.addCompute(pipelines_.compute(naive ? "body/sm_goals_naive" : "body/sm_goals"));
+    pass.read(BODY_BIND_PARAMS, params_)
         .readWrite(BODY_BIND_POSITIONS, positions_)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
         .read(BODY_BIND_PREVIOUS, previous_)
         .read(BODY_BIND_REST, rest_)
         .read(BODY_BIND_ORIGINS, origins_)
         .read(BODY_BIND_BODY_DATA, bodyData_)
-        .read(BODY_BIND_SCAN, scanned_)
+        .read(BODY_BIND_SCAN, naive ? transforms_ : scanned_)
         .read(BODY_BIND_REGION_INFO, regionInfo_)
-        .read(BODY_BIND_REGION_START, regionStart_)
-        .read(BODY_BIND_INTERVALS, intervals_)
-        .read(BODY_BIND_HEADS, pathHeads_)
-        .write(BODY_BIND_DISPLACEMENT, displacement_)
-        .dispatchThreads(particles_);
+        .read(BODY_BIND_REGION_START, listStart)
+        .read(BODY_BIND_INTERVALS, lists)
+        .write(BODY_BIND_DISPLACEMENT, displacement_);
+    if (!naive) pass.read(BODY_BIND_HEADS, pathHeads_);
+    pass.dispatchThreads(particles_);
 }
 
 void DeformableBodies::addVolume(graph::RenderGraph& graph)

@@ -41,6 +41,7 @@ struct BodySettings {
     float timeStep = 0.005f;      // s (digest-002: 5 ms)
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};
     glm::vec3 domainMin{-1e3f}, domainMax{1e3f}; // walls; the floor is domainMin.y
+    bool naiveSummation = false;                 // regions sum their members directly (benchmarks and tests; fixed at construction)
 };
 
 struct BodyInstance {
@@ -96,6 +97,7 @@ private:
     gpu::Buffer params_;
     gpu::Buffer positions_, velocities_, previous_, rest_, bodyRange_, bodyData_, origins_;
     gpu::Buffer regionInfo_, regionCentre_, regionStart_, intervals_, pathHeads_, bodyHeads_;
+    gpu::Buffer memberStart_, members_; // naive summation only
     gpu::Buffer normals_, restNormals_, warm_, incidentStart_, incident_, triangleBuffer_, flags_, displacement_;
     gpu::Buffer terms_, scanned_, transforms_, volumeTerms_, volumeScanned_, weightTerms_, weightScanned_, metrics_;
 };

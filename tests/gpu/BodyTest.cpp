@@ -133,6 +133,32 @@ TEST_F(BodyTest, FastSummationEqualsBruteForceRegionSums)
     }
 }
 
+// The naive baseline (every region sums its members directly, for the benchmark) gives the same
+// transforms as the path scans.
+TEST_F(BodyTest, NaiveSummationEqualsTheFastOne)
+{
+    for (const int omega : {1, 3}) {
+        SCOPED_TRACE(omega);
+        std::vector<std::vector<glm::vec4>> results;
+        for (const bool naive : {false, true}) {
+            BodySettings s = still();
+            s.omega = omega;
+            s.naiveSummation = naive;
+            DeformableBodies bodies(context(), shaders(), graph(), {placed(body::makeCapsule(0.3f, 0.6f, 24, 6), {0, 1, 0})}, s);
+            std::vector<glm::vec4> x = bodies.download(graph(), bodies.positions());
+            for (size_t i = 0; i < x.size(); ++i) x[i].x += 0.05f * std::sin(7.0f * x[i].y);
+            bodies.uploadState(graph(), x, std::vector<glm::vec4>(x.size(), glm::vec4(0)));
+            bodies.addStep(graph());
+            submit();
+            results.push_back(download<glm::vec4>(bodies.transforms(), size_t(bodies.particleCount()) * 3));
+        }
+        double worst = 0;
+        for (size_t i = 0; i < results[0].size(); ++i)
+            for (int c = 0; c < 4; ++c) worst = std::max(worst, double(std::fabs(results[0][i][c] - results[1][i][c])));
+        EXPECT_LT(worst, 1e-3);
+    }
+}
+
 // digest-002 §8 check 1 and Table 7.1: rigidly moved, the goals are the positions; far from
 // the origin the local frame keeps the error at the positions' own float32 resolution.
 TEST_F(BodyTest, RigidMotionKeepsGoalsOnPositionsFarFromTheOrigin)

@@ -468,6 +468,29 @@ TEST(Cli, RenderBenchTimesEveryPass)
     expectPlot(dir / "bench_render.png");
 }
 
+// The bodies suite: three scenes and the omega sweep, fast and naive, in one run.
+TEST(Cli, BodyBenchComparesFastAndNaiveSummation)
+{
+    const fs::path dir = tempDir("bench_bodies");
+    const Result r = floe("bench --suite bodies --steps 2 --warmup 1 --cube-segments 10 --out " + (dir / "bench.json").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json doc = nlohmann::json::parse(readFile(dir / "bench.json"));
+    const nlohmann::json& b = doc["bodies"];
+    ASSERT_EQ(b["scenes"].size(), 3u);
+    for (const auto& s : b["scenes"]) EXPECT_GT(s["gpu_ms_per_step"].get<double>(), 0.0) << s.dump();
+    EXPECT_NEAR(b["scenes"][0]["particles"].get<double>(), 7640, 200);
+    EXPECT_NEAR(b["scenes"][2]["particles"].get<double>(), 32442, 1500);
+    ASSERT_EQ(b["omega"].size(), 5u);
+    EXPECT_EQ(b["omega"][0]["particles"], 6 * 10 * 10 + 2);
+    for (const auto& o : b["omega"]) {
+        EXPECT_GT(o["fast_gpu_ms_per_step"].get<double>(), 0.0);
+        EXPECT_GT(o["naive_gpu_ms_per_step"].get<double>(), 0.0);
+        EXPECT_LT(o["intervals_per_region"].get<double>(), o["members_per_region"].get<double>() + 1e-9);
+    }
+    EXPECT_TRUE(b["growth_omega_1_to_5"].contains("fast"));
+    EXPECT_FALSE(doc.contains("sph"));
+}
+
 // Deformable bodies through floe run: the crushed spheres keep their volume with the global
 // correction (digest-002 Fig. 7.12: 0.6 %) and lose far more without it; outputs as for fluids.
 TEST(Cli, DeformableBodyScenesRunWithVolumeErrors)
