@@ -29,8 +29,11 @@
 #define BODY_BIND_TRIANGLES 20      // uvec4 per triangle: particle indices
 #define BODY_BIND_FLAGS 21          // uint per particle: 1 if a contact moved it this step
 #define BODY_BIND_DISPLACEMENT 22   // vec4 per particle: shape-matching displacement c (m), w |c|
-#define BODY_BIND_METRICS 23        // vec4 per body: volume error (V - V0) / V0, V m^3, 0, 0
+#define BODY_BIND_METRICS 23        // vec4 per body: volume error (V - V0) / V0, V m^3, rigid error, 0
 #define BODY_BIND_ORIGINS 24        // vec4 per body: origin of the local frame this step (m)
+#define BODY_BIND_SORTED 25         // uint per sorted slot: particle (the contact grid)
+#define BODY_BIND_CELL_START 26     // uint per cell + 1: first sorted slot
+#define BODY_BIND_OUT_VELOCITIES 27 // contacts: velocities written (positions go to BODY_BIND_OUT)
 
 // Volume modes (digest-002 §2.7.8-2.7.9).
 #define BODY_VOLUME_NONE 0
@@ -40,17 +43,19 @@
 FLOE_SHARED_BEGIN
 
 struct BodyParams {
-    vec4 gravity;   // xyz m/s^2, w dt s
-    vec4 control;   // x stiffness s, y volume alpha, z volume mode, w Jacobi sweeps
-    vec4 contact;   // x friction coefficient, y restitution, z contact distance m, w 0
-    vec4 domainMin; // m, walls of the domain box (the floor is domainMin.y)
-    vec4 domainMax; // m
+    vec4 gravity;    // xyz m/s^2, w dt s
+    vec4 control;    // x stiffness s, y volume alpha, z volume mode, w Jacobi sweeps
+    vec4 contact;    // x friction coefficient, y restitution, z contact distance m, w particle radius between bodies m
+    vec4 domainMin;  // m, walls of the domain box (the floor is domainMin.y)
+    vec4 domainMax;  // m
+    vec4 gridOrigin; // xyz m: minimum corner of the contact grid, w cell size m
+    uvec4 gridDims;  // xyz cells per axis
     uint particles;
     uint bodies;
     uint triangles;
     uint pad;
 };
-SHARED_SIZE(BodyParams, 96);
+SHARED_SIZE(BodyParams, 128);
 
 struct BodyPush {
     uint stage; // which variant of a multi-use pass (see the shader)

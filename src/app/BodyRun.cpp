@@ -104,6 +104,9 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         for (const DeformableBody& body : scene.deformableBodies)
             for (const glm::vec3& v : body.mesh.vertices) b.add(v);
         b.add({b.lo.x, settings.domainMin.y, b.lo.z});
+        // Tall stacks of falling bodies: frame the lower part, where they end up.
+        const float wide = std::max(settings.domainMax.x - settings.domainMin.x, settings.domainMax.z - settings.domainMin.z);
+        b.hi.y = std::min(b.hi.y, settings.domainMin.y + 1.5f * wide);
         view.camera = render::Camera::fit(b.lo, b.hi, scene.floe.fovY, false, float(o.width) / float(o.height));
         view.floorHeight = settings.domainMin.y;
         view.floorHalfExtent =

@@ -1,6 +1,7 @@
 #include "body/DeformableBodies.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -83,6 +84,17 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     memberStart.push_back(static_cast<uint32_t>(members.size()));
     incidentStart.push_back(static_cast<uint32_t>(incident.size()));
     particles_ = static_cast<uint32_t>(positions.size());
+    // Contact spheres between bodies: half the mean edge length of the coarsest body.
+    for (const BodyLayout& L : layouts_) {
+        double sum = 0;
+        size_t edges = 0;
+        for (size_t p = 0; p < L.adj.size(); ++p)
+            for (uint32_t q : L.adj[p]) {
+                sum += glm::length(L.rest[p] - L.rest[q]);
+                ++edges;
+            }
+        contactRadius_ = std::max(contactRadius_, float(0.5 * sum / double(std::max<size_t>(edges, 1))));
+    }
     triangles_ = static_cast<uint32_t>(triangles.size());
     if (uint64_t(particles_) * 48 > context.limits().maxStorageBufferRange)
         throw Error(
@@ -127,6 +139,15 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     weightTerms_ = perParticle("body weight terms", 1);
     weightScanned_ = perParticle("body weight sums", 1);
     metrics_ = gpu::Buffer(context, {"body metrics", bodyRange.size() * 16, gpu::MemoryKind::DeviceLocal, kVec4});
+    if (settings.bodyContacts && bodies.size() > 1) {
+        // Cells of at least 2r over the domain, larger where the domain would need too many.
+        const glm::vec3 extent = glm::max(settings.domainMax - settings.domainMin, glm::vec3(1e-3f));
+        const float cell = std::max(2.0f * contactRadius_, std::cbrt(extent.x * extent.y * extent.z / 2.0e6f));
+        grid_.emplace(context, shaders, sim::GridSpec::cover(settings.domainMin, settings.domainMax, cell, false), particles_,
+                      "body contact grid");
+        contactPositions_ = perParticle("body contact positions", 1);
+        contactVelocities_ = perParticle("body contact velocities", 1);
+    }
     // Normals of the start shape, for pictures taken before the first step.
     setSettings(settings);
     graph.addCompute(pipelines_.compute("body/normals"))
@@ -156,7 +177,11 @@ void DeformableBodies::setSettings(const BodySettings& s)
     p.gravity = glm::vec4(s.gravity, s.timeStep);
     p.control = glm::vec4(std::clamp(s.stiffness, 0.0f, 1.0f), std::clamp(s.alpha, 0.0f, 1.0f), float(s.volumeMode),
                           float(std::clamp(s.jacobiSweeps, 1, 32)));
-    p.contact = glm::vec4(s.friction, s.restitution, s.contactDistance, 0.0f);
+    p.contact = glm::vec4(s.friction, s.restitution, s.contactDistance, contactRadius_);
+    if (grid_) {
+        p.gridOrigin = glm::vec4(grid_->spec().origin, grid_->spec().cellSize);
+        p.gridDims = glm::uvec4(grid_->spec().dims, 0u);
+    }
     p.domainMin = glm::vec4(s.domainMin, 0.0f);
     p.domainMax = glm::vec4(s.domainMax, 0.0f);
     p.particles = particles_;
@@ -181,6 +206,31 @@ void DeformableBodies::addStep(graph::RenderGraph& graph)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
         .write(BODY_BIND_FLAGS, flags_)
         .dispatchThreads(particles_);
+    if (grid_) {
+        grid_->addBuild(graph, positions_, particles_);
+        graph.addCompute(pipelines_.compute("body/normals"))
+            .read(BODY_BIND_PARAMS, params_)
+            .read(BODY_BIND_POSITIONS, positions_)
+            .read(BODY_BIND_INCIDENT_START, incidentStart_)
+            .read(BODY_BIND_INCIDENT, incident_)
+            .read(BODY_BIND_TRIANGLES, triangleBuffer_)
+            .write(BODY_BIND_NORMALS, normals_)
+            .dispatchThreads(particles_);
+        graph.addCompute(pipelines_.compute("body/contacts"))
+            .read(BODY_BIND_PARAMS, params_)
+            .read(BODY_BIND_POSITIONS, positions_)
+            .read(BODY_BIND_VELOCITIES, velocities_)
+            .read(BODY_BIND_REST, rest_)
+            .read(BODY_BIND_SORTED, grid_->sortedIndex())
+            .read(BODY_BIND_CELL_START, grid_->cellStart())
+            .read(BODY_BIND_NORMALS, normals_)
+            .readWrite(BODY_BIND_FLAGS, flags_)
+            .write(BODY_BIND_OUT, contactPositions_)
+            .write(BODY_BIND_OUT_VELOCITIES, contactVelocities_)
+            .dispatchThreads(particles_);
+        graph.addCopy("body/contacts_positions", contactPositions_, positions_, uint64_t(particles_) * 16);
+        graph.addCopy("body/contacts_velocities", contactVelocities_, velocities_, uint64_t(particles_) * 16);
+    }
     if (settings_.volumeMode != BODY_VOLUME_NONE) {
         addVolume(graph);
         // The correction moves only particles without contact; one it moved into a wall is put

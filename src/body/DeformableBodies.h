@@ -21,6 +21,7 @@
 #include "body/BodyLayout.h"
 #include "gpu/Buffer.h"
 #include "gpu/PipelineCache.h"
+#include "sim/SpatialGrid.h"
 #include "sim/prim/SegmentedScan.h"
 
 namespace floe::graph {
@@ -42,6 +43,7 @@ struct BodySettings {
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};
     glm::vec3 domainMin{-1e3f}, domainMax{1e3f}; // walls; the floor is domainMin.y
     bool naiveSummation = false;                 // regions sum their members directly (benchmarks and tests; fixed at construction)
+    bool bodyContacts = true;                    // contacts between bodies (with more than one body; fixed at construction)
 };
 
 struct BodyInstance {
@@ -67,6 +69,7 @@ public:
     void addMetricsReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset = 0) const;
 
     uint32_t particleCount() const { return particles_; }
+    float contactRadius() const { return contactRadius_; } // m, between bodies: half the mean edge length
     uint32_t bodyCount() const { return static_cast<uint32_t>(layouts_.size()); }
     uint32_t triangleCount() const { return triangles_; }
     const std::vector<BodyLayout>& layouts() const { return layouts_; }
@@ -94,6 +97,9 @@ private:
     std::vector<uint32_t> first_;
     uint32_t particles_ = 0, triangles_ = 0;
     std::optional<sim::SegmentedScan> scan_;
+    std::optional<sim::SpatialGrid> grid_; // contacts between bodies
+    float contactRadius_ = 0.0f;
+    gpu::Buffer contactPositions_, contactVelocities_;
     gpu::Buffer params_;
     gpu::Buffer positions_, velocities_, previous_, rest_, bodyRange_, bodyData_, origins_;
     gpu::Buffer regionInfo_, regionCentre_, regionStart_, intervals_, pathHeads_, bodyHeads_;

@@ -277,6 +277,34 @@ TEST_F(BodyTest, VelocityProjectionZeroesTheVolumesRateOfChange)
     std::printf("relative dV/dt after a step: %.2e with the projection, %.2e without\n", rates[1], rates[0]);
 }
 
+// Contacts between bodies: a sphere dropped onto another comes to rest on top of it; without
+// the contacts it falls through to the floor.
+TEST_F(BodyTest, ABodyDroppedOnAnotherRestsOnIt)
+{
+    double gap[2] = {0, 0};
+    for (const bool contacts : {true, false}) {
+        BodySettings s;
+        s.timeStep = 0.005f;
+        s.bodyContacts = contacts;
+        s.domainMin = glm::vec3(-1.0f, 0.0f, -1.0f);
+        s.domainMax = glm::vec3(1.0f, 2.0f, 1.0f);
+        DeformableBodies bodies(
+            context(), shaders(), graph(),
+            {placed(body::makeSphere(0.25f, 3), {0, 0.25f, 0}), placed(body::makeSphere(0.25f, 3), {0.02f, 0.9f, 0})}, s);
+        for (int k = 0; k < 200; ++k) bodies.addStep(graph());
+        submit();
+        const std::vector<glm::vec4> x = bodies.download(graph(), bodies.positions());
+        double centre[2] = {0, 0};
+        for (uint32_t b = 0; b < 2; ++b) {
+            const uint32_t first = bodies.firstParticle()[b], n = uint32_t(bodies.layouts()[b].rest.size());
+            for (uint32_t i = first; i < first + n; ++i) centre[b] += x[i].y / double(n);
+        }
+        gap[contacts] = centre[1] - centre[0];
+    }
+    EXPECT_GT(gap[1], 0.35) << "with contacts the upper sphere's centre stays about two radii (0.5 m) above the lower one's";
+    EXPECT_LT(gap[0], 0.1) << "without contacts it falls through";
+}
+
 // digest-002 §8 check 11 / Fig. 7.6: a body squashed flat recovers its rest shape.
 TEST_F(BodyTest, CollapsedBodyRecoversItsRestShape)
 {
