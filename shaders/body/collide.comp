@@ -40,6 +40,27 @@ void main()
                     if (k != axis) v[k] *= keep;
             }
         }
+    // The glass: a vertical cylinder wall (inner radius R) up to its rim; inside it a particle
+    // stays at least the contact distance from the wall, with the same response.
+    if (params.glass.w > 0.0 && x.y <= params.glass.y) {
+        const vec2 radial = x.xz - params.glass.xz;
+        const float distance = length(radial);
+        const float limit = params.glass.w - d;
+        if (distance > limit && distance > 0.0) {
+            const vec2 outward = radial / distance;
+            x.xz = params.glass.xz + outward * limit;
+            hit = 1u;
+            const vec3 n = vec3(-outward.x, 0.0, -outward.y); // inward normal
+            const float vn = dot(v, n);
+            if (vn < 0.0) {
+                const float dvn = -vn * (1.0 + params.contact.y);
+                v += dvn * n;
+                const vec3 vt = v - dot(v, n) * n;
+                const float speed = length(vt);
+                if (speed > 0.0) v -= min(mu * dvn, speed) * vt / speed;
+            }
+        }
+    }
     FLOE_STORE_VEC4(positions, i, x);
     FLOE_STORE_VEC4(velocities, i, vec4(v, 0.0));
     FLOE_STORE_UINT(flags, i, hit);

@@ -48,6 +48,7 @@ struct BodyParams {
     vec4 contact;    // x friction coefficient, y restitution, z contact distance m, w particle radius between bodies m
     vec4 domainMin;  // m, walls of the domain box (the floor is domainMin.y)
     vec4 domainMax;  // m
+    vec4 glass;      // x, z centre m, y rim height m (above the floor), w inner radius m (0: no glass)
     vec4 gridOrigin; // xyz m: minimum corner of the contact grid, w cell size m
     uvec4 gridDims;  // xyz cells per axis
     uint particles;
@@ -55,7 +56,7 @@ struct BodyParams {
     uint triangles;
     uint pad;
 };
-SHARED_SIZE(BodyParams, 128);
+SHARED_SIZE(BodyParams, 144);
 
 struct BodyPush {
     uint stage; // which variant of a multi-use pass (see the shader)

@@ -29,6 +29,7 @@
 #include "render/OffscreenTarget.h"
 #include "render/Renderer.h"
 #include "shared/body.h"
+#include "sim/ParticleBuffers.h"
 
 namespace floe {
 
@@ -45,6 +46,9 @@ body::BodySettings bodySettings(const Scene& scene)
     s.restitution = d.restitution;
     s.timeStep = scene.config.timeStepSize;
     s.gravity = scene.config.gravitation;
+    s.glassCentre = d.glassCentre;
+    s.glassRadius = d.glassRadius;
+    s.glassHeight = d.glassHeight;
     scene.domain(s.domainMin, s.domainMax);
     return s;
 }
@@ -115,6 +119,26 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
                             0.5f * (settings.domainMin.z + settings.domainMax.z)};
     }
     const render::MeshDraw mesh{&bodies.positions(), &bodies.normals(), &bodies.triangles(), bodies.triangleCount()};
+    // The glass, if any, drawn as sparse grey points on its wall (the renderer's boundary samples).
+    gpu::Buffer glassPoints;
+    uint32_t glassCount = 0;
+    if (rendering && settings.glassRadius > 0.0f) {
+        std::vector<glm::vec4> points;
+        const float spacing = std::max(0.02f, settings.glassRadius / 12.0f);
+        const int around = std::max(12, int(6.2832f * settings.glassRadius / spacing));
+        for (float y = settings.domainMin.y; y <= settings.domainMin.y + settings.glassHeight; y += spacing)
+            for (int k = 0; k < around; ++k) {
+                const float a = 6.2832f * float(k) / float(around);
+                points.emplace_back(settings.glassCentre.x + settings.glassRadius * std::cos(a), y,
+                                    settings.glassCentre.z + settings.glassRadius * std::sin(a), 0.0f);
+            }
+        glassCount = static_cast<uint32_t>(points.size());
+        glassPoints =
+            gpu::Buffer(context, {"glass points", points.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+        sim::uploadNow(context, graph, glassPoints, points.data(), points.size() * 16);
+        view.boundaryRadius = 0.15f * spacing;
+    }
+    const gpu::Buffer* glass = glassCount ? &glassPoints : nullptr;
 
     gpu::FrameResources frames(context, 1);
     gpu::Buffer readback(context, {"body metrics read-back", uint64_t(bodies.bodyCount()) * 16, gpu::MemoryKind::Readback});
@@ -146,7 +170,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         (void)step;
     };
     if (rendering && !pictureSteps.empty() && pictureSteps[0] == 0) {
-        renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, nullptr, 0, std::span(&mesh, 1));
+        renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, std::span(&mesh, 1));
         target->addReadback(graph);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
         savePicture(0);
@@ -176,7 +200,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         graph.addHostRead(readback);
         const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step;
         if (picture || (renderDoc && step == 1)) {
-            renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, nullptr, 0, std::span(&mesh, 1));
+            renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, std::span(&mesh, 1));
             target->addReadback(graph);
         }
         if (!csv) {

@@ -140,7 +140,10 @@ const SettingsTable& DeformableSettings::table()
             .number("restitution", &S::restitution, "", 0, 1, "normal velocity kept at impacts")
             .number("plateStart", &S::plateStart, "m", -1e6, 1e6, "height of a plate pressing down from above (0: none)")
             .number("plateEnd", &S::plateEnd, "m", -1e6, 1e6, "height where the plate stops")
-            .number("plateSpeed", &S::plateSpeed, "m/s", 0, 1e3, "speed of the plate");
+            .number("plateSpeed", &S::plateSpeed, "m/s", 0, 1e3, "speed of the plate")
+            .vector("glassCentre", &S::glassCentre, "m", -1e6, 1e6, "centre of a cylindrical glass on the floor (x, z)")
+            .number("glassRadius", &S::glassRadius, "m", 0, 1e3, "inner radius of the glass (0: none)")
+            .number("glassHeight", &S::glassHeight, "m", 0, 1e3, "rim height of the glass above the floor");
         return s;
     }();
     return t;

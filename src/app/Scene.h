@@ -112,16 +112,19 @@ struct DeformableBody {
 
 // "Deformable": the solver of the deformable bodies (digest-002 §2.7, Table 7.2 defaults).
 struct DeformableSettings {
-    int omega = 2;                 // region size: omega-ring
-    float stiffness = 1.0f;        // s: 1 rigid per region, lower is softer
-    std::string volume = "global"; // global, local or none
-    float alpha = 0.5f;            // local volume weights (7.14): 1 global, small local
-    int jacobiSweeps = 5;          // polar decomposition sweeps per step (warm started)
-    float friction = 0.4f;         // Coulomb coefficient at walls and the plate
-    float restitution = 0.0f;      // normal velocity kept at impacts
-    float plateStart = 0.0f;       // m: height of a horizontal plate pressing down from above (0: none)
-    float plateEnd = 0.0f;         // m: where the plate stops
-    float plateSpeed = 0.0f;       // m/s
+    int omega = 2;                  // region size: omega-ring
+    float stiffness = 1.0f;         // s: 1 rigid per region, lower is softer
+    std::string volume = "global";  // global, local or none
+    float alpha = 0.5f;             // local volume weights (7.14): 1 global, small local
+    int jacobiSweeps = 5;           // polar decomposition sweeps per step (warm started)
+    float friction = 0.4f;          // Coulomb coefficient at walls and the plate
+    float restitution = 0.0f;       // normal velocity kept at impacts
+    float plateStart = 0.0f;        // m: height of a horizontal plate pressing down from above (0: none)
+    float plateEnd = 0.0f;          // m: where the plate stops
+    float plateSpeed = 0.0f;        // m/s
+    glm::vec3 glassCentre{0, 0, 0}; // m: a cylindrical glass standing on the floor (x, z used)
+    float glassRadius = 0.0f;       // m, inner radius (0: none)
+    float glassHeight = 0.0f;       // m, rim height above the floor
     static const SettingsTable& table();
 };
 

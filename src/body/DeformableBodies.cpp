@@ -184,6 +184,7 @@ void DeformableBodies::setSettings(const BodySettings& s)
     }
     p.domainMin = glm::vec4(s.domainMin, 0.0f);
     p.domainMax = glm::vec4(s.domainMax, 0.0f);
+    p.glass = glm::vec4(s.glassCentre.x, s.domainMin.y + s.glassHeight, s.glassCentre.z, std::max(s.glassRadius, 0.0f));
     p.particles = particles_;
     p.bodies = bodyCount();
     p.triangles = triangles_;

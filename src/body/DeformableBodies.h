@@ -42,6 +42,9 @@ struct BodySettings {
     float timeStep = 0.005f;      // s (digest-002: 5 ms)
     glm::vec3 gravity{0.0f, -9.81f, 0.0f};
     glm::vec3 domainMin{-1e3f}, domainMax{1e3f}; // walls; the floor is domainMin.y
+    glm::vec3 glassCentre{0.0f};                 // m: a vertical cylindrical glass standing on the floor (radius 0: none)
+    float glassRadius = 0.0f;                    // m, inner radius
+    float glassHeight = 0.0f;                    // m, rim height above the floor; above it the wall does not act
     bool naiveSummation = false;                 // regions sum their members directly (benchmarks and tests; fixed at construction)
     bool bodyContacts = true;                    // contacts between bodies (with more than one body; fixed at construction)
 };
