@@ -22,6 +22,7 @@ FLOE_IN_VEC4(BODY_BIND_NORMALS, normals);
 FLOE_IN_VEC4(BODY_BIND_REST_NORMALS, restNormals);
 FLOE_RW_VEC4(BODY_BIND_WARM, warm);
 FLOE_OUT_VEC4(BODY_BIND_OUT, transforms);
+FLOE_OUT_VEC4(BODY_BIND_CENTROIDS, centroids);
 
 void main()
 {
@@ -55,6 +56,7 @@ void main()
     const float M = info.x;
     const vec3 t0 = FLOE_LOAD_VEC4(regionCentre, i).xyz;
     const vec3 t = acc0.xyz / M;
+    FLOE_STORE_VEC4(centroids, i, vec4(t, 0.0));
     // P_rc = sum m x_r x0_c; GLSL matrices are indexed [column][row].
     mat3 A;
     A[0] = vec3(acc0.w, acc1.z, acc2.y);

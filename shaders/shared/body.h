@@ -34,6 +34,7 @@
 #define BODY_BIND_SORTED 25         // uint per sorted slot: particle (the contact grid)
 #define BODY_BIND_CELL_START 26     // uint per cell + 1: first sorted slot
 #define BODY_BIND_OUT_VELOCITIES 27 // contacts: velocities written (positions go to BODY_BIND_OUT)
+#define BODY_BIND_CENTROIDS 28      // vec4 per region: centroid t (local frame) of the last shape matching
 
 // Volume modes (digest-002 §2.7.8-2.7.9).
 #define BODY_VOLUME_NONE 0
@@ -49,6 +50,7 @@ struct BodyParams {
     vec4 domainMin;  // m, walls of the domain box (the floor is domainMin.y)
     vec4 domainMax;  // m
     vec4 glass;      // x, z centre m, y rim height m (above the floor), w inner radius m (0: no glass)
+    vec4 damping;    // x per-region velocity damping k in [0, 1] (digest-002 §2.7.10), yzw 0
     vec4 gridOrigin; // xyz m: minimum corner of the contact grid, w cell size m
     uvec4 gridDims;  // xyz cells per axis
     uint particles;
@@ -56,7 +58,7 @@ struct BodyParams {
     uint triangles;
     uint pad;
 };
-SHARED_SIZE(BodyParams, 144);
+SHARED_SIZE(BodyParams, 160);
 
 struct BodyPush {
     uint stage; // which variant of a multi-use pass (see the shader)

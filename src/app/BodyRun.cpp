@@ -39,6 +39,7 @@ body::BodySettings bodySettings(const Scene& scene)
     const DeformableSettings& d = scene.deformable;
     s.omega = d.omega;
     s.stiffness = d.stiffness;
+    s.damping = d.damping;
     s.volumeMode = d.volume == "none" ? BODY_VOLUME_NONE : d.volume == "local" ? BODY_VOLUME_LOCAL : BODY_VOLUME_GLOBAL;
     s.alpha = d.alpha;
     s.jacobiSweeps = d.jacobiSweeps;

@@ -133,6 +133,7 @@ const SettingsTable& DeformableSettings::table()
         using S = DeformableSettings;
         s.integer("omega", &S::omega, 1, 8, "region size: each vertex's omega-ring (larger is stiffer)")
             .number("stiffness", &S::stiffness, "", 0, 1, "shape-matching stiffness s (1: rigid regions)")
+            .number("damping", &S::damping, "", 0, 1, "per-region velocity damping k (1: rigid motion of each region)")
             .choice("volume", &S::volume, {"global", "local", "none"}, "volume conservation")
             .number("alpha", &S::alpha, "", 0, 1, "local volume: share of the uniform weight (1 is global)")
             .integer("jacobiSweeps", &S::jacobiSweeps, 1, 32, "polar decomposition sweeps per step")

@@ -114,6 +114,7 @@ struct DeformableBody {
 struct DeformableSettings {
     int omega = 2;                  // region size: omega-ring
     float stiffness = 1.0f;         // s: 1 rigid per region, lower is softer
+    float damping = 0.0f;           // k: per-region velocity damping in [0, 1]
     std::string volume = "global";  // global, local or none
     float alpha = 0.5f;             // local volume weights (7.14): 1 global, small local
     int jacobiSweeps = 5;           // polar decomposition sweeps per step (warm started)

@@ -134,6 +134,8 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     terms_ = perParticle("body shape-matching terms", 3);
     scanned_ = perParticle("body scanned terms", 3);
     transforms_ = perParticle("body region transforms", 3);
+    centroids_ = perParticle("body region centroids", 1);
+    dampRigid_ = perParticle("body damping rigid terms", 2);
     volumeTerms_ = perParticle("body volume terms", 1);
     volumeScanned_ = perParticle("body volume sums", 1);
     weightTerms_ = perParticle("body weight terms", 1);
@@ -184,6 +186,7 @@ void DeformableBodies::setSettings(const BodySettings& s)
     }
     p.domainMin = glm::vec4(s.domainMin, 0.0f);
     p.domainMax = glm::vec4(s.domainMax, 0.0f);
+    p.damping = glm::vec4(std::clamp(s.damping, 0.0f, 1.0f), 0.0f, 0.0f, 0.0f);
     p.glass = glm::vec4(s.glassCentre.x, s.domainMin.y + s.glassHeight, s.glassCentre.z, std::max(s.glassRadius, 0.0f));
     p.particles = particles_;
     p.bodies = bodyCount();
@@ -201,6 +204,7 @@ void DeformableBodies::addStep(graph::RenderGraph& graph)
         .write(BODY_BIND_PREVIOUS, previous_)
         .dispatchThreads(particles_);
     addShapeMatching(graph);
+    if (settings_.damping > 0.0f) addDamping(graph);
     graph.addCompute(pipelines_.compute("body/collide"))
         .read(BODY_BIND_PARAMS, params_)
         .readWrite(BODY_BIND_POSITIONS, positions_)
@@ -293,7 +297,8 @@ void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
             .read(BODY_BIND_NORMALS, normals_)
             .read(BODY_BIND_REST_NORMALS, restNormals_)
             .readWrite(BODY_BIND_WARM, warm_)
-            .write(BODY_BIND_OUT, transforms_);
+            .write(BODY_BIND_OUT, transforms_)
+            .write(BODY_BIND_CENTROIDS, centroids_);
         if (!naive) pass.read(BODY_BIND_HEADS, pathHeads_);
         pass.dispatchThreads(particles_);
     }
@@ -313,6 +318,47 @@ void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
         .write(BODY_BIND_DISPLACEMENT, displacement_);
     if (!naive) pass.read(BODY_BIND_HEADS, pathHeads_);
     pass.dispatchThreads(particles_);
+}
+
+void DeformableBodies::addDamping(graph::RenderGraph& graph)
+{
+    graph.addCompute(pipelines_.compute("body/damp_terms"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_VELOCITIES, velocities_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_ORIGINS, origins_)
+        .read(BODY_BIND_BODY_DATA, bodyData_)
+        .read(BODY_BIND_DISPLACEMENT, displacement_)
+        .write(BODY_BIND_OUT, terms_)
+        .dispatchThreads(particles_);
+    scan_->inclusive(graph, terms_, pathHeads_, scanned_, particles_, 3);
+    graph.addCompute(pipelines_.compute("body/damp_regions"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_SCAN, scanned_)
+        .read(BODY_BIND_REGION_INFO, regionInfo_)
+        .read(BODY_BIND_REGION_START, regionStart_)
+        .read(BODY_BIND_INTERVALS, intervals_)
+        .read(BODY_BIND_HEADS, pathHeads_)
+        .read(BODY_BIND_CENTROIDS, centroids_)
+        .write(BODY_BIND_OUT, dampRigid_)
+        .dispatchThreads(particles_);
+    scan_->inclusive(graph, dampRigid_, pathHeads_, scanned_, particles_, 2);
+    graph.addCompute(pipelines_.compute("body/damp_apply"))
+        .read(BODY_BIND_PARAMS, params_)
+        .readWrite(BODY_BIND_POSITIONS, positions_)
+        .readWrite(BODY_BIND_VELOCITIES, velocities_)
+        .read(BODY_BIND_PREVIOUS, previous_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_ORIGINS, origins_)
+        .read(BODY_BIND_BODY_DATA, bodyData_)
+        .read(BODY_BIND_DISPLACEMENT, displacement_)
+        .read(BODY_BIND_SCAN, scanned_)
+        .read(BODY_BIND_REGION_INFO, regionInfo_)
+        .read(BODY_BIND_REGION_START, regionStart_)
+        .read(BODY_BIND_INTERVALS, intervals_)
+        .read(BODY_BIND_HEADS, pathHeads_)
+        .dispatchThreads(particles_);
 }
 
 void DeformableBodies::addVolume(graph::RenderGraph& graph)

@@ -33,6 +33,7 @@ namespace floe::body {
 struct BodySettings {
     int omega = 2;                // region size: omega-ring (fixed when the bodies are built)
     float stiffness = 1.0f;       // s in [0, 1]: 1 rigid per region, lower is softer
+    float damping = 0.0f;         // k in [0, 1]: per-region velocity damping (§2.7.10), 1 rigid per region
     int volumeMode = 1;           // BODY_VOLUME_NONE / GLOBAL / LOCAL
     float alpha = 0.5f;           // local volume: 1 global, small local (7.14)
     int jacobiSweeps = 5;         // polar decomposition sweeps per step (warm started)
@@ -92,6 +93,7 @@ private:
     void addShapeMatching(graph::RenderGraph& graph);
     void addVolume(graph::RenderGraph& graph);
     void addMeasure(graph::RenderGraph& graph);
+    void addDamping(graph::RenderGraph& graph);
 
     gpu::Context& context_;
     gpu::PipelineCache pipelines_;
@@ -103,6 +105,7 @@ private:
     std::optional<sim::SpatialGrid> grid_; // contacts between bodies
     float contactRadius_ = 0.0f;
     gpu::Buffer contactPositions_, contactVelocities_;
+    gpu::Buffer centroids_, dampRigid_; // damping: region centroids, per-region rigid velocity terms
     gpu::Buffer params_;
     gpu::Buffer positions_, velocities_, previous_, rest_, bodyRange_, bodyData_, origins_;
     gpu::Buffer regionInfo_, regionCentre_, regionStart_, intervals_, pathHeads_, bodyHeads_;

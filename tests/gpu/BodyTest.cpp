@@ -305,6 +305,57 @@ TEST_F(BodyTest, ABodyDroppedOnAnotherRestsOnIt)
     EXPECT_LT(gap[0], 0.1) << "without contacts it falls through";
 }
 
+// digest-002 §8 check 14: damping of one region (here omega covers the whole body) keeps its
+// linear and angular momentum, and with k = 1 leaves exactly a rigid velocity field.
+TEST_F(BodyTest, DampingKeepsMomentumAndMakesARegionRigid)
+{
+    for (const float k : {0.5f, 1.0f}) {
+        SCOPED_TRACE(k);
+        BodySettings s = still();
+        s.omega = 8; // the whole 42-vertex icosphere is every vertex's region
+        s.stiffness = 0.0f;
+        s.damping = k;
+        DeformableBodies bodies(context(), shaders(), graph(), {placed(body::makeSphere(0.5f, 1), {3, 1, 0})}, s);
+        ASSERT_EQ(bodies.layouts()[0].regionCount[0], bodies.particleCount());
+        const std::vector<glm::vec4> x = bodies.download(graph(), bodies.positions());
+        std::vector<glm::vec4> v(x.size());
+        std::mt19937 rng(3);
+        std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+        for (glm::vec4& vi : v) vi = glm::vec4(d(rng), d(rng), d(rng), 0.0f);
+        bodies.uploadState(graph(), x, v);
+        bodies.addStep(graph());
+        submit();
+        const std::vector<glm::vec4> after = bodies.download(graph(), bodies.velocities());
+        glm::dvec3 p0(0), p1(0), l0(0), l1(0);
+        const double dt = s.timeStep;
+        for (size_t i = 0; i < x.size(); ++i) {
+            const glm::dvec3 xp = glm::dvec3(glm::vec3(x[i])) + dt * glm::dvec3(glm::vec3(v[i])); // the predicted position
+            const double m = x[i].w;
+            p0 += m * glm::dvec3(glm::vec3(v[i]));
+            p1 += m * glm::dvec3(glm::vec3(after[i]));
+            l0 += m * glm::cross(xp, glm::dvec3(glm::vec3(v[i])));
+            l1 += m * glm::cross(xp, glm::dvec3(glm::vec3(after[i])));
+        }
+        EXPECT_LT(glm::length(p1 - p0), 1e-4 * glm::length(p0) + 1e-6) << "linear momentum";
+        EXPECT_LT(glm::length(l1 - l0), 1e-4 * glm::length(l0) + 1e-6) << "angular momentum";
+        double change = 0;
+        for (size_t i = 0; i < x.size(); ++i) change = std::max(change, double(glm::length(glm::vec3(after[i]) - glm::vec3(v[i]))));
+        EXPECT_GT(change, 0.1) << "damping must change the random velocities";
+        if (k == 1.0f) {
+            // Rigid: every pair's relative velocity is perpendicular to their separation.
+            double worst = 0;
+            for (size_t i = 0; i < x.size(); ++i)
+                for (size_t j = i + 1; j < x.size(); ++j) {
+                    const glm::dvec3 xi = glm::dvec3(glm::vec3(x[i])) + dt * glm::dvec3(glm::vec3(v[i]));
+                    const glm::dvec3 xj = glm::dvec3(glm::vec3(x[j])) + dt * glm::dvec3(glm::vec3(v[j]));
+                    const glm::dvec3 dv = glm::dvec3(glm::vec3(after[i])) - glm::dvec3(glm::vec3(after[j]));
+                    worst = std::max(worst, std::fabs(glm::dot(dv, glm::normalize(xi - xj))));
+                }
+            EXPECT_LT(worst, 2e-3) << "largest stretching rate (m/s) of a pair";
+        }
+    }
+}
+
 // digest-002 §8 check 11 / Fig. 7.6: a body squashed flat recovers its rest shape.
 TEST_F(BodyTest, CollapsedBodyRecoversItsRestShape)
 {

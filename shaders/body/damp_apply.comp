@@ -1,0 +1,46 @@
+#version 460
+// Damping, stage C: the averaged rigid velocity of the regions containing the particle (the
+// members of its own omega-ring), a + w cross x, and v += k (v_rigid - v); then the position
+// update x = x_start + dt v again (digest-002 §2.7.13: damping acts before it).
+#include "body/body_common.glsl"
+
+FLOE_RW_VEC4(BODY_BIND_POSITIONS, positions);
+FLOE_RW_VEC4(BODY_BIND_VELOCITIES, velocities);
+FLOE_IN_VEC4(BODY_BIND_PREVIOUS, previous);
+FLOE_IN_VEC4(BODY_BIND_REST, rest);
+FLOE_IN_VEC4(BODY_BIND_ORIGINS, origins);
+FLOE_IN_VEC4(BODY_BIND_BODY_DATA, bodyData);
+FLOE_IN_VEC4(BODY_BIND_DISPLACEMENT, displacement);
+FLOE_IN_VEC4(BODY_BIND_SCAN, scanned);
+FLOE_IN_VEC4(BODY_BIND_REGION_INFO, regionInfo);
+FLOE_IN_UINT(BODY_BIND_REGION_START, regionStart);
+FLOE_IN_UINT(BODY_BIND_INTERVALS, intervals);
+FLOE_IN_UINT(BODY_BIND_HEADS, heads);
+
+void main()
+{
+    const uint i = floeGlobalIndex();
+    if (i >= params.particles) return;
+    vec4 a = vec4(0.0), w = vec4(0.0);
+    const uint end = FLOE_LOAD_UINT(regionStart, i + 1u);
+    for (uint k = FLOE_LOAD_UINT(regionStart, i); k < end; ++k) {
+        const uint lo = FLOE_LOAD_UINT(intervals, 2u * k), hi = FLOE_LOAD_UINT(intervals, 2u * k + 1u);
+        a += FLOE_LOAD_VEC4(scanned, 2u * hi);
+        w += FLOE_LOAD_VEC4(scanned, 2u * hi + 1u);
+        if (FLOE_LOAD_UINT(heads, lo) == 0u) {
+            a -= FLOE_LOAD_VEC4(scanned, 2u * (lo - 1u));
+            w -= FLOE_LOAD_VEC4(scanned, 2u * (lo - 1u) + 1u);
+        }
+    }
+    const float count = FLOE_LOAD_VEC4(regionInfo, i).y;
+    const uint body = uint(FLOE_LOAD_VEC4(rest, i).w);
+    const float scale = FLOE_LOAD_VEC4(bodyData, body).x;
+    const vec4 p = FLOE_RW_LOAD_VEC4(positions, i);
+    // The predicted position shape matching worked on: x_pred = x - c (digest-002 §2.7.13).
+    const vec3 x = (p.xyz - FLOE_LOAD_VEC4(displacement, i).xyz - FLOE_LOAD_VEC4(origins, body).xyz) * scale;
+    const vec3 rigidVelocity = (a.xyz + cross(w.xyz, x)) / count / scale;
+    const vec3 v = FLOE_RW_LOAD_VEC4(velocities, i).xyz;
+    const vec3 damped = v + params.damping.x * (rigidVelocity - v);
+    FLOE_STORE_VEC4(velocities, i, vec4(damped, 0.0));
+    FLOE_STORE_VEC4(positions, i, vec4(FLOE_LOAD_VEC4(previous, i).xyz + params.gravity.w * damped, p.w));
+}
