@@ -62,6 +62,39 @@ std::vector<body::BodyInstance> bodyInstances(const Scene& scene)
     return out;
 }
 
+render::ViewSettings bodySceneView(const Scene& scene, const body::BodySettings& settings, float aspect)
+{
+    render::ViewSettings view;
+    geometry::Bounds b;
+    for (const DeformableBody& body : scene.deformableBodies)
+        for (const glm::vec3& v : body.mesh.vertices) b.add(v);
+    b.add({b.lo.x, settings.domainMin.y, b.lo.z});
+    // Tall stacks of falling bodies: frame the lower part, where they end up.
+    const float wide = std::max(settings.domainMax.x - settings.domainMin.x, settings.domainMax.z - settings.domainMin.z);
+    b.hi.y = std::min(b.hi.y, settings.domainMin.y + 1.5f * wide);
+    view.camera = render::Camera::fit(b.lo, b.hi, scene.floe.fovY, false, aspect);
+    view.floorHeight = settings.domainMin.y;
+    view.floorHalfExtent = 0.5f * wide;
+    view.floorCenter = {0.5f * (settings.domainMin.x + settings.domainMax.x), 0.5f * (settings.domainMin.z + settings.domainMax.z)};
+    view.boundaryRadius = 0.15f * std::max(0.02f, settings.glassRadius / 12.0f);
+    return view;
+}
+
+std::vector<glm::vec4> glassSamples(const body::BodySettings& settings)
+{
+    std::vector<glm::vec4> points;
+    if (settings.glassRadius <= 0.0f) return points;
+    const float spacing = std::max(0.02f, settings.glassRadius / 12.0f);
+    const int around = std::max(12, int(6.2832f * settings.glassRadius / spacing));
+    for (float y = settings.domainMin.y; y <= settings.domainMin.y + settings.glassHeight; y += spacing)
+        for (int k = 0; k < around; ++k) {
+            const float a = 6.2832f * float(k) / float(around);
+            points.emplace_back(settings.glassCentre.x + settings.glassRadius * std::cos(a), y,
+                                settings.glassCentre.z + settings.glassRadius * std::sin(a), 0.0f);
+        }
+    return points;
+}
+
 int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart)
 {
     if (!o.solver.empty()) throw Error(fmt::format("--solver {}: the scene has deformable bodies, no fluid", o.solver));
@@ -105,39 +138,18 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         target = std::make_unique<render::OffscreenTarget>(context, o.width, o.height);
         renderer = std::make_unique<render::Renderer>(context, shaders, render::OffscreenTarget::kColorFormat,
                                                       render::OffscreenTarget::kDepthFormat, 1);
-        geometry::Bounds b;
-        for (const DeformableBody& body : scene.deformableBodies)
-            for (const glm::vec3& v : body.mesh.vertices) b.add(v);
-        b.add({b.lo.x, settings.domainMin.y, b.lo.z});
-        // Tall stacks of falling bodies: frame the lower part, where they end up.
-        const float wide = std::max(settings.domainMax.x - settings.domainMin.x, settings.domainMax.z - settings.domainMin.z);
-        b.hi.y = std::min(b.hi.y, settings.domainMin.y + 1.5f * wide);
-        view.camera = render::Camera::fit(b.lo, b.hi, scene.floe.fovY, false, float(o.width) / float(o.height));
-        view.floorHeight = settings.domainMin.y;
-        view.floorHalfExtent =
-            0.5f * std::max(settings.domainMax.x - settings.domainMin.x, settings.domainMax.z - settings.domainMin.z);
-        view.floorCenter = {0.5f * (settings.domainMin.x + settings.domainMax.x),
-                            0.5f * (settings.domainMin.z + settings.domainMax.z)};
+        view = bodySceneView(scene, settings, float(o.width) / float(o.height));
     }
     const render::MeshDraw mesh{&bodies.positions(), &bodies.normals(), &bodies.triangles(), bodies.triangleCount()};
     // The glass, if any, drawn as sparse grey points on its wall (the renderer's boundary samples).
     gpu::Buffer glassPoints;
     uint32_t glassCount = 0;
     if (rendering && settings.glassRadius > 0.0f) {
-        std::vector<glm::vec4> points;
-        const float spacing = std::max(0.02f, settings.glassRadius / 12.0f);
-        const int around = std::max(12, int(6.2832f * settings.glassRadius / spacing));
-        for (float y = settings.domainMin.y; y <= settings.domainMin.y + settings.glassHeight; y += spacing)
-            for (int k = 0; k < around; ++k) {
-                const float a = 6.2832f * float(k) / float(around);
-                points.emplace_back(settings.glassCentre.x + settings.glassRadius * std::cos(a), y,
-                                    settings.glassCentre.z + settings.glassRadius * std::sin(a), 0.0f);
-            }
+        const std::vector<glm::vec4> points = glassSamples(settings);
         glassCount = static_cast<uint32_t>(points.size());
         glassPoints =
             gpu::Buffer(context, {"glass points", points.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
         sim::uploadNow(context, graph, glassPoints, points.data(), points.size() * 16);
-        view.boundaryRadius = 0.15f * spacing;
     }
     const gpu::Buffer* glass = glassCount ? &glassPoints : nullptr;
 

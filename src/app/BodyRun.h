@@ -7,11 +7,16 @@
 #include "app/Commands.h"
 #include "app/Scene.h"
 #include "body/DeformableBodies.h"
+#include "render/Renderer.h"
 
 namespace floe {
 
 body::BodySettings bodySettings(const Scene& scene);
 std::vector<body::BodyInstance> bodyInstances(const Scene& scene);
+// Pictures of a body scene: the bodies framed from the front and above (the lower part of tall
+// stacks), the floor; the glass's wall drawn as points.
+render::ViewSettings bodySceneView(const Scene& scene, const body::BodySettings& settings, float aspect);
+std::vector<glm::vec4> glassSamples(const body::BodySettings& settings);
 int runBodies(const RunOptions& options, const Scene& scene, std::chrono::steady_clock::time_point wallStart);
 
 } // namespace floe

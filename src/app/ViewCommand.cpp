@@ -21,6 +21,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include "app/BodyRun.h"
 #include "app/Commands.h"
 #include "app/ProjectFiles.h"
 #include "app/SceneLoader.h"
@@ -63,10 +64,6 @@ Scene loadViewScene(const std::filesystem::path& file, const ViewOptions& o)
 {
     Scene scene = loadScene(file);
     for (const std::string& s : o.sets) applyOverride(scene, s);
-    if (!scene.deformableBodies.empty())
-        throw Error(fmt::format("{}: the window does not show deformable bodies yet; run the scene headless with `floe run {} "
-                                "--frames K`",
-                                file.string(), file.string()));
     if (!o.solver.empty()) {
         try {
             (void)sim::parsePressureSolver(o.solver);
@@ -126,7 +123,9 @@ private:
     std::unique_ptr<gpu::FrameResources> frames_;
     std::unique_ptr<render::Renderer> renderer_;
     std::unique_ptr<render::OffscreenTarget> target_;
-    std::unique_ptr<sim::Simulation> simulation_;
+    std::unique_ptr<sim::Simulation> simulation_;    // a fluid scene
+    std::unique_ptr<body::DeformableBodies> bodies_; // or a scene of deformable bodies
+    std::vector<gpu::Buffer> bodyReadbacks_;         // per frame slot: vec4 per body
     gpu::Buffer boundary_;
     uint32_t boundaryCount_ = 0;
     std::vector<gpu::Buffer> readbacks_;
@@ -146,18 +145,20 @@ void ViewSession::openScene(const std::filesystem::path& file)
 {
     Scene scene = loadViewScene(file, o_);
     const uint64_t particles = countFluidParticles(scene);
-    if (particles > sim::ParticleBuffers::maxParticles(*context_))
+    if (scene.deformableBodies.empty() && particles > sim::ParticleBuffers::maxParticles(*context_))
         throw Error(fmt::format("{}: {} particles do not fit on {}", file.string(), particles, context_->deviceName()));
     if (context_) vkDeviceWaitIdle(context_->device());
     scene_ = std::move(scene);
     state_.scenePath = file;
     state_.settings = scene_.sph;
+    state_.bodies = !scene_.deformableBodies.empty();
+    if (state_.bodies) state_.bodySettings = bodySettings(scene_);
     resetSimulation();
     const float aspect = swapchain_ && swapchain_->height() ? float(swapchain_->width()) / float(swapchain_->height())
                                                             : float(o_.width) / float(o_.height);
     const int mode = state_.view.mode;
     const int iterations = state_.view.fluid.iterations;
-    state_.view = sceneView(scene_, world_, aspect);
+    state_.view = state_.bodies ? bodySceneView(scene_, state_.bodySettings, aspect) : sceneView(scene_, world_, aspect);
     state_.view.mode = mode;
     state_.view.fluid.iterations = iterations;
     state_.orbit = view::OrbitCamera::from(state_.view.camera);
@@ -169,6 +170,26 @@ void ViewSession::resetSimulation()
 {
     vkDeviceWaitIdle(context_->device());
     simulation_.reset();
+    bodies_.reset();
+    std::fill(readbackPending_.begin(), readbackPending_.end(), false);
+    state_.resetHistories();
+    state_.diverged.clear();
+    state_.simTime = 0.0;
+    state_.steps = 0;
+    if (state_.bodies) {
+        bodies_ =
+            std::make_unique<body::DeformableBodies>(*context_, *shaders_, *graph_, bodyInstances(scene_), state_.bodySettings);
+        bodyReadbacks_.clear();
+        for (uint32_t i = 0; i < kFramesInFlight; ++i)
+            bodyReadbacks_.emplace_back(*context_, gpu::BufferDesc{fmt::format("view body read-back {}", i),
+                                                                   uint64_t(bodies_->bodyCount()) * 16, gpu::MemoryKind::Readback});
+        const std::vector<glm::vec4> samples = glassSamples(state_.bodySettings);
+        boundaryCount_ = static_cast<uint32_t>(samples.size());
+        boundary_ = gpu::Buffer(*context_, {"glass points", std::max<size_t>(samples.size(), 1) * 16, gpu::MemoryKind::DeviceLocal,
+                                            VK_FORMAT_R32G32B32A32_SFLOAT});
+        if (!samples.empty()) sim::uploadNow(*context_, *graph_, boundary_, samples.data(), samples.size() * 16);
+        return;
+    }
     scene_.sph = state_.settings;
     world_ = makeWorld(scene_, 0.0f);
     const std::vector<glm::vec4> positions = sampleFluidParticles(scene_);
@@ -212,11 +233,19 @@ void ViewSession::reloadShaders()
     }
     // New pipelines: the renderer anew, the simulation anew with its particle state.
     vkDeviceWaitIdle(context_->device());
-    const sim::SimulationState saved = simulation_->download(*graph_);
-    simulation_ = std::make_unique<sim::Simulation>(*context_, *shaders_, *graph_, world_, state_.settings,
-                                                    std::span<const glm::vec4>(saved.positions),
-                                                    std::span<const glm::vec4>(saved.velocities));
-    simulation_->upload(*graph_, saved);
+    if (bodies_) {
+        const std::vector<glm::vec4> x = bodies_->download(*graph_, bodies_->positions());
+        const std::vector<glm::vec4> v = bodies_->download(*graph_, bodies_->velocities());
+        bodies_ =
+            std::make_unique<body::DeformableBodies>(*context_, *shaders_, *graph_, bodyInstances(scene_), state_.bodySettings);
+        bodies_->uploadState(*graph_, x, v);
+    } else {
+        const sim::SimulationState saved = simulation_->download(*graph_);
+        simulation_ = std::make_unique<sim::Simulation>(*context_, *shaders_, *graph_, world_, state_.settings,
+                                                        std::span<const glm::vec4>(saved.positions),
+                                                        std::span<const glm::vec4>(saved.velocities));
+        simulation_->upload(*graph_, saved);
+    }
     renderer_ = std::make_unique<render::Renderer>(*context_, *shaders_, render::OffscreenTarget::kColorFormat,
                                                    render::OffscreenTarget::kDepthFormat, kFramesInFlight);
     std::fill(readbackPending_.begin(), readbackPending_.end(), false);
@@ -232,6 +261,22 @@ void ViewSession::readSlot(uint32_t slot)
     if (!passes.empty()) state_.recordTimings(passes);
     if (!readbackPending_[slot]) return;
     readbackPending_[slot] = false;
+    if (bodies_) {
+        const std::vector<glm::vec4> m = bodyReadbacks_[slot].readVector<glm::vec4>(bodies_->bodyCount());
+        float worst = 0.0f, rigid = 0.0f;
+        for (const glm::vec4& b : m) {
+            if (std::fabs(b.x) >= std::fabs(worst)) worst = b.x;
+            rigid = std::max(rigid, b.z);
+        }
+        state_.recordBodyMetrics(worst, rigid);
+        state_.simTime = double(state_.steps) * state_.bodySettings.timeStep;
+        if (state_.diverged.empty() && (!std::isfinite(worst) || std::fabs(worst) > 1.0f)) {
+            state_.diverged = fmt::format("a body's volume changed by {:.0f} %", 100.0 * worst);
+            state_.paused = true;
+            std::fprintf(stderr, "floe view: the simulation diverged: %s (paused; R resets)\n", state_.diverged.c_str());
+        }
+        return;
+    }
     const sim::StepReadback r = readbacks_[slot].readVector<sim::StepReadback>(1)[0];
     const sim::StepMetrics m = simulation_->decode(r);
     state_.recordMetrics(m);
@@ -348,7 +393,7 @@ int ViewSession::run()
 
         ui_->newFrame();
         handleInput();
-        const view::PanelActions actions = view::drawPanels(state_, *simulation_, boundaryCount_);
+        const view::PanelActions actions = view::drawPanels(state_, simulation_.get(), bodies_.get(), boundaryCount_);
         if (actions.openScene) {
             // A bad scene file is reported in the panel; the current scene keeps running.
             try {
@@ -359,7 +404,13 @@ int ViewSession::run()
             }
         }
         if (actions.reset) resetSimulation();
-        if (actions.settingsChanged) simulation_->setSettings(state_.settings);
+        if (actions.settingsChanged && simulation_) simulation_->setSettings(state_.settings);
+        if (actions.bodySettingsChanged && bodies_) {
+            if (state_.bodySettings.omega != bodies_->settings().omega)
+                resetSimulation(); // regions are built for one omega
+            else
+                bodies_->setSettings(state_.bodySettings);
+        }
         if (actions.reloadShaders) reloadShaders();
         if (state_.autoReload && std::chrono::steady_clock::now() - lastShaderCheck > std::chrono::seconds(1)) {
             lastShaderCheck = std::chrono::steady_clock::now();
@@ -373,14 +424,27 @@ int ViewSession::run()
         const bool stepping = (!state_.paused || state_.stepOnce) && state_.diverged.empty();
         if (stepping) {
             const int steps = state_.stepOnce ? 1 : state_.stepsPerFrame;
-            for (int k = 0; k < steps; ++k) simulation_->addStep(*graph_);
-            simulation_->addReadback(*graph_, readbacks_[slot], 0);
+            if (bodies_) {
+                for (int k = 0; k < steps; ++k) bodies_->addStep(*graph_);
+                bodies_->addMetricsReadback(*graph_, bodyReadbacks_[slot]);
+                graph_->addHostRead(bodyReadbacks_[slot]);
+            } else {
+                for (int k = 0; k < steps; ++k) simulation_->addStep(*graph_);
+                simulation_->addReadback(*graph_, readbacks_[slot], 0);
+            }
             readbackPending_[slot] = true;
             state_.steps += uint64_t(steps);
         }
         state_.stepOnce = false;
-        renderer_->addPasses(*graph_, target_->color(), target_->depth(), simulation_->particles(), state_.view, slot,
-                             boundaryCount_ ? &boundary_ : nullptr, boundaryCount_);
+        if (bodies_) {
+            const render::MeshDraw mesh{&bodies_->positions(), &bodies_->normals(), &bodies_->triangles(),
+                                        bodies_->triangleCount()};
+            renderer_->addPasses(*graph_, target_->color(), target_->depth(), nullptr, state_.view, slot,
+                                 boundaryCount_ ? &boundary_ : nullptr, boundaryCount_, std::span(&mesh, 1));
+        } else {
+            renderer_->addPasses(*graph_, target_->color(), target_->depth(), simulation_->particles(), state_.view, slot,
+                                 boundaryCount_ ? &boundary_ : nullptr, boundaryCount_);
+        }
         const gpu::Image& image = swapchain_->image(*index);
         graph_->acquired(image, kAcquireWait);
         graph_->addBlit("view/blit", target_->color(), image);

@@ -84,8 +84,16 @@ float History::mean() const
     return float(s / double(values.size()));
 }
 
+void PanelState::recordBodyMetrics(float volume, float rigid)
+{
+    volumeError.push(100.0f * volume);
+    rigidError.push(100.0f * rigid);
+}
+
 void PanelState::resetHistories()
 {
+    volumeError = {};
+    rigidError = {};
     densityErrorAvg = {};
     densityErrorMax = {};
     iterations = {};
@@ -211,7 +219,8 @@ const char* kAttributes[] = {"speed (m/s)",
 
 } // namespace
 
-PanelActions drawPanels(PanelState& s, const sim::Simulation& simulation, uint32_t boundaryCount)
+PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const body::DeformableBodies* bodies,
+                        uint32_t boundaryCount)
 {
     PanelActions actions;
     // On the right: dam breaks start on the left.
@@ -227,9 +236,16 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation& simulation, uint32
         ImGui::EndCombo();
     }
     if (!s.sceneError.empty()) ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "%s", s.sceneError.c_str());
-    ImGui::Text("%u fluid particles, %u boundary particles, %u wall samples drawn", simulation.count(), simulation.boundaryCount(),
-                boundaryCount);
-    ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", s.simTime, static_cast<unsigned long long>(s.steps), 1000.0 * s.last.dt);
+    if (simulation) {
+        ImGui::Text("%u fluid particles, %u boundary particles, %u wall samples drawn", simulation->count(),
+                    simulation->boundaryCount(), boundaryCount);
+        ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", s.simTime, static_cast<unsigned long long>(s.steps),
+                    1000.0 * s.last.dt);
+    } else if (bodies) {
+        ImGui::Text("%u bodies, %u particles, %u triangles", bodies->bodyCount(), bodies->particleCount(), bodies->triangleCount());
+        ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", double(s.steps) * s.bodySettings.timeStep,
+                    static_cast<unsigned long long>(s.steps), 1000.0 * s.bodySettings.timeStep);
+    }
     if (!s.diverged.empty()) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "DIVERGED: %s (R resets)", s.diverged.c_str());
 
     // Run controls.
@@ -244,7 +260,22 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation& simulation, uint32
     ImGui::SliderInt("steps per frame", &s.stepsPerFrame, 1, 50);
 
     // The pressure solver, switched live (the particle state is kept).
-    if (ImGui::CollapsingHeader("Pressure solver", ImGuiTreeNodeFlags_DefaultOpen)) {
+    if (bodies && ImGui::CollapsingHeader("Deformable bodies", ImGuiTreeNodeFlags_DefaultOpen)) {
+        body::BodySettings& b = s.bodySettings;
+        bool changed = false;
+        changed |= ImGui::SliderInt("omega (applies at once, resets)", &b.omega, 1, 6);
+        changed |= ImGui::SliderFloat("stiffness s", &b.stiffness, 0.0f, 1.0f);
+        changed |= ImGui::SliderFloat("damping k", &b.damping, 0.0f, 1.0f);
+        changed |= ImGui::Combo("volume", &b.volumeMode, "none\0global\0local\0");
+        changed |= ImGui::SliderFloat("alpha (local)", &b.alpha, 0.0f, 1.0f);
+        changed |= ImGui::SliderFloat("friction", &b.friction, 0.0f, 2.0f);
+        changed |= ImGui::SliderInt("Jacobi sweeps", &b.jacobiSweeps, 1, 16);
+        ImGui::TextDisabled("beta (interior joints): not implemented yet");
+        if (changed) actions.bodySettingsChanged = true;
+        plot("volume error (worst body)", s.volumeError, "%");
+        plot("rigid error (worst body)", s.rigidError, "% of size");
+    }
+    if (simulation && ImGui::CollapsingHeader("Pressure solver", ImGuiTreeNodeFlags_DefaultOpen)) {
         const sim::PressureSolver solver = s.settings.pressureSolver();
         const struct {
             const char* label;
@@ -264,7 +295,7 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation& simulation, uint32
         if (solver == sim::PressureSolver::Iisph) plot("IISPH iterations", s.iterations, "");
         plot("dt", s.dt, "ms");
     }
-    if (ImGui::CollapsingHeader("Solver settings")) {
+    if (simulation && ImGui::CollapsingHeader("Solver settings")) {
         ImGui::TextDisabled("Enter applies; boundary sampling changes apply on Reset");
         ImGui::PushItemWidth(150.0f);
         for (const SettingsTable* table : {&sim::SphSettings::configurationTable(), &sim::SphSettings::floeTable()}) {
@@ -278,35 +309,37 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation& simulation, uint32
 
     // Rendering.
     if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
-        ImGui::Combo("draw (F)", &s.view.mode, "particles\0fluid surface\0both\0");
-        int attribute = s.view.colorAttribute == RENDER_COLOR_SOLID ? RENDER_COLOR_SPEED : s.view.colorAttribute;
-        if (ImGui::Combo("colour by", &attribute, "speed\0height\0\0density\0compression\0pressure\0solver phase\0")) {
-            s.view.colorAttribute = attribute;
-            if (attribute == RENDER_COLOR_SPEED) {
-                s.view.colorMin = s.colorDefaults.first;
-                s.view.colorMax = s.colorDefaults.second;
-            } else if (attribute == RENDER_COLOR_DENSITY) {
-                s.view.colorMin = 950.0f;
-                s.view.colorMax = 1050.0f;
-            } else if (attribute == RENDER_COLOR_COMPRESSION) {
-                s.view.colorMin = 0.0f;
-                s.view.colorMax = 2.0f;
-            } else if (attribute == RENDER_COLOR_PRESSURE) {
-                s.view.colorMin = 0.0f;
-                s.view.colorMax = 1.0e4f;
-            } else if (attribute == RENDER_COLOR_PHASE) {
-                s.view.colorMin = 0.0f;
-                s.view.colorMax = 3.0f;
+        if (!s.bodies) { // particles and the fluid surface
+            ImGui::Combo("draw (F)", &s.view.mode, "particles\0fluid surface\0both\0");
+            int attribute = s.view.colorAttribute == RENDER_COLOR_SOLID ? RENDER_COLOR_SPEED : s.view.colorAttribute;
+            if (ImGui::Combo("colour by", &attribute, "speed\0height\0\0density\0compression\0pressure\0solver phase\0")) {
+                s.view.colorAttribute = attribute;
+                if (attribute == RENDER_COLOR_SPEED) {
+                    s.view.colorMin = s.colorDefaults.first;
+                    s.view.colorMax = s.colorDefaults.second;
+                } else if (attribute == RENDER_COLOR_DENSITY) {
+                    s.view.colorMin = 950.0f;
+                    s.view.colorMax = 1050.0f;
+                } else if (attribute == RENDER_COLOR_COMPRESSION) {
+                    s.view.colorMin = 0.0f;
+                    s.view.colorMax = 2.0f;
+                } else if (attribute == RENDER_COLOR_PRESSURE) {
+                    s.view.colorMin = 0.0f;
+                    s.view.colorMax = 1.0e4f;
+                } else if (attribute == RENDER_COLOR_PHASE) {
+                    s.view.colorMin = 0.0f;
+                    s.view.colorMax = 3.0f;
+                }
             }
+            ImGui::InputFloat("colour min", &s.view.colorMin, 0, 0, "%.4g");
+            ImGui::InputFloat("colour max", &s.view.colorMax, 0, 0, "%.4g");
+            legend(s.view.colorMin, s.view.colorMax, kAttributes[std::clamp(attribute, 0, 6)]);
+            ImGui::SliderInt("smoothing iterations", &s.view.fluid.iterations, 0, 16);
+            ImGui::SliderFloat("filter radius (m)", &s.view.fluid.filterRadius, 0.1f * s.view.particleRadius,
+                               10.0f * s.view.particleRadius, "%.4f");
+            ImGui::SliderFloat("sphere scale", &s.view.fluid.sphereScale, 1.0f, 2.5f);
+            ImGui::InputFloat3("absorption (1/m)", &s.view.fluid.absorption.x, "%.3g");
         }
-        ImGui::InputFloat("colour min", &s.view.colorMin, 0, 0, "%.4g");
-        ImGui::InputFloat("colour max", &s.view.colorMax, 0, 0, "%.4g");
-        legend(s.view.colorMin, s.view.colorMax, kAttributes[std::clamp(attribute, 0, 6)]);
-        ImGui::SliderInt("smoothing iterations", &s.view.fluid.iterations, 0, 16);
-        ImGui::SliderFloat("filter radius (m)", &s.view.fluid.filterRadius, 0.1f * s.view.particleRadius,
-                           10.0f * s.view.particleRadius, "%.4f");
-        ImGui::SliderFloat("sphere scale", &s.view.fluid.sphereScale, 1.0f, 2.5f);
-        ImGui::InputFloat3("absorption (1/m)", &s.view.fluid.absorption.x, "%.3g");
         ImGui::Checkbox("floor", &s.view.drawFloor);
         if (ImGui::Button("Home camera")) s.orbit = s.homeOrbit;
     }

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "body/DeformableBodies.h"
 #include "render/Renderer.h"
 #include "sim/World.h"
 #include "sim/sph/SphSettings.h"
@@ -47,7 +48,9 @@ struct PanelState {
     std::filesystem::path scenePath;
     std::vector<std::filesystem::path> scenes; // the picker's list
     std::string deviceName;
-    sim::SphSettings settings; // edited live; applied with Simulation::setSettings
+    sim::SphSettings settings;       // edited live; applied with Simulation::setSettings
+    bool bodies = false;             // the scene has deformable bodies (no fluid)
+    body::BodySettings bodySettings; // edited live; omega applies on reset
     render::ViewSettings view;
     OrbitCamera orbit, homeOrbit;
     std::pair<float, float> colorDefaults{0.0f, 1.0f};
@@ -65,11 +68,13 @@ struct PanelState {
     std::map<std::string, History> passMs; // GPU ms per pass and frame
     History totalMs;
     History densityErrorAvg, densityErrorMax, iterations, dt; // per metrics read-back
+    History volumeError, rigidError;                          // deformable bodies: worst body, percent
     sim::StepMetrics last;
 
     void resetHistories();
     void recordTimings(const std::map<std::string, double>& passes);
     void recordMetrics(const sim::StepMetrics& m);
+    void recordBodyMetrics(float volumeError, float rigidError);
     nlohmann::ordered_json meanTimings() const;
 };
 
@@ -77,10 +82,13 @@ struct PanelActions {
     std::optional<std::filesystem::path> openScene;
     bool reset = false;
     bool settingsChanged = false;
+    bool bodySettingsChanged = false;
     bool reloadShaders = false;
 };
 
-PanelActions drawPanels(PanelState& state, const sim::Simulation& simulation, uint32_t boundaryCount);
+// One of `simulation` (a fluid scene) and `bodies` is set.
+PanelActions drawPanels(PanelState& state, const sim::Simulation* simulation, const body::DeformableBodies* bodies,
+                        uint32_t boundaryCount);
 
 // assets/scenes/*.json, sorted (empty if the folder is not found).
 std::vector<std::filesystem::path> listScenes();

@@ -162,6 +162,22 @@ TEST_F(ViewTest, CaptureFrameRecordsTheWindowsPasses)
     }
 }
 
+TEST_F(ViewTest, DeformableBodiesAreShownAndStepped)
+{
+    const fs::path dir = tempDir("bodies");
+    const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/bodies_balls_glass.json";
+    const Result r =
+        view(scene + " --quit-after 8 --screenshot " + (dir / "shot.png").string() + " --report " + (dir / "report.json").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json report = readJson(dir / "report.json");
+    EXPECT_EQ(report["steps"], 8);
+    EXPECT_GT(report["ui_vertices"].get<int>(), 500);
+    EXPECT_TRUE(report["gpu_ms_mean"].contains("body/step")) << report.dump();
+    EXPECT_TRUE(report["gpu_ms_mean"].contains("render/mesh")) << report.dump();
+    EXPECT_GT(report["screenshot"]["luminance_variance"].get<double>(), 50.0);
+    EXPECT_EQ(report["diverged"], "");
+}
+
 TEST_F(ViewTest, WithoutADisplayItNamesTheHeadlessCommand)
 {
     const Result r = shell("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(FLOE_BINARY) + " view " + kScene + " --quit-after 1");
