@@ -196,7 +196,6 @@ void DeformableBodies::setSettings(const BodySettings& s)
 
 void DeformableBodies::addStep(graph::RenderGraph& graph)
 {
-    graph.beginGroup("body/step");
     graph.addCompute(pipelines_.compute("body/integrate"))
         .read(BODY_BIND_PARAMS, params_)
         .readWrite(BODY_BIND_POSITIONS, positions_)
@@ -248,7 +247,6 @@ void DeformableBodies::addStep(graph::RenderGraph& graph)
             .dispatchThreads(particles_);
     }
     addMeasure(graph);
-    graph.endGroup();
 }
 
 void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
