@@ -14,10 +14,10 @@ FLOE_IN_VEC4(BODY_BIND_REST, rest);
 FLOE_IN_UVEC4(BODY_BIND_BODY_RANGE, bodyRange);
 FLOE_IN_VEC4(BODY_BIND_BODY_DATA, bodyData);
 FLOE_IN_VEC4(BODY_BIND_NORMALS, normals);
-FLOE_IN_VEC4(BODY_BIND_DISPLACEMENT, displacement);
 FLOE_IN_UINT(BODY_BIND_FLAGS, flags);
 FLOE_IN_VEC4(BODY_BIND_SCAN, totals);     // stage-0 terms scanned per body
 FLOE_IN_VEC4(BODY_BIND_SCAN_B, weightSums); // weight terms scanned per body
+FLOE_IN_VEC4(BODY_BIND_WEIGHTS, weights);   // smoothed w
 
 void main()
 {
@@ -28,10 +28,7 @@ void main()
     const uint last = range.x + range.y - 1u;
     const vec4 total = FLOE_LOAD_VEC4(totals, last);
     const vec4 denominators = FLOE_LOAD_VEC4(weightSums, last);
-    const float n = float(range.y);
-    const float alpha = params.control.z == float(BODY_VOLUME_LOCAL) ? params.control.y : 1.0;
-    const float g = total.y > 0.0 ? FLOE_LOAD_VEC4(displacement, i).w / total.y : 1.0 / n;
-    const float w = (1.0 - alpha) * g + alpha / n;
+    const float w = FLOE_LOAD_VEC4(weights, i).x;
     const float wPos = FLOE_LOAD_UINT(flags, i) != 0u ? 0.0 : w;
     const vec3 gradient = FLOE_LOAD_VEC4(normals, i).xyz / 3.0;
     const float volumeError = total.x / 9.0 - FLOE_LOAD_VEC4(bodyData, body).y;

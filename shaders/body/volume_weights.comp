@@ -1,10 +1,12 @@
 #version 460
 // Weights of the volume correction (digest-002 (7.14)): w = (1 - alpha) g + alpha / n with
-// g = |c_i| / sum |c_j| (alpha = 1: global, every particle alike). Collided particles get
-// weight 0 for positions only (§2.7.9: resolved contacts stay resolved; they keep their
-// weight for velocities). Writes (w_pos |n/3|^2, w_vel |n/3|^2) for the per-body sums of the
-// projections' denominators. Not yet: the interior "measurement" joints (beta) and the
-// umbrella smoothing of the weights.
+// g = |c_i| / sum |c_j| (alpha = 1: global, every particle alike).
+//   stage 0: writes w (to be smoothed by body/weights_smooth, §2.7.9's umbrella filter);
+//   stage 1: reads the smoothed w; collided particles get weight 0 for positions only,
+//            after the smoothing (§10 item 5: zeroing first would let the smoothing give them
+//            weight again; they keep their weight for velocities); writes
+//            (w_pos |n/3|^2, w_vel |n/3|^2) for the per-body sums of the denominators.
+// Not yet: the interior "measurement" joints (beta).
 #include "body/body_common.glsl"
 
 FLOE_IN_VEC4(BODY_BIND_REST, rest);
@@ -14,6 +16,8 @@ FLOE_IN_VEC4(BODY_BIND_DISPLACEMENT, displacement);
 FLOE_IN_UINT(BODY_BIND_FLAGS, flags);
 FLOE_IN_VEC4(BODY_BIND_SCAN, totals); // stage-0 terms scanned per body
 FLOE_OUT_VEC4(BODY_BIND_OUT, terms);
+FLOE_RW_VEC4(BODY_BIND_WEIGHTS, weights);
+layout(push_constant) uniform Push { BodyPush push; };
 
 void main()
 {
@@ -23,9 +27,13 @@ void main()
     const uvec4 range = FLOE_LOAD_UVEC4(bodyRange, body);
     const vec4 total = FLOE_LOAD_VEC4(totals, range.x + range.y - 1u);
     const float n = float(range.y);
-    const float alpha = params.control.z == float(BODY_VOLUME_LOCAL) ? params.control.y : 1.0;
-    const float g = total.y > 0.0 ? FLOE_LOAD_VEC4(displacement, i).w / total.y : 1.0 / n;
-    const float w = (1.0 - alpha) * g + alpha / n;
+    if (push.stage == 0u) {
+        const float alpha = params.control.z == float(BODY_VOLUME_LOCAL) ? params.control.y : 1.0;
+        const float g = total.y > 0.0 ? FLOE_LOAD_VEC4(displacement, i).w / total.y : 1.0 / n;
+        FLOE_STORE_VEC4(weights, i, vec4((1.0 - alpha) * g + alpha / n, 0.0, 0.0, 0.0));
+        return;
+    }
+    const float w = FLOE_RW_LOAD_VEC4(weights, i).x;
     const vec3 gradient = FLOE_LOAD_VEC4(normals, i).xyz / 3.0;
     const float g2 = dot(gradient, gradient);
     const float wPos = FLOE_LOAD_UINT(flags, i) != 0u ? 0.0 : w;

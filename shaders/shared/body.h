@@ -35,6 +35,9 @@
 #define BODY_BIND_CELL_START 26     // uint per cell + 1: first sorted slot
 #define BODY_BIND_OUT_VELOCITIES 27 // contacts: velocities written (positions go to BODY_BIND_OUT)
 #define BODY_BIND_CENTROIDS 28      // vec4 per region: centroid t (local frame) of the last shape matching
+#define BODY_BIND_WEIGHTS 29        // vec4 per particle: x volume weight w (7.14), smoothed
+#define BODY_BIND_ADJ_START 30      // uint per particle + 1: first 1-ring neighbour
+#define BODY_BIND_ADJ 31            // uint: 1-ring neighbours
 
 // Volume modes (digest-002 §2.7.8-2.7.9).
 #define BODY_VOLUME_NONE 0

@@ -117,6 +117,7 @@ struct DeformableSettings {
     float damping = 0.0f;           // k: per-region velocity damping in [0, 1]
     std::string volume = "global";  // global, local or none
     float alpha = 0.5f;             // local volume weights (7.14): 1 global, small local
+    int weightSmoothing = 2;        // umbrella passes over the local weights
     int jacobiSweeps = 5;           // polar decomposition sweeps per step (warm started)
     float friction = 0.4f;          // Coulomb coefficient at walls and the plate
     float restitution = 0.0f;       // normal velocity kept at impacts

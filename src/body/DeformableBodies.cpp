@@ -35,7 +35,8 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
 {
     if (bodies.empty()) throw Error("deformable bodies: none given");
     std::vector<glm::vec4> positions, velocities, rest, regionInfo, regionCentre, restNormals, warm, bodyData;
-    std::vector<uint32_t> regionStart, intervals, pathHeads, bodyHeads, incidentStart, incident, memberStart, members;
+    std::vector<uint32_t> regionStart, intervals, pathHeads, bodyHeads, incidentStart, incident, memberStart, members, adjStart,
+        adj;
     std::vector<glm::uvec4> triangles, bodyRange;
     for (size_t b = 0; b < bodies.size(); ++b) {
         BodyLayout L = layoutBody(bodies[b].mesh, settings.omega);
@@ -74,6 +75,8 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
                     for (uint32_t q = L.intervals[k].x; q <= L.intervals[k].y; ++q) members.push_back(base + q);
             }
             for (int c = 0; c < 3; ++c) warm.emplace_back(c == 0 ? 1.0f : 0.0f, c == 1 ? 1.0f : 0.0f, c == 2 ? 1.0f : 0.0f, 0.0f);
+            adjStart.push_back(static_cast<uint32_t>(adj.size()));
+            for (uint32_t q : L.adj[p]) adj.push_back(base + q);
             incidentStart.push_back(static_cast<uint32_t>(incident.size()));
             for (uint32_t k = L.incidentStart[p]; k < L.incidentStart[p + 1]; ++k) incident.push_back(triangleBase + L.incident[k]);
         }
@@ -83,6 +86,7 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     regionStart.push_back(static_cast<uint32_t>(intervals.size() / 2));
     memberStart.push_back(static_cast<uint32_t>(members.size()));
     incidentStart.push_back(static_cast<uint32_t>(incident.size()));
+    adjStart.push_back(static_cast<uint32_t>(adj.size()));
     particles_ = static_cast<uint32_t>(positions.size());
     // Contact spheres between bodies: half the mean edge length of the coarsest body.
     for (const BodyLayout& L : layouts_) {
@@ -123,6 +127,8 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     warm_ = uploaded(context, graph, "body polar warm start", warm, kVec4);
     incidentStart_ = uploaded(context, graph, "body incident starts", incidentStart, kUint);
     incident_ = uploaded(context, graph, "body incident triangles", incident, kUint);
+    adjStart_ = uploaded(context, graph, "body 1-ring starts", adjStart, kUint);
+    adj_ = uploaded(context, graph, "body 1-rings", adj, kUint);
     triangleBuffer_ = uploaded(context, graph, "body triangles", triangles, kUvec4);
     const auto perParticle = [&](const char* name, uint64_t vec4s) {
         return gpu::Buffer(context, {name, uint64_t(particles_) * vec4s * 16, gpu::MemoryKind::DeviceLocal, kVec4});
@@ -135,6 +141,8 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     scanned_ = perParticle("body scanned terms", 3);
     transforms_ = perParticle("body region transforms", 3);
     centroids_ = perParticle("body region centroids", 1);
+    weights_ = perParticle("body volume weights", 1);
+    weightsB_ = perParticle("body volume weights (smoothing)", 1);
     dampRigid_ = perParticle("body damping rigid terms", 2);
     volumeTerms_ = perParticle("body volume terms", 1);
     volumeScanned_ = perParticle("body volume sums", 1);
@@ -382,16 +390,36 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
         .push(correction)
         .dispatchThreads(particles_);
     scan_->inclusive(graph, volumeTerms_, bodyHeads_, volumeScanned_, particles_, 1);
-    graph.addCompute(pipelines_.compute("body/volume_weights"))
-        .read(BODY_BIND_PARAMS, params_)
-        .read(BODY_BIND_REST, rest_)
-        .read(BODY_BIND_BODY_RANGE, bodyRange_)
-        .read(BODY_BIND_NORMALS, normals_)
-        .read(BODY_BIND_DISPLACEMENT, displacement_)
-        .read(BODY_BIND_FLAGS, flags_)
-        .read(BODY_BIND_SCAN, volumeScanned_)
-        .write(BODY_BIND_OUT, weightTerms_)
-        .dispatchThreads(particles_);
+    const auto weightsPass = [&](uint32_t stage) {
+        graph.addCompute(pipelines_.compute("body/volume_weights"))
+            .read(BODY_BIND_PARAMS, params_)
+            .read(BODY_BIND_REST, rest_)
+            .read(BODY_BIND_BODY_RANGE, bodyRange_)
+            .read(BODY_BIND_NORMALS, normals_)
+            .read(BODY_BIND_DISPLACEMENT, displacement_)
+            .read(BODY_BIND_FLAGS, flags_)
+            .read(BODY_BIND_SCAN, volumeScanned_)
+            .write(BODY_BIND_OUT, weightTerms_)
+            .readWrite(BODY_BIND_WEIGHTS, weights_)
+            .push(shared::BodyPush{stage, 0, 0, 0})
+            .dispatchThreads(particles_);
+    };
+    weightsPass(0);
+    // Local weights vary across the surface: smooth them over the 1-rings (global ones are uniform).
+    const int passes = settings_.volumeMode == BODY_VOLUME_LOCAL ? std::clamp(settings_.weightSmoothing, 0, 64) : 0;
+    for (int k = 0; k < passes; ++k) {
+        const gpu::Buffer& in = k % 2 == 0 ? weights_ : weightsB_;
+        const gpu::Buffer& out = k % 2 == 0 ? weightsB_ : weights_;
+        graph.addCompute(pipelines_.compute("body/weights_smooth"))
+            .read(BODY_BIND_PARAMS, params_)
+            .read(BODY_BIND_SCAN, in)
+            .read(BODY_BIND_ADJ_START, adjStart_)
+            .read(BODY_BIND_ADJ, adj_)
+            .write(BODY_BIND_WEIGHTS, out)
+            .dispatchThreads(particles_);
+    }
+    if (passes % 2 == 1) graph.addCopy("body/weights_copy", weightsB_, weights_, uint64_t(particles_) * 16);
+    weightsPass(1);
     scan_->inclusive(graph, weightTerms_, bodyHeads_, weightScanned_, particles_, 1);
     graph.addCompute(pipelines_.compute("body/volume_apply"))
         .read(BODY_BIND_PARAMS, params_)
@@ -401,10 +429,10 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
         .read(BODY_BIND_BODY_RANGE, bodyRange_)
         .read(BODY_BIND_BODY_DATA, bodyData_)
         .read(BODY_BIND_NORMALS, normals_)
-        .read(BODY_BIND_DISPLACEMENT, displacement_)
         .read(BODY_BIND_FLAGS, flags_)
         .read(BODY_BIND_SCAN, volumeScanned_)
         .read(BODY_BIND_SCAN_B, weightScanned_)
+        .read(BODY_BIND_WEIGHTS, weights_)
         .dispatchThreads(particles_);
 }
 

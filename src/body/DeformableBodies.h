@@ -36,6 +36,7 @@ struct BodySettings {
     float damping = 0.0f;         // k in [0, 1]: per-region velocity damping (§2.7.10), 1 rigid per region
     int volumeMode = 1;           // BODY_VOLUME_NONE / GLOBAL / LOCAL
     float alpha = 0.5f;           // local volume: 1 global, small local (7.14)
+    int weightSmoothing = 2;      // umbrella passes over the local volume weights (§2.7.9)
     int jacobiSweeps = 5;         // polar decomposition sweeps per step (warm started)
     float friction = 0.4f;        // Coulomb coefficient at the walls
     float restitution = 0.0f;     // normal velocity kept (reversed) at impacts
@@ -105,7 +106,8 @@ private:
     std::optional<sim::SpatialGrid> grid_; // contacts between bodies
     float contactRadius_ = 0.0f;
     gpu::Buffer contactPositions_, contactVelocities_;
-    gpu::Buffer centroids_, dampRigid_; // damping: region centroids, per-region rigid velocity terms
+    gpu::Buffer centroids_, dampRigid_;               // damping: region centroids, per-region rigid velocity terms
+    gpu::Buffer weights_, weightsB_, adjStart_, adj_; // volume weights and their smoothing over the 1-rings
     gpu::Buffer params_;
     gpu::Buffer positions_, velocities_, previous_, rest_, bodyRange_, bodyData_, origins_;
     gpu::Buffer regionInfo_, regionCentre_, regionStart_, intervals_, pathHeads_, bodyHeads_;

@@ -223,7 +223,10 @@ TEST_F(BodyTest, CrushedSphereKeepsItsVolumeWithTheGlobalCorrection)
 {
     const CrushResult kept = crush(*this, BODY_VOLUME_GLOBAL, context(), shaders(), graph());
     const CrushResult lost = crush(*this, BODY_VOLUME_NONE, context(), shaders(), graph());
+    const CrushResult local = crush(*this, BODY_VOLUME_LOCAL, context(), shaders(), graph());
     EXPECT_LT(kept.worstVolumeError, 0.01) << "with the global correction";
+    EXPECT_LT(local.worstVolumeError, 0.01) << "with the local correction (smoothed weights)";
+    EXPECT_GE(local.lowest, -1e-6);
     EXPECT_GT(lost.worstVolumeError, 0.05) << "without any correction the squeeze must cost volume";
     EXPECT_GT(lost.worstVolumeError, 5.0 * kept.worstVolumeError);
     // Contacts stay resolved: the correction does not push particles through floor or ceiling.
