@@ -3,7 +3,7 @@
 // body starts). 3V = (1/3) sum x_i . n_i with n_i the area-weighted normal sum (digest-002
 // (7.9)-(7.11)); positions relative to the body's origin (sum n_i = 0 on a closed surface, so
 // the sum is unchanged and float32 keeps its digits far from the world's origin).
-//   stage 0 (correction): (x . n, |c| (shape-matching displacement), v . n, 0)
+//   stage 0 (correction): (x . n, need (bodyVolumeNeed: |c| and the interior joint), v . n, 0)
 //   stage 1 (measurement): (x . n, |c|, 0, 0)
 #include "body/body_common.glsl"
 
@@ -14,6 +14,7 @@ FLOE_IN_VEC4(BODY_BIND_REST, rest);
 FLOE_IN_VEC4(BODY_BIND_ORIGINS, origins);
 FLOE_IN_VEC4(BODY_BIND_NORMALS, normals);
 FLOE_IN_VEC4(BODY_BIND_DISPLACEMENT, displacement);
+FLOE_IN_VEC4(BODY_BIND_JOINTS, joints);
 FLOE_OUT_VEC4(BODY_BIND_OUT, terms);
 
 void main()
@@ -27,5 +28,12 @@ void main()
         FLOE_STORE_VEC4(terms, i, vec4(dot(x, n), FLOE_LOAD_VEC4(displacement, i).w, 0.0, 0.0));
         return;
     }
-    FLOE_STORE_VEC4(terms, i, vec4(dot(x, n), FLOE_LOAD_VEC4(displacement, i).w, dot(FLOE_LOAD_VEC4(velocities, i).xyz, n), 0.0));
+    const vec4 joint = FLOE_LOAD_VEC4(joints, i);
+    float strain = 0.0;
+    if (joint.w > 0.0) {
+        const vec3 partner = FLOE_LOAD_VEC4(positions, uint(joint.x)).xyz;
+        strain = abs(length(FLOE_LOAD_VEC4(positions, i).xyz - partner) - joint.y);
+    }
+    const float need = bodyVolumeNeed(params.damping.y, joint.z, strain, FLOE_LOAD_VEC4(displacement, i).w);
+    FLOE_STORE_VEC4(terms, i, vec4(dot(x, n), need, dot(FLOE_LOAD_VEC4(velocities, i).xyz, n), 0.0));
 }

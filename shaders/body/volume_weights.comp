@@ -1,12 +1,13 @@
 #version 460
 // Weights of the volume correction (digest-002 (7.14)): w = (1 - alpha) g + alpha / n with
-// g = |c_i| / sum |c_j| (alpha = 1: global, every particle alike).
+// g = need_i / sum need_j, need = beta s_i d_i + (1 - beta) |c_i| (§2.7.9 with the interior
+// joints; beta = 0: (7.14) as printed) (alpha = 1: global, every particle alike).
 //   stage 0: writes w (to be smoothed by body/weights_smooth, §2.7.9's umbrella filter);
 //   stage 1: reads the smoothed w; collided particles get weight 0 for positions only,
 //            after the smoothing (§10 item 5: zeroing first would let the smoothing give them
 //            weight again; they keep their weight for velocities); writes
 //            (w_pos |n/3|^2, w_vel |n/3|^2) for the per-body sums of the denominators.
-// Not yet: the interior "measurement" joints (beta).
+
 #include "body/body_common.glsl"
 
 FLOE_IN_VEC4(BODY_BIND_REST, rest);
@@ -17,6 +18,8 @@ FLOE_IN_UINT(BODY_BIND_FLAGS, flags);
 FLOE_IN_VEC4(BODY_BIND_SCAN, totals); // stage-0 terms scanned per body
 FLOE_OUT_VEC4(BODY_BIND_OUT, terms);
 FLOE_RW_VEC4(BODY_BIND_WEIGHTS, weights);
+FLOE_IN_VEC4(BODY_BIND_POSITIONS, positions);
+FLOE_IN_VEC4(BODY_BIND_JOINTS, joints);
 layout(push_constant) uniform Push { BodyPush push; };
 
 void main()
@@ -29,7 +32,12 @@ void main()
     const float n = float(range.y);
     if (push.stage == 0u) {
         const float alpha = params.control.z == float(BODY_VOLUME_LOCAL) ? params.control.y : 1.0;
-        const float g = total.y > 0.0 ? FLOE_LOAD_VEC4(displacement, i).w / total.y : 1.0 / n;
+        const vec4 joint = FLOE_LOAD_VEC4(joints, i);
+        float strain = 0.0;
+        if (joint.w > 0.0)
+            strain = abs(length(FLOE_LOAD_VEC4(positions, i).xyz - FLOE_LOAD_VEC4(positions, uint(joint.x)).xyz) - joint.y);
+        const float need = bodyVolumeNeed(params.damping.y, joint.z, strain, FLOE_LOAD_VEC4(displacement, i).w);
+        const float g = total.y > 0.0 ? need / total.y : 1.0 / n;
         FLOE_STORE_VEC4(weights, i, vec4((1.0 - alpha) * g + alpha / n, 0.0, 0.0, 0.0));
         return;
     }

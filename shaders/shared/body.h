@@ -38,6 +38,7 @@
 #define BODY_BIND_WEIGHTS 29        // vec4 per particle: x volume weight w (7.14), smoothed
 #define BODY_BIND_ADJ_START 30      // uint per particle + 1: first 1-ring neighbour
 #define BODY_BIND_ADJ 31            // uint: 1-ring neighbours
+#define BODY_BIND_JOINTS 32         // vec4 per particle: interior joint partner (index), rest length m, stiffness, 1 if any
 
 // Volume modes (digest-002 §2.7.8-2.7.9).
 #define BODY_VOLUME_NONE 0
@@ -53,7 +54,7 @@ struct BodyParams {
     vec4 domainMin;  // m, walls of the domain box (the floor is domainMin.y)
     vec4 domainMax;  // m
     vec4 glass;      // x, z centre m, y rim height m (above the floor), w inner radius m (0: no glass)
-    vec4 damping;    // x per-region velocity damping k in [0, 1] (digest-002 §2.7.10), yzw 0
+    vec4 damping;    // x per-region velocity damping k in [0, 1] (digest-002 §2.7.10), y joint influence beta (§2.7.9), zw 0
     vec4 gridOrigin; // xyz m: minimum corner of the contact grid, w cell size m
     uvec4 gridDims;  // xyz cells per axis
     uint particles;
@@ -68,6 +69,13 @@ struct BodyPush {
     uint pad0, pad1, pad2;
 };
 SHARED_SIZE(BodyPush, 16);
+
+// The "need" for volume of a particle (digest-002 §2.7.9, the unnumbered weight with joints):
+// beta s_i d_i + (1 - beta) |c_i|, d_i the strain |(|x_i - x_k| - L0)| of its interior joint.
+SHARED_FN float bodyVolumeNeed(float beta, float jointStiffness, float jointStrain, float displacement)
+{
+    return beta * jointStiffness * jointStrain + (1.0f - beta) * displacement;
+}
 
 FLOE_SHARED_END
 #endif

@@ -44,6 +44,7 @@ body::BodySettings bodySettings(const Scene& scene)
     s.volumeMode = d.volume == "none" ? BODY_VOLUME_NONE : d.volume == "local" ? BODY_VOLUME_LOCAL : BODY_VOLUME_GLOBAL;
     s.alpha = d.alpha;
     s.weightSmoothing = d.weightSmoothing;
+    s.beta = d.beta;
     s.jacobiSweeps = d.jacobiSweeps;
     s.friction = d.friction;
     s.restitution = d.restitution;

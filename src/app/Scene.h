@@ -118,6 +118,7 @@ struct DeformableSettings {
     std::string volume = "global";  // global, local or none
     float alpha = 0.5f;             // local volume weights (7.14): 1 global, small local
     int weightSmoothing = 2;        // umbrella passes over the local weights
+    float beta = 0.0f;              // influence of the interior joints on the local weights
     int jacobiSweeps = 5;           // polar decomposition sweeps per step (warm started)
     float friction = 0.4f;          // Coulomb coefficient at walls and the plate
     float restitution = 0.0f;       // normal velocity kept at impacts

@@ -169,6 +169,50 @@ BodyLayout layoutBody(const geometry::TriangleMesh& input, int omega, uint32_t m
     }
     L.regionStart.push_back(static_cast<uint32_t>(L.intervals.size()));
 
+    // Interior joints by brute-force ray casting (Moller-Trumbore), skipped for huge meshes.
+    L.jointPartner.assign(n, -1);
+    L.jointLength.assign(n, 0.0f);
+    L.jointStiffness.assign(n, 0.0f);
+    if (double(n) * double(L.triangles.size()) <= kMaxJointWork) {
+        float shortest = 1e30f, longest = 0.0f;
+        for (uint32_t p = 0; p < n; ++p) {
+            const glm::dvec3 o = L.rest[p], d = -glm::dvec3(L.restNormal[p]);
+            double best = 1e300;
+            int32_t partner = -1;
+            for (const glm::uvec3& t : L.triangles) {
+                if (t.x == p || t.y == p || t.z == p) continue;
+                const glm::dvec3 a = L.rest[t.x], e1 = glm::dvec3(L.rest[t.y]) - a, e2 = glm::dvec3(L.rest[t.z]) - a;
+                const glm::dvec3 h = glm::cross(d, e2);
+                const double det = glm::dot(e1, h);
+                if (std::fabs(det) < 1e-18) continue;
+                const glm::dvec3 q = o - a;
+                const double u = glm::dot(q, h) / det;
+                if (u < 0.0 || u > 1.0) continue;
+                const glm::dvec3 r = glm::cross(q, e1);
+                const double v = glm::dot(d, r) / det;
+                if (v < 0.0 || u + v > 1.0) continue;
+                const double dist = glm::dot(e2, r) / det;
+                if (dist <= 1e-9 || dist >= best) continue;
+                best = dist;
+                const glm::dvec3 hit = o + dist * d;
+                uint32_t nearest = t.x;
+                for (uint32_t c : {t.y, t.z})
+                    if (glm::length(glm::dvec3(L.rest[c]) - hit) < glm::length(glm::dvec3(L.rest[nearest]) - hit)) nearest = c;
+                partner = int32_t(nearest);
+            }
+            if (partner < 0) continue;
+            L.jointPartner[p] = partner;
+            L.jointLength[p] = glm::length(L.rest[p] - L.rest[uint32_t(partner)]);
+            shortest = std::min(shortest, L.jointLength[p]);
+            longest = std::max(longest, L.jointLength[p]);
+        }
+        for (uint32_t p = 0; p < n; ++p)
+            if (L.jointPartner[p] >= 0) {
+                const float f = longest > shortest ? (L.jointLength[p] - shortest) / (longest - shortest) : 0.0f;
+                L.jointStiffness[p] = 0.1f + (0.01f - 0.1f) * f; // digest-002 §2.7.9: s_max 0.1 .. s_min 0.01
+            }
+    }
+
     geometry::Bounds b;
     for (const glm::vec3& p : L.rest) b.add(p);
     const glm::vec3 extent = b.hi - b.lo;

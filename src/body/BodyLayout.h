@@ -15,6 +15,7 @@
 namespace floe::body {
 
 inline constexpr uint32_t kMaxPathLength = 512; // float32 prefix sums stay accurate (§2.7.12)
+inline constexpr double kMaxJointWork = 4.0e8;  // vertices x triangles of the brute-force joint ray cast
 
 // Paths covering every vertex exactly once, consecutive vertices sharing an edge, at most
 // `maxLength` vertices each (§2.7.7: avoid holes, stay near the start's plane z = const).
@@ -44,6 +45,12 @@ struct BodyLayout {
     std::vector<glm::vec3> restNormal;       // unit area-weighted vertex normals at rest
     // Triangles around each particle (CSR) for the per-step vertex normal sums.
     std::vector<uint32_t> incidentStart, incident;
+    // Interior "measurement" joints (§2.7.9): from each vertex a ray into the body along its
+    // inward rest normal; the nearest vertex of the first triangle hit is the partner. Stiffness
+    // falls linearly from 0.1 (shortest joint) to 0.01 (longest). Partner -1: no joint (no hit,
+    // or the mesh was too large for the brute-force ray cast, see kMaxJointWork).
+    std::vector<int32_t> jointPartner;
+    std::vector<float> jointLength, jointStiffness;
     double restVolume = 0; // m^3
     float scale = 1;       // local frame: (x - x_first) * scale lies in about [-1, 1]^3 (§2.7.12)
     uint32_t paths = 0;

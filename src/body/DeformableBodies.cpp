@@ -34,7 +34,7 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     : context_(context), pipelines_(context, shaders), settings_(settings)
 {
     if (bodies.empty()) throw Error("deformable bodies: none given");
-    std::vector<glm::vec4> positions, velocities, rest, regionInfo, regionCentre, restNormals, warm, bodyData;
+    std::vector<glm::vec4> positions, velocities, rest, regionInfo, regionCentre, restNormals, warm, bodyData, joints;
     std::vector<uint32_t> regionStart, intervals, pathHeads, bodyHeads, incidentStart, incident, memberStart, members, adjStart,
         adj;
     std::vector<glm::uvec4> triangles, bodyRange;
@@ -75,6 +75,9 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
                     for (uint32_t q = L.intervals[k].x; q <= L.intervals[k].y; ++q) members.push_back(base + q);
             }
             for (int c = 0; c < 3; ++c) warm.emplace_back(c == 0 ? 1.0f : 0.0f, c == 1 ? 1.0f : 0.0f, c == 2 ? 1.0f : 0.0f, 0.0f);
+            const int32_t partner = L.jointPartner[p];
+            joints.emplace_back(partner >= 0 ? float(base + uint32_t(partner)) : 0.0f, L.jointLength[p], L.jointStiffness[p],
+                                partner >= 0 ? 1.0f : 0.0f);
             adjStart.push_back(static_cast<uint32_t>(adj.size()));
             for (uint32_t q : L.adj[p]) adj.push_back(base + q);
             incidentStart.push_back(static_cast<uint32_t>(incident.size()));
@@ -128,6 +131,7 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     incidentStart_ = uploaded(context, graph, "body incident starts", incidentStart, kUint);
     incident_ = uploaded(context, graph, "body incident triangles", incident, kUint);
     adjStart_ = uploaded(context, graph, "body 1-ring starts", adjStart, kUint);
+    joints_ = uploaded(context, graph, "body interior joints", joints, kVec4);
     adj_ = uploaded(context, graph, "body 1-rings", adj, kUint);
     triangleBuffer_ = uploaded(context, graph, "body triangles", triangles, kUvec4);
     const auto perParticle = [&](const char* name, uint64_t vec4s) {
@@ -194,7 +198,7 @@ void DeformableBodies::setSettings(const BodySettings& s)
     }
     p.domainMin = glm::vec4(s.domainMin, 0.0f);
     p.domainMax = glm::vec4(s.domainMax, 0.0f);
-    p.damping = glm::vec4(std::clamp(s.damping, 0.0f, 1.0f), 0.0f, 0.0f, 0.0f);
+    p.damping = glm::vec4(std::clamp(s.damping, 0.0f, 1.0f), std::clamp(s.beta, 0.0f, 1.0f), 0.0f, 0.0f);
     p.glass = glm::vec4(s.glassCentre.x, s.domainMin.y + s.glassHeight, s.glassCentre.z, std::max(s.glassRadius, 0.0f));
     p.particles = particles_;
     p.bodies = bodyCount();
@@ -386,6 +390,7 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
         .read(BODY_BIND_ORIGINS, origins_)
         .read(BODY_BIND_NORMALS, normals_)
         .read(BODY_BIND_DISPLACEMENT, displacement_)
+        .read(BODY_BIND_JOINTS, joints_)
         .write(BODY_BIND_OUT, volumeTerms_)
         .push(correction)
         .dispatchThreads(particles_);
@@ -401,6 +406,8 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
             .read(BODY_BIND_SCAN, volumeScanned_)
             .write(BODY_BIND_OUT, weightTerms_)
             .readWrite(BODY_BIND_WEIGHTS, weights_)
+            .read(BODY_BIND_POSITIONS, positions_)
+            .read(BODY_BIND_JOINTS, joints_)
             .push(shared::BodyPush{stage, 0, 0, 0})
             .dispatchThreads(particles_);
     };
@@ -455,6 +462,7 @@ void DeformableBodies::addMeasure(graph::RenderGraph& graph)
         .read(BODY_BIND_ORIGINS, origins_)
         .read(BODY_BIND_NORMALS, normals_)
         .read(BODY_BIND_DISPLACEMENT, displacement_)
+        .read(BODY_BIND_JOINTS, joints_)
         .write(BODY_BIND_OUT, volumeTerms_)
         .push(measure)
         .dispatchThreads(particles_);

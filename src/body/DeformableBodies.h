@@ -37,6 +37,7 @@ struct BodySettings {
     int volumeMode = 1;           // BODY_VOLUME_NONE / GLOBAL / LOCAL
     float alpha = 0.5f;           // local volume: 1 global, small local (7.14)
     int weightSmoothing = 2;      // umbrella passes over the local volume weights (§2.7.9)
+    float beta = 0.0f;            // influence of the interior joints on the local weights (§2.7.9)
     int jacobiSweeps = 5;         // polar decomposition sweeps per step (warm started)
     float friction = 0.4f;        // Coulomb coefficient at the walls
     float restitution = 0.0f;     // normal velocity kept (reversed) at impacts
@@ -108,6 +109,7 @@ private:
     gpu::Buffer contactPositions_, contactVelocities_;
     gpu::Buffer centroids_, dampRigid_;               // damping: region centroids, per-region rigid velocity terms
     gpu::Buffer weights_, weightsB_, adjStart_, adj_; // volume weights and their smoothing over the 1-rings
+    gpu::Buffer joints_;                              // interior joints (partner, rest length, stiffness)
     gpu::Buffer params_;
     gpu::Buffer positions_, velocities_, previous_, rest_, bodyRange_, bodyData_, origins_;
     gpu::Buffer regionInfo_, regionCentre_, regionStart_, intervals_, pathHeads_, bodyHeads_;

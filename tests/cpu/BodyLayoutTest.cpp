@@ -142,6 +142,26 @@ TEST(BodyLayout, PathsAreLongWhereTheMeshAllowsIt)
     EXPECT_LT(intervals, 12.0) << "intervals per region";
 }
 
+// Interior joints (§2.7.9): on a sphere every inward ray crosses the middle, so each joint
+// joins nearly opposite vertices (about a diameter), with the stiffness between 0.01 and 0.1.
+TEST(BodyLayout, InteriorJointsCrossTheBody)
+{
+    const BodyLayout L = body::layoutBody(body::makeSphere(0.5f, 2), 2);
+    for (size_t p = 0; p < L.rest.size(); ++p) {
+        ASSERT_GE(L.jointPartner[p], 0) << "vertex " << p << " found no triangle inside";
+        EXPECT_NEAR(L.jointLength[p], 1.0f, 0.05f) << "vertex " << p;
+        EXPECT_GE(L.jointStiffness[p], 0.01f - 1e-6f);
+        EXPECT_LE(L.jointStiffness[p], 0.1f + 1e-6f);
+    }
+    // A thin box: short joints across the thin side are the stiff ones.
+    const BodyLayout box = body::layoutBody(body::makeBox({1.0f, 0.1f, 1.0f}, 10), 1);
+    for (size_t p = 0; p < box.rest.size(); ++p) {
+        if (box.jointPartner[p] >= 0 && box.jointLength[p] < 0.11f) {
+            EXPECT_GT(box.jointStiffness[p], 0.09f);
+        }
+    }
+}
+
 TEST(BodyLayout, RejectsBadOmega)
 {
     EXPECT_THROW((void)body::layoutBody(body::makeSphere(1.0f, 1), 0), Error);
