@@ -60,7 +60,7 @@ std::filesystem::path defaultScene()
     return p;
 }
 
-Scene loadViewScene(const std::filesystem::path& file, const ViewOptions& o)
+Scene loadViewScene(const std::filesystem::path& file, const ViewOptions& o, bool printWarnings = true)
 {
     Scene scene = loadScene(file);
     for (const std::string& s : o.sets) applyOverride(scene, s);
@@ -72,7 +72,8 @@ Scene loadViewScene(const std::filesystem::path& file, const ViewOptions& o)
         }
         scene.sph.solver = o.solver;
     }
-    for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
+    if (printWarnings)
+        for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
     return scene;
 }
 
@@ -307,7 +308,7 @@ void ViewSession::exerciseWindow(uint64_t frame)
 int ViewSession::run()
 {
     const std::filesystem::path sceneFile = o_.scene.empty() ? defaultScene() : o_.scene;
-    (void)loadViewScene(sceneFile, o_); // bad input is reported before a window opens
+    (void)loadViewScene(sceneFile, o_, false); // bad input is reported before a window opens
     // RenderDoc must be loaded before the instance exists.
     renderDoc_ = gpu::RenderDoc::load(renderDocWhy_);
     gpu::ContextOptions contextOptions;
