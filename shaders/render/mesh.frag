@@ -16,7 +16,8 @@ void main()
     const vec3 toEye = normalize(-viewPosition);
     if (dot(n, toEye) < 0.0) n = -n;
     // Golden-ratio steps through the colour map keep neighbouring bodies apart.
-    const vec3 albedo = colormap(0.35 + 0.6 * fract(float(body) * 0.618034));
+    // Static obstacles (body 0xFFFF) are grey.
+    const vec3 albedo = body == 0xFFFFu ? vec3(0.5, 0.52, 0.55) : colormap(0.35 + 0.6 * fract(float(body) * 0.618034));
     const vec3 l = frame.lightDirection.xyz;
     const float diffuse = max(dot(n, l), 0.0);
     const float specular = pow(max(dot(n, normalize(l + toEye)), 0.0), 40.0);

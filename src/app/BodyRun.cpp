@@ -65,6 +65,18 @@ std::vector<body::BodyInstance> bodyInstances(const Scene& scene)
     return out;
 }
 
+std::vector<geometry::TriangleMesh> bodyObstacles(const Scene& scene)
+{
+    std::vector<geometry::TriangleMesh> out;
+    for (const RigidBody& r : scene.rigidBodies) {
+        geometry::TriangleMesh mesh = r.mesh;
+        if (r.inverted)
+            for (glm::uvec3& t : mesh.triangles) std::swap(t.y, t.z);
+        out.push_back(std::move(mesh));
+    }
+    return out;
+}
+
 render::ViewSettings bodySceneView(const Scene& scene, const body::BodySettings& settings, float aspect)
 {
     render::ViewSettings view;
@@ -76,6 +88,9 @@ render::ViewSettings bodySceneView(const Scene& scene, const body::BodySettings&
     const float wide = std::max(settings.domainMax.x - settings.domainMin.x, settings.domainMax.z - settings.domainMin.z);
     b.hi.y = std::min(b.hi.y, settings.domainMin.y + 1.5f * wide);
     view.camera = render::Camera::fit(b.lo, b.hi, scene.floe.fovY, false, aspect);
+    // From higher up than for fluids (45 degrees): bodies end up on the floor, in glasses and piles.
+    const float distance = glm::length(view.camera.position - view.camera.target);
+    view.camera.position = view.camera.target + distance * glm::normalize(glm::vec3(0.3f, 1.0f, 1.0f));
     view.floorHeight = settings.domainMin.y;
     view.floorHalfExtent = 0.5f * wide;
     view.floorCenter = {0.5f * (settings.domainMin.x + settings.domainMax.x), 0.5f * (settings.domainMin.z + settings.domainMax.z)};
@@ -129,7 +144,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
     body::BodySettings settings = bodySettings(scene);
-    body::DeformableBodies bodies(context, shaders, graph, bodyInstances(scene), settings);
+    body::DeformableBodies bodies(context, shaders, graph, bodyInstances(scene), settings, bodyObstacles(scene));
     const glm::vec3 domainMax = settings.domainMax;
 
     // Pictures: the surfaces from the front and above, with the floor.
@@ -143,7 +158,10 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
                                                       render::OffscreenTarget::kDepthFormat, 1);
         view = bodySceneView(scene, settings, float(o.width) / float(o.height));
     }
-    const render::MeshDraw mesh{&bodies.positions(), &bodies.normals(), &bodies.triangles(), bodies.triangleCount()};
+    const render::MeshDraw meshArray[2] = {
+        {&bodies.positions(), &bodies.normals(), &bodies.triangles(), bodies.triangleCount()},
+        {&bodies.obstaclePositions(), &bodies.obstacleNormals(), &bodies.obstacleIndices(), bodies.obstacleTriangleCount()}};
+    const std::span<const render::MeshDraw> meshes(meshArray, bodies.obstacleTriangleCount() ? 2 : 1);
     // The glass, if any, drawn as sparse grey points on its wall (the renderer's boundary samples).
     gpu::Buffer glassPoints;
     uint32_t glassCount = 0;
@@ -186,7 +204,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         (void)step;
     };
     if (rendering && !pictureSteps.empty() && pictureSteps[0] == 0) {
-        renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, std::span(&mesh, 1));
+        renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, meshes);
         target->addReadback(graph);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
         savePicture(0);
@@ -216,7 +234,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         graph.addHostRead(readback);
         const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step;
         if (picture || (renderDoc && step == 1)) {
-            renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, std::span(&mesh, 1));
+            renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, meshes);
             target->addReadback(graph);
         }
         if (!csv) {

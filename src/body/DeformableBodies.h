@@ -63,8 +63,10 @@ struct BodyInstance {
 class DeformableBodies {
 public:
     // Throws floe::Error for bad meshes (closedSurface) and omega out of range.
+    // `obstacles`: static closed or open triangle meshes (outward normals) the bodies collide with.
     DeformableBodies(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
-                     const std::vector<BodyInstance>& bodies, const BodySettings& settings);
+                     const std::vector<BodyInstance>& bodies, const BodySettings& settings,
+                     const std::vector<geometry::TriangleMesh>& obstacles = {});
 
     // From the next step on; omega is fixed at construction (changing it needs new bodies).
     void setSettings(const BodySettings& settings);
@@ -84,7 +86,12 @@ public:
     const gpu::Buffer& velocities() const { return velocities_; }
     const gpu::Buffer& triangles() const { return triangleBuffer_; } // uvec4 per triangle
     const gpu::Buffer& normals() const { return normals_; }          // vec4 area-weighted sums, end of step
-    const gpu::Buffer& transforms() const { return transforms_; }    // 3 vec4 per region after a step (tests)
+    // The static obstacles for drawing: vertex positions, area-weighted normals, triangles (w 0xFFFF).
+    uint32_t obstacleTriangleCount() const { return obstacleTriangles_; }
+    const gpu::Buffer& obstaclePositions() const { return obstaclePositions_; }
+    const gpu::Buffer& obstacleNormals() const { return obstacleNormals_; }
+    const gpu::Buffer& obstacleIndices() const { return obstacleIndices_; }
+    const gpu::Buffer& transforms() const { return transforms_; } // 3 vec4 per region after a step (tests)
 
     // Submits and waits: positions/velocities as vec4 in path order, and replacing them (tests).
     std::vector<glm::vec4> download(graph::RenderGraph& graph, const gpu::Buffer& buffer) const;
@@ -110,6 +117,12 @@ private:
     gpu::Buffer centroids_, dampRigid_;               // damping: region centroids, per-region rigid velocity terms
     gpu::Buffer weights_, weightsB_, adjStart_, adj_; // volume weights and their smoothing over the 1-rings
     gpu::Buffer joints_;                              // interior joints (partner, rest length, stiffness)
+    // Static obstacles: triangles (3 vec4), a grid of triangle lists, and draw buffers.
+    uint32_t obstacleTriangles_ = 0;
+    glm::vec4 obstacleOrigin_{0.0f};
+    glm::uvec4 obstacleDims_{0u};
+    gpu::Buffer obstacleCorners_, obstacleCells_, obstacleEntries_, obstaclePositions_, obstacleNormals_, obstacleIndices_;
+    void buildObstacles(graph::RenderGraph& graph, const std::vector<geometry::TriangleMesh>& obstacles);
     gpu::Buffer params_;
     gpu::Buffer positions_, velocities_, previous_, rest_, bodyRange_, bodyData_, origins_;
     gpu::Buffer regionInfo_, regionCentre_, regionStart_, intervals_, pathHeads_, bodyHeads_;

@@ -361,6 +361,30 @@ TEST_F(BodyTest, DampingKeepsMomentumAndMakesARegionRigid)
     }
 }
 
+// Static triangle meshes: a sphere dropped onto a table (a box mesh) rests on its top; without
+// the obstacle it falls to the floor.
+TEST_F(BodyTest, ABodyRestsOnAStaticMesh)
+{
+    double lowest[2] = {0, 0};
+    for (const bool table : {true, false}) {
+        BodySettings s;
+        s.timeStep = 0.005f;
+        s.domainMin = glm::vec3(-1.0f, 0.0f, -1.0f);
+        s.domainMax = glm::vec3(1.0f, 2.0f, 1.0f);
+        geometry::TriangleMesh box = body::makeBox({1.0f, 0.2f, 1.0f}, 10);
+        for (glm::vec3& p : box.vertices) p.y += 0.5f; // top at 0.6 m
+        DeformableBodies bodies(context(), shaders(), graph(), {placed(body::makeSphere(0.2f, 3), {0.05f, 1.0f, 0})}, s,
+                                table ? std::vector<geometry::TriangleMesh>{box} : std::vector<geometry::TriangleMesh>{});
+        for (int k = 0; k < 200; ++k) bodies.addStep(graph());
+        submit();
+        double low = 1e9;
+        for (const glm::vec4& p : bodies.download(graph(), bodies.positions())) low = std::min(low, double(p.y));
+        lowest[table] = low;
+    }
+    EXPECT_GT(lowest[1], 0.58) << "the sphere must rest on the table's top (0.6 m)";
+    EXPECT_LT(lowest[0], 0.05) << "without the table it reaches the floor";
+}
+
 // digest-002 §8 check 11 / Fig. 7.6: a body squashed flat recovers its rest shape.
 TEST_F(BodyTest, CollapsedBodyRecoversItsRestShape)
 {
