@@ -57,7 +57,8 @@ struct BodyInstance {
     float density = 1000.0f;         // kg/m^3: the body's mass spread evenly over its vertices
     glm::vec3 velocity{0.0f};        // m/s at the start
     glm::vec3 angularVelocity{0.0f}; // rad/s about the centroid at the start
-    std::vector<glm::vec3> initial;  // start positions in the mesh's vertex order (empty: the rest shape)
+    std::vector<glm::vec3> initial;  // start positions in the mesh's vertex order (empty: the rest shape); with
+                                     // them, `mesh` must be closedSurface()'s output (its vertex order is kept)
 };
 
 class DeformableBodies {
