@@ -30,6 +30,7 @@
 #include "render/OffscreenTarget.h"
 #include "render/Renderer.h"
 #include "shared/body.h"
+#include "shared/fluid.h"
 #include "sim/ParticleBuffers.h"
 
 namespace floe {
@@ -173,6 +174,17 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         sim::uploadNow(context, graph, glassPoints, points.data(), points.size() * 16);
     }
     const gpu::Buffer* glass = glassCount ? &glassPoints : nullptr;
+    // --render: the surfaces (fluid, the default), the vertices as spheres of the contact radius
+    // (particles), or both; the vertices take the place of the glass's points.
+    const int mode = o.render.empty() ? RENDER_MODE_FLUID : render::parseRenderMode(o.render);
+    if (mode < 0) throw Error(fmt::format("--render: '{}' is not particles, fluid or both", o.render));
+    if (mode != RENDER_MODE_FLUID) {
+        glass = &bodies.positions();
+        glassCount = bodies.particleCount();
+        view.boundaryRadius = bodies.contactRadius();
+    }
+    const std::span<const render::MeshDraw> drawn =
+        mode == RENDER_MODE_PARTICLES ? meshes.subspan(bodies.obstacleTriangleCount() ? 1 : meshes.size()) : meshes;
 
     gpu::FrameResources frames(context, 1);
     gpu::Buffer readback(context, {"body metrics read-back", uint64_t(bodies.bodyCount()) * 16, gpu::MemoryKind::Readback});
@@ -204,7 +216,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         (void)step;
     };
     if (rendering && !pictureSteps.empty() && pictureSteps[0] == 0) {
-        renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, meshes);
+        renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, drawn);
         target->addReadback(graph);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
         savePicture(0);
@@ -234,7 +246,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         graph.addHostRead(readback);
         const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step;
         if (picture || (renderDoc && step == 1)) {
-            renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, meshes);
+            renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, drawn);
             target->addReadback(graph);
         }
         if (!csv) {

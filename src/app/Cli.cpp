@@ -48,7 +48,10 @@ int runCli(int argc, char** argv)
     runCmd->add_option("--set", run.sets, "override a scene setting, e.g. --set Configuration.timeStepSize=0.0005")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    runCmd->add_option("--render", run.render, "what pictures show: particles (default), fluid (the screen-space surface) or both")
+    runCmd
+        ->add_option("--render", run.render,
+                     "what pictures show: particles (default), fluid (the screen-space surface) or both; for deformable bodies "
+                     "fluid (their surfaces, default), particles (their vertices) or both")
         ->check(CLI::IsMember({"particles", "fluid", "both"}));
     runCmd->add_option("--smoothing", run.smoothing, "fluid surface: depth smoothing iterations (default 3)")
         ->check(CLI::Range(0, 64));

@@ -25,7 +25,7 @@ struct RunOptions {
     uint32_t width = 1280, height = 720; // --width/--height
     std::vector<std::string> sets;       // --set key=value
     bool capture = false;                // --capture (RenderDoc, first frame)
-    std::string render = "particles";    // --render particles|fluid|both
+    std::string render;                  // --render particles|fluid|both (empty: particles; bodies: their surfaces)
     std::optional<int> smoothing;        // --smoothing: fluid depth smoothing iterations
     std::string exportFormat;            // --export ply|vtk
     uint64_t exportEvery = 0;            // --export-every N steps (0: with the pictures)

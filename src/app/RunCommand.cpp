@@ -198,7 +198,7 @@ int runCommand(const RunOptions& o)
         renderer = std::make_unique<render::Renderer>(context, shaders, render::OffscreenTarget::kColorFormat,
                                                       render::OffscreenTarget::kDepthFormat, kFramesInFlight);
         view = sceneView(scene, world, float(o.width) / float(o.height));
-        view.mode = render::parseRenderMode(o.render);
+        view.mode = render::parseRenderMode(o.render.empty() ? "particles" : o.render);
         if (view.mode < 0) throw Error(fmt::format("--render: '{}' is not particles, fluid or both", o.render));
         if (o.smoothing) view.fluid.iterations = *o.smoothing;
     }
