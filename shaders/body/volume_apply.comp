@@ -18,12 +18,14 @@ FLOE_IN_UINT(BODY_BIND_FLAGS, flags);
 FLOE_IN_VEC4(BODY_BIND_SCAN, totals);     // stage-0 terms scanned per body
 FLOE_IN_VEC4(BODY_BIND_SCAN_B, weightSums); // weight terms scanned per body
 FLOE_IN_VEC4(BODY_BIND_WEIGHTS, weights);   // smoothed w
+FLOE_IN_VEC4(BODY_BIND_BODY_VOLUME, bodyVolume);
 
 void main()
 {
     const uint i = floeGlobalIndex();
-    if (i >= params.particles || params.control.z == float(BODY_VOLUME_NONE)) return;
+    if (i >= params.particles) return;
     const uint body = uint(FLOE_LOAD_VEC4(rest, i).w);
+    if (FLOE_LOAD_VEC4(bodyVolume, body).x == float(BODY_VOLUME_NONE)) return;
     const uvec4 range = FLOE_LOAD_UVEC4(bodyRange, body);
     const uint last = range.x + range.y - 1u;
     const vec4 total = FLOE_LOAD_VEC4(totals, last);

@@ -15,6 +15,7 @@ FLOE_IN_VEC4(BODY_BIND_ORIGINS, origins);
 FLOE_IN_VEC4(BODY_BIND_NORMALS, normals);
 FLOE_IN_VEC4(BODY_BIND_DISPLACEMENT, displacement);
 FLOE_IN_VEC4(BODY_BIND_JOINTS, joints);
+FLOE_IN_VEC4(BODY_BIND_BODY_VOLUME, bodyVolume);
 FLOE_OUT_VEC4(BODY_BIND_OUT, terms);
 
 void main()
@@ -34,6 +35,6 @@ void main()
         const vec3 partner = FLOE_LOAD_VEC4(positions, uint(joint.x)).xyz;
         strain = abs(length(FLOE_LOAD_VEC4(positions, i).xyz - partner) - joint.y);
     }
-    const float need = bodyVolumeNeed(params.damping.y, joint.z, strain, FLOE_LOAD_VEC4(displacement, i).w);
+    const float need = bodyVolumeNeed(FLOE_LOAD_VEC4(bodyVolume, body).z, joint.z, strain, FLOE_LOAD_VEC4(displacement, i).w);
     FLOE_STORE_VEC4(terms, i, vec4(dot(x, n), need, dot(FLOE_LOAD_VEC4(velocities, i).xyz, n), 0.0));
 }

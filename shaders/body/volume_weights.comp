@@ -20,6 +20,7 @@ FLOE_OUT_VEC4(BODY_BIND_OUT, terms);
 FLOE_RW_VEC4(BODY_BIND_WEIGHTS, weights);
 FLOE_IN_VEC4(BODY_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(BODY_BIND_JOINTS, joints);
+FLOE_IN_VEC4(BODY_BIND_BODY_VOLUME, bodyVolume);
 layout(push_constant) uniform Push { BodyPush push; };
 
 void main()
@@ -31,12 +32,13 @@ void main()
     const vec4 total = FLOE_LOAD_VEC4(totals, range.x + range.y - 1u);
     const float n = float(range.y);
     if (push.stage == 0u) {
-        const float alpha = params.control.z == float(BODY_VOLUME_LOCAL) ? params.control.y : 1.0;
+        const vec4 volume = FLOE_LOAD_VEC4(bodyVolume, body);
+        const float alpha = volume.x == float(BODY_VOLUME_LOCAL) ? volume.y : 1.0;
         const vec4 joint = FLOE_LOAD_VEC4(joints, i);
         float strain = 0.0;
         if (joint.w > 0.0)
             strain = abs(length(FLOE_LOAD_VEC4(positions, i).xyz - FLOE_LOAD_VEC4(positions, uint(joint.x)).xyz) - joint.y);
-        const float need = bodyVolumeNeed(params.damping.y, joint.z, strain, FLOE_LOAD_VEC4(displacement, i).w);
+        const float need = bodyVolumeNeed(volume.z, joint.z, strain, FLOE_LOAD_VEC4(displacement, i).w);
         const float g = total.y > 0.0 ? need / total.y : 1.0 / n;
         FLOE_STORE_VEC4(weights, i, vec4((1.0 - alpha) * g + alpha / n, 0.0, 0.0, 0.0));
         return;

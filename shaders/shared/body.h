@@ -41,6 +41,7 @@
 #define BODY_BIND_OBSTACLE_TRIANGLES 33 // vec4 x3 per static triangle: a, b, c (xyz m); a.w unused
 #define BODY_BIND_OBSTACLE_CELLS 34     // uint per obstacle grid cell + 1: first entry
 #define BODY_BIND_OBSTACLE_ENTRIES 35   // uint: triangle ids per cell
+#define BODY_BIND_BODY_VOLUME 36        // vec4 per body: volume mode, alpha, beta (the settings or the body's own), 0
 #define BODY_BIND_JOINTS 32             // vec4 per particle: interior joint partner (index), rest length m, stiffness, 1 if any
 
 // Volume modes (digest-002 §2.7.8-2.7.9).

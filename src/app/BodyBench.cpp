@@ -27,7 +27,7 @@ double median(std::vector<double> v)
 body::BodyInstance at(geometry::TriangleMesh mesh, const glm::vec3& offset)
 {
     for (glm::vec3& p : mesh.vertices) p += offset;
-    return {mesh, 1000.0f, glm::vec3(0.0f), glm::vec3(0.0f), {}};
+    return {mesh, 1000.0f, glm::vec3(0.0f), glm::vec3(0.0f)};
 }
 
 // `count` copies of `shapes` (cycled) on a grid, 1.2 m apart, stacked in layers above the floor.

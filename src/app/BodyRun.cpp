@@ -61,8 +61,21 @@ body::BodySettings bodySettings(const Scene& scene)
 std::vector<body::BodyInstance> bodyInstances(const Scene& scene)
 {
     std::vector<body::BodyInstance> out;
-    for (const DeformableBody& b : scene.deformableBodies)
-        out.push_back({b.mesh, b.density, b.velocity, b.angularVelocity, b.initial});
+    for (const DeformableBody& b : scene.deformableBodies) {
+        body::BodyInstance instance;
+        instance.mesh = b.mesh;
+        instance.density = b.density;
+        instance.velocity = b.velocity;
+        instance.angularVelocity = b.angularVelocity;
+        instance.volumeMode = b.volume.empty()      ? -1
+                              : b.volume == "none"  ? BODY_VOLUME_NONE
+                              : b.volume == "local" ? BODY_VOLUME_LOCAL
+                                                    : BODY_VOLUME_GLOBAL;
+        instance.alpha = b.alpha;
+        instance.beta = b.beta;
+        instance.initial = b.initial;
+        out.push_back(std::move(instance));
+    }
     return out;
 }
 

@@ -120,7 +120,11 @@ const SettingsTable& DeformableBody::table()
             .vector("angularVelocity", &S::angularVelocity, "rad/s", -1e4, 1e4, "initial spin about the centroid")
             .number("twist", &S::twist, "rad/m", -100, 100,
                     "starts twisted about its x axis by this angle per metre, then released")
-            .number("density", &S::density, "kg/m^3", 1e-3, 1e6, "density (the mass is spread evenly over the vertices)");
+            .number("density", &S::density, "kg/m^3", 1e-3, 1e6, "density (the mass is spread evenly over the vertices)")
+            .choice("volume", &S::volume, {"global", "local", "none"},
+                    "this body's volume conservation (default: Deformable.volume)")
+            .number("alpha", &S::alpha, "", -1, 1, "this body's local-volume alpha (negative: Deformable.alpha)")
+            .number("beta", &S::beta, "", -1, 1, "this body's interior-joint influence (negative: Deformable.beta)");
         return s;
     }();
     return t;

@@ -104,6 +104,8 @@ struct DeformableBody {
     glm::vec3 angularVelocity{0, 0, 0}; // rad/s about the body's centroid
     float twist = 0.0f;                 // rad/m: starts twisted about its (rotated) x axis, rest shape untwisted
     float density = 1000.0f;            // kg/m^3
+    std::string volume;                 // this body's volume mode (global, local, none); empty: Deformable.volume
+    float alpha = -1.0f, beta = -1.0f;  // this body's local-volume alpha, beta; negative: Deformable's
     geometry::TriangleMesh mesh;        // built, transformed, by the scene loader
     std::vector<glm::vec3> initial;     // start positions when twisted (mesh's vertex order), else empty
     geometry::Transform transform() const { return {translation, scale, rotationAxis, rotationAngle}; }

@@ -50,6 +50,7 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
         const uint32_t n = static_cast<uint32_t>(L.rest.size());
         const float mass = float(double(bodies[b].density) * L.restVolume / double(n));
         first_.push_back(base);
+        bodyOverrides_.emplace_back(float(bodies[b].volumeMode), bodies[b].alpha, bodies[b].beta);
         bodyRange.push_back({base, n, 0, 0});
         bodyData.push_back({L.scale, float(L.restVolume), mass, 0.0f});
         const uint32_t triangleBase = static_cast<uint32_t>(triangles.size());
@@ -133,6 +134,7 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     incident_ = uploaded(context, graph, "body incident triangles", incident, kUint);
     adjStart_ = uploaded(context, graph, "body 1-ring starts", adjStart, kUint);
     joints_ = uploaded(context, graph, "body interior joints", joints, kVec4);
+    bodyVolume_ = gpu::Buffer(context, {"body volume settings", bodyRange.size() * 16, gpu::MemoryKind::Upload, kVec4});
     adj_ = uploaded(context, graph, "body 1-rings", adj, kUint);
     triangleBuffer_ = uploaded(context, graph, "body triangles", triangles, kUvec4);
     const auto perParticle = [&](const char* name, uint64_t vec4s) {
@@ -265,6 +267,17 @@ void DeformableBodies::setSettings(const BodySettings& s)
     p.bodies = bodyCount();
     p.triangles = triangles_;
     params_.write(&p, sizeof(p));
+    // Each body's volume mode, alpha and beta: its own where the scene gives them.
+    std::vector<glm::vec4> volume;
+    anyVolume_ = false;
+    anyLocal_ = false;
+    for (const glm::vec3& o : bodyOverrides_) {
+        const int mode = o.x >= 0.0f ? int(o.x) : s.volumeMode;
+        volume.emplace_back(float(mode), o.y >= 0.0f ? o.y : s.alpha, o.z >= 0.0f ? o.z : s.beta, 0.0f);
+        anyVolume_ = anyVolume_ || mode != BODY_VOLUME_NONE;
+        anyLocal_ = anyLocal_ || mode == BODY_VOLUME_LOCAL;
+    }
+    bodyVolume_.write(volume.data(), volume.size() * 16);
 }
 
 void DeformableBodies::addStep(graph::RenderGraph& graph)
@@ -319,7 +332,7 @@ void DeformableBodies::addStep(graph::RenderGraph& graph)
         graph.addCopy("body/contacts_positions", contactPositions_, positions_, uint64_t(particles_) * 16);
         graph.addCopy("body/contacts_velocities", contactVelocities_, velocities_, uint64_t(particles_) * 16);
     }
-    if (settings_.volumeMode != BODY_VOLUME_NONE) {
+    if (anyVolume_) {
         addVolume(graph);
         // The correction moves only particles without contact; one it moved into a wall is put
         // back on it (its flags and velocities were already handled above).
@@ -474,6 +487,7 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
         .read(BODY_BIND_NORMALS, normals_)
         .read(BODY_BIND_DISPLACEMENT, displacement_)
         .read(BODY_BIND_JOINTS, joints_)
+        .read(BODY_BIND_BODY_VOLUME, bodyVolume_)
         .write(BODY_BIND_OUT, volumeTerms_)
         .push(correction)
         .dispatchThreads(particles_);
@@ -491,12 +505,13 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
             .readWrite(BODY_BIND_WEIGHTS, weights_)
             .read(BODY_BIND_POSITIONS, positions_)
             .read(BODY_BIND_JOINTS, joints_)
+            .read(BODY_BIND_BODY_VOLUME, bodyVolume_)
             .push(shared::BodyPush{stage, 0, 0, 0})
             .dispatchThreads(particles_);
     };
     weightsPass(0);
     // Local weights vary across the surface: smooth them over the 1-rings (global ones are uniform).
-    const int passes = settings_.volumeMode == BODY_VOLUME_LOCAL ? std::clamp(settings_.weightSmoothing, 0, 64) : 0;
+    const int passes = anyLocal_ ? std::clamp(settings_.weightSmoothing, 0, 64) : 0;
     for (int k = 0; k < passes; ++k) {
         const gpu::Buffer& in = k % 2 == 0 ? weights_ : weightsB_;
         const gpu::Buffer& out = k % 2 == 0 ? weightsB_ : weights_;
@@ -523,6 +538,7 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
         .read(BODY_BIND_SCAN, volumeScanned_)
         .read(BODY_BIND_SCAN_B, weightScanned_)
         .read(BODY_BIND_WEIGHTS, weights_)
+        .read(BODY_BIND_BODY_VOLUME, bodyVolume_)
         .dispatchThreads(particles_);
 }
 
@@ -546,6 +562,7 @@ void DeformableBodies::addMeasure(graph::RenderGraph& graph)
         .read(BODY_BIND_NORMALS, normals_)
         .read(BODY_BIND_DISPLACEMENT, displacement_)
         .read(BODY_BIND_JOINTS, joints_)
+        .read(BODY_BIND_BODY_VOLUME, bodyVolume_)
         .write(BODY_BIND_OUT, volumeTerms_)
         .push(measure)
         .dispatchThreads(particles_);

@@ -53,12 +53,14 @@ struct BodySettings {
 };
 
 struct BodyInstance {
-    geometry::TriangleMesh mesh;     // rest shape, placed in the world (m)
-    float density = 1000.0f;         // kg/m^3: the body's mass spread evenly over its vertices
-    glm::vec3 velocity{0.0f};        // m/s at the start
-    glm::vec3 angularVelocity{0.0f}; // rad/s about the centroid at the start
-    std::vector<glm::vec3> initial;  // start positions in the mesh's vertex order (empty: the rest shape); with
-                                     // them, `mesh` must be closedSurface()'s output (its vertex order is kept)
+    geometry::TriangleMesh mesh;       // rest shape, placed in the world (m)
+    float density = 1000.0f;           // kg/m^3: the body's mass spread evenly over its vertices
+    glm::vec3 velocity{0.0f};          // m/s at the start
+    glm::vec3 angularVelocity{0.0f};   // rad/s about the centroid at the start
+    int volumeMode = -1;               // this body's BODY_VOLUME_* (-1: the settings')
+    float alpha = -1.0f, beta = -1.0f; // this body's local-volume alpha and beta (negative: the settings')
+    std::vector<glm::vec3> initial;    // start positions in the mesh's vertex order (empty: the rest shape); with
+                                       // them, `mesh` must be closedSurface()'s output (its vertex order is kept)
 };
 
 class DeformableBodies {
@@ -118,6 +120,9 @@ private:
     gpu::Buffer centroids_, dampRigid_;               // damping: region centroids, per-region rigid velocity terms
     gpu::Buffer weights_, weightsB_, adjStart_, adj_; // volume weights and their smoothing over the 1-rings
     gpu::Buffer joints_;                              // interior joints (partner, rest length, stiffness)
+    gpu::Buffer bodyVolume_;                          // per body: volume mode, alpha, beta (host-written)
+    std::vector<glm::vec3> bodyOverrides_;            // per body: its own mode, alpha, beta (negative: none)
+    bool anyVolume_ = true, anyLocal_ = false;
     // Static obstacles: triangles (3 vec4), a grid of triangle lists, and draw buffers.
     uint32_t obstacleTriangles_ = 0;
     glm::vec4 obstacleOrigin_{0.0f};

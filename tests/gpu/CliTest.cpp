@@ -491,37 +491,34 @@ TEST(Cli, BodyBenchComparesFastAndNaiveSummation)
     EXPECT_FALSE(doc.contains("sph"));
 }
 
-// Deformable bodies through floe run: the crushed spheres keep their volume with the global
-// correction (digest-002 Fig. 7.12: 0.6 %) and lose far more without it; outputs as for fluids.
+// Deformable bodies through floe run: four spheres crushed by a plate, each with its own volume
+// mode (digest-002 Fig. 7.12: global, local with joints, local without, none): the three with a
+// correction keep their volume within 1 %, the one without loses far more.
 TEST(Cli, DeformableBodyScenesRunWithVolumeErrors)
 {
     const fs::path dir = tempDir("bodies");
     const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/bodies_spheres_crushed.json";
-    double worst[2] = {0, 0};
-    for (const std::string volume : {"global", "none"}) {
-        const fs::path out = dir / volume;
-        const Result r =
-            floe("run " + scene + " --steps 200 --frames 2 --width 320 --height 180 --quiet --set Deformable.volume=" + volume +
-                 " --out " + out.string());
-        ASSERT_EQ(r.status, 0) << r.output;
-        const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
-        EXPECT_EQ(summary["bodies"], 4);
-        EXPECT_EQ(summary["steps"], 200);
-        EXPECT_EQ(summary["frames"].size(), 2u);
-        worst[volume == "none"] = summary["volume_error_abs_max"].get<double>();
-        const std::string csv = readFile(out / "metrics.csv");
-        for (const char* column : {"volume_error_max", "rigid_error_max", "gpu_ms:body/sm_regions", "gpu_ms:prim/segmented_scan"})
-            EXPECT_NE(csv.find(column), std::string::npos) << column;
-        EXPECT_TRUE(fs::exists(out / "frame_0001.png"));
-    }
-    EXPECT_LT(worst[0], 0.01) << "global volume correction";
-    EXPECT_GT(worst[1], 0.1) << "no volume correction";
+    const fs::path out = dir / "crushed";
+    const Result r = floe("run " + scene + " --steps 200 --frames 2 --width 320 --height 180 --quiet --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+    EXPECT_EQ(summary["bodies"], 4);
+    EXPECT_EQ(summary["steps"], 200);
+    EXPECT_EQ(summary["frames"].size(), 2u);
+    const auto& final = summary["volume_error_final"];
+    ASSERT_EQ(final.size(), 4u);
+    for (int b = 0; b < 3; ++b) EXPECT_LT(std::fabs(final[b].get<double>()), 0.01) << "body " << b << " (with a correction)";
+    EXPECT_GT(std::fabs(final[3].get<double>()), 0.1) << "body 3 (no correction)";
+    const std::string csv = readFile(out / "metrics.csv");
+    for (const char* column : {"volume_error_max", "rigid_error_max", "gpu_ms:body/sm_regions", "gpu_ms:prim/segmented_scan"})
+        EXPECT_NE(csv.find(column), std::string::npos) << column;
+    EXPECT_TRUE(fs::exists(out / "frame_0001.png"));
     // Bad body input names the file and the key.
     const fs::path bad = writeScene(dir, "bad.json", R"({"Configuration": {}, "DeformableBodies": [{"shape": "torus",
         "majorRadius": 0.1, "minorRadius": 0.2}]})");
-    const Result r = floe("run " + bad.string() + " --steps 1");
-    EXPECT_EQ(r.status, 2) << r.output;
-    EXPECT_NE(r.output.find("DeformableBodies[0].minorRadius"), std::string::npos) << r.output;
+    const Result b = floe("run " + bad.string() + " --steps 1");
+    EXPECT_EQ(b.status, 2) << b.output;
+    EXPECT_NE(b.output.find("DeformableBodies[0].minorRadius"), std::string::npos) << b.output;
     const fs::path open = writeScene(dir, "open.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 2 3 4\n");
     const fs::path openScene = writeScene(dir, "open.json", R"({"Configuration": {}, "DeformableBodies": [{"shape": "mesh",
         "geometryFile": "open.obj"}]})");
