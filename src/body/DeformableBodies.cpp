@@ -39,8 +39,27 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     std::vector<uint32_t> regionStart, intervals, pathHeads, bodyHeads, incidentStart, incident, memberStart, members, adjStart,
         adj;
     std::vector<glm::uvec4> triangles, bodyRange;
+    // The precomputation is cached per mesh: a body whose mesh equals an earlier one's up to a
+    // translation reuses its layout, shifted (paths, regions, normals and joints do not move).
+    const auto sameShape = [](const geometry::TriangleMesh& a, const geometry::TriangleMesh& b) {
+        if (a.vertices.size() != b.vertices.size() || a.triangles != b.triangles || a.vertices.empty()) return false;
+        for (size_t v = 0; v < a.vertices.size(); ++v)
+            if (a.vertices[v] - a.vertices[0] != b.vertices[v] - b.vertices[0]) return false;
+        return true;
+    };
     for (size_t b = 0; b < bodies.size(); ++b) {
-        BodyLayout L = layoutBody(bodies[b].mesh, settings.omega);
+        size_t cached = b;
+        for (size_t c = 0; c < b && cached == b; ++c)
+            if (sameShape(bodies[c].mesh, bodies[b].mesh)) cached = c;
+        BodyLayout L;
+        if (cached < b) {
+            L = layouts_[cached];
+            const glm::vec3 shift = bodies[b].mesh.vertices[0] - bodies[cached].mesh.vertices[0];
+            for (glm::vec3& p : L.rest) p += shift;
+            for (glm::vec3& c : L.regionRestCentre) c += shift;
+        } else {
+            L = layoutBody(bodies[b].mesh, settings.omega);
+        }
         if (!bodies[b].initial.empty() && bodies[b].initial.size() != bodies[b].mesh.vertices.size())
             throw Error(fmt::format("deformable body {}: {} start positions for {} vertices", b, bodies[b].initial.size(),
                                     bodies[b].mesh.vertices.size()));

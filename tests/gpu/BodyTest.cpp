@@ -133,6 +133,26 @@ TEST_F(BodyTest, FastSummationEqualsBruteForceRegionSums)
     }
 }
 
+// The layout of a mesh repeated at another place is reused (shifted), and equals the one
+// computed afresh for it.
+TEST_F(BodyTest, RepeatedMeshesReuseTheirLayout)
+{
+    const geometry::TriangleMesh sphere = body::makeSphere(0.3f, 2);
+    DeformableBodies bodies(context(), shaders(), graph(), {placed(sphere, {0, 1, 0}), placed(sphere, {1.5f, 2.0f, -0.5f})},
+                            still());
+    geometry::TriangleMesh moved = sphere;
+    for (glm::vec3& p : moved.vertices) p += glm::vec3(1.5f, 2.0f, -0.5f);
+    const body::BodyLayout fresh = body::layoutBody(moved, still().omega);
+    const body::BodyLayout& reused = bodies.layouts()[1];
+    ASSERT_EQ(reused.order, fresh.order);
+    ASSERT_EQ(reused.intervals, fresh.intervals);
+    ASSERT_EQ(reused.jointPartner, fresh.jointPartner);
+    for (size_t p = 0; p < fresh.rest.size(); ++p) {
+        ASSERT_LT(glm::length(reused.rest[p] - fresh.rest[p]), 1e-5f);
+        ASSERT_LT(glm::length(reused.regionRestCentre[p] - fresh.regionRestCentre[p]), 1e-5f);
+    }
+}
+
 // The naive baseline (every region sums its members directly, for the benchmark) gives the same
 // transforms as the path scans.
 TEST_F(BodyTest, NaiveSummationEqualsTheFastOne)
