@@ -4,10 +4,13 @@
 //   body/integrate (free flight) -> body/origins, body/normals -> body/sm_terms -> segmented
 //   scan along paths -> body/sm_regions (gather, extra point, det fix, warm-started polar) ->
 //   segmented scan of the transforms -> body/sm_goals (goal average, v += s (g - x)/dt, x) ->
-//   body/collide (domain walls, friction, contact flags) -> body/normals -> body/volume_terms
-//   -> per-body scan -> body/volume_weights -> per-body scan -> body/volume_apply (positions,
-//   velocities) -> body/normals -> body/volume_terms (measure) -> per-body scan ->
-//   body/volume_measure (volume error per body).
+//   [damping: body/damp_terms -> scan -> body/damp_regions -> scan -> body/damp_apply] ->
+//   body/collide (walls, plate, glass) -> [body/obstacles (static meshes)] -> [grid build,
+//   body/normals, body/contacts (between bodies)] -> body/normals -> body/volume_terms ->
+//   per-body scan -> body/volume_weights (need), [body/weights_smooth x N] ->
+//   body/volume_weights (zero collided) -> per-body scan -> body/volume_apply (positions,
+//   velocities) -> body/collide, [body/obstacles] -> body/normals -> body/volume_terms
+//   (measure) -> per-body scan -> body/volume_measure (volume and rigid error per body).
 #pragma once
 
 #include <cstdint>
