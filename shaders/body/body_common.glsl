@@ -10,6 +10,25 @@
 layout(local_size_x = BODY_GROUP_SIZE) in;
 layout(std140, binding = BODY_BIND_PARAMS) uniform Params { BodyParams params; };
 
+// Region i's sums over its interval list of a path-scanned array of WIDTH vec4 per particle
+// (digest-002 (7.8)): sum[c] += S[last] - S[first - 1], nothing subtracted at a path start.
+// The shader declares regionStart, intervals and heads.
+#define BODY_GATHER_REGION(scanned, i, WIDTH, sum)                                                              \
+    for (uint k_ = FLOE_LOAD_UINT(regionStart, i); k_ < FLOE_LOAD_UINT(regionStart, (i) + 1u); ++k_) {         \
+        const uint lo_ = FLOE_LOAD_UINT(intervals, 2u * k_), hi_ = FLOE_LOAD_UINT(intervals, 2u * k_ + 1u);     \
+        const bool pathStart_ = FLOE_LOAD_UINT(heads, lo_) != 0u;                                              \
+        for (uint c_ = 0u; c_ < (WIDTH); ++c_) {                                                               \
+            sum[c_] += FLOE_LOAD_VEC4(scanned, (WIDTH) * hi_ + c_);                                            \
+            if (!pathStart_) sum[c_] -= FLOE_LOAD_VEC4(scanned, (WIDTH) * (lo_ - 1u) + c_);                     \
+        }                                                                                                      \
+    }
+
+// Naive summation (benchmarks, tests): every member's term read directly; regionStart and the
+// intervals binding hold the member lists instead of interval lists.
+#define BODY_SUM_MEMBERS(terms, i, WIDTH, sum)                                                                  \
+    for (uint k_ = FLOE_LOAD_UINT(regionStart, i); k_ < FLOE_LOAD_UINT(regionStart, (i) + 1u); ++k_)           \
+        for (uint c_ = 0u; c_ < (WIDTH); ++c_) sum[c_] += FLOE_LOAD_VEC4(terms, (WIDTH) * FLOE_LOAD_UINT(intervals, k_) + c_);
+
 // Cyclic Jacobi on B = A^T A = V D^2 V^T with a warm-started V (digest-002 App. E, §2.7.5),
 // then R = A V D^-1 V^T (the appendix prints V^T D^-1 V: a typo, §10 item 8). `sweeps` caps
 // the cycles; a warm start usually needs one or two.

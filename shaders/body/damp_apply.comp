@@ -21,17 +21,11 @@ void main()
 {
     const uint i = floeGlobalIndex();
     if (i >= params.particles) return;
-    vec4 a = vec4(0.0), w = vec4(0.0);
-    const uint end = FLOE_LOAD_UINT(regionStart, i + 1u);
-    for (uint k = FLOE_LOAD_UINT(regionStart, i); k < end; ++k) {
-        const uint lo = FLOE_LOAD_UINT(intervals, 2u * k), hi = FLOE_LOAD_UINT(intervals, 2u * k + 1u);
-        a += FLOE_LOAD_VEC4(scanned, 2u * hi);
-        w += FLOE_LOAD_VEC4(scanned, 2u * hi + 1u);
-        if (FLOE_LOAD_UINT(heads, lo) == 0u) {
-            a -= FLOE_LOAD_VEC4(scanned, 2u * (lo - 1u));
-            w -= FLOE_LOAD_VEC4(scanned, 2u * (lo - 1u) + 1u);
-        }
-    }
+    vec4 sums[2];
+    sums[0] = vec4(0.0);
+    sums[1] = vec4(0.0);
+    BODY_GATHER_REGION(scanned, i, 2u, sums);
+    const vec4 a = sums[0], w = sums[1];
     const float count = FLOE_LOAD_VEC4(regionInfo, i).y;
     const uint body = uint(FLOE_LOAD_VEC4(rest, i).w);
     const float scale = FLOE_LOAD_VEC4(bodyData, body).x;

@@ -18,19 +18,10 @@ void main()
 {
     const uint i = floeGlobalIndex();
     if (i >= params.particles) return;
-    vec4 a0 = vec4(0.0), a1 = vec4(0.0), a2 = vec4(0.0);
-    const uint end = FLOE_LOAD_UINT(regionStart, i + 1u);
-    for (uint k = FLOE_LOAD_UINT(regionStart, i); k < end; ++k) {
-        const uint lo = FLOE_LOAD_UINT(intervals, 2u * k), hi = FLOE_LOAD_UINT(intervals, 2u * k + 1u);
-        a0 += FLOE_LOAD_VEC4(scanned, 3u * hi);
-        a1 += FLOE_LOAD_VEC4(scanned, 3u * hi + 1u);
-        a2 += FLOE_LOAD_VEC4(scanned, 3u * hi + 2u);
-        if (FLOE_LOAD_UINT(heads, lo) == 0u) {
-            a0 -= FLOE_LOAD_VEC4(scanned, 3u * (lo - 1u));
-            a1 -= FLOE_LOAD_VEC4(scanned, 3u * (lo - 1u) + 1u);
-            a2 -= FLOE_LOAD_VEC4(scanned, 3u * (lo - 1u) + 2u);
-        }
-    }
+    vec4 sums[3];
+    for (uint c = 0u; c < 3u; ++c) sums[c] = vec4(0.0);
+    BODY_GATHER_REGION(scanned, i, 3u, sums);
+    const vec4 a0 = sums[0], a1 = sums[1], a2 = sums[2];
     const float M = FLOE_LOAD_VEC4(regionInfo, i).x;
     const vec3 t = FLOE_LOAD_VEC4(centroids, i).xyz;
     const vec3 vt = a0.xyz / M;

@@ -28,30 +28,14 @@ void main()
 {
     const uint i = floeGlobalIndex();
     if (i >= params.particles) return;
-    vec4 acc0 = vec4(0.0), acc1 = vec4(0.0), acc2 = vec4(0.0);
-    const uint end = FLOE_LOAD_UINT(regionStart, i + 1u);
+    vec4 sums[3];
+    for (uint c = 0u; c < 3u; ++c) sums[c] = vec4(0.0);
 #ifdef NAIVE
-    // Naive summation (benchmarks, tests): every member's term read directly; regionStart and
-    // the "intervals" binding hold the member lists instead of interval lists.
-    for (uint k = FLOE_LOAD_UINT(regionStart, i); k < end; ++k) {
-        const uint j = FLOE_LOAD_UINT(intervals, k);
-        acc0 += FLOE_LOAD_VEC4(scanned, 3u * j);
-        acc1 += FLOE_LOAD_VEC4(scanned, 3u * j + 1u);
-        acc2 += FLOE_LOAD_VEC4(scanned, 3u * j + 2u);
-    }
+    BODY_SUM_MEMBERS(scanned, i, 3u, sums);
 #else
-    for (uint k = FLOE_LOAD_UINT(regionStart, i); k < end; ++k) {
-        const uint lo = FLOE_LOAD_UINT(intervals, 2u * k), hi = FLOE_LOAD_UINT(intervals, 2u * k + 1u);
-        acc0 += FLOE_LOAD_VEC4(scanned, 3u * hi);
-        acc1 += FLOE_LOAD_VEC4(scanned, 3u * hi + 1u);
-        acc2 += FLOE_LOAD_VEC4(scanned, 3u * hi + 2u);
-        if (FLOE_LOAD_UINT(heads, lo) == 0u) {
-            acc0 -= FLOE_LOAD_VEC4(scanned, 3u * (lo - 1u));
-            acc1 -= FLOE_LOAD_VEC4(scanned, 3u * (lo - 1u) + 1u);
-            acc2 -= FLOE_LOAD_VEC4(scanned, 3u * (lo - 1u) + 2u);
-        }
-    }
+    BODY_GATHER_REGION(scanned, i, 3u, sums);
 #endif
+    const vec4 acc0 = sums[0], acc1 = sums[1], acc2 = sums[2];
     const vec4 info = FLOE_LOAD_VEC4(regionInfo, i);
     const float M = info.x;
     const vec3 t0 = FLOE_LOAD_VEC4(regionCentre, i).xyz;

@@ -187,14 +187,7 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     buildObstacles(graph, obstacles);
     // Normals of the start shape, for pictures taken before the first step.
     setSettings(settings);
-    graph.addCompute(pipelines_.compute("body/normals"))
-        .read(BODY_BIND_PARAMS, params_)
-        .read(BODY_BIND_POSITIONS, positions_)
-        .read(BODY_BIND_INCIDENT_START, incidentStart_)
-        .read(BODY_BIND_INCIDENT, incident_)
-        .read(BODY_BIND_TRIANGLES, triangleBuffer_)
-        .write(BODY_BIND_NORMALS, normals_)
-        .dispatchThreads(particles_);
+    addNormals(graph);
     graph.addFill("body metrics clear", metrics_, 0);
     graph.addFill("body displacement clear", displacement_, 0);
     graph.addFill("body flags clear", flags_, 0);
@@ -309,33 +302,10 @@ void DeformableBodies::addStep(graph::RenderGraph& graph)
         .dispatchThreads(particles_);
     addShapeMatching(graph);
     if (settings_.damping > 0.0f) addDamping(graph);
-    graph.addCompute(pipelines_.compute("body/collide"))
-        .read(BODY_BIND_PARAMS, params_)
-        .readWrite(BODY_BIND_POSITIONS, positions_)
-        .readWrite(BODY_BIND_VELOCITIES, velocities_)
-        .write(BODY_BIND_FLAGS, flags_)
-        .dispatchThreads(particles_);
-    if (obstacleTriangles_ > 0) {
-        graph.addCompute(pipelines_.compute("body/obstacles"))
-            .read(BODY_BIND_PARAMS, params_)
-            .readWrite(BODY_BIND_POSITIONS, positions_)
-            .readWrite(BODY_BIND_VELOCITIES, velocities_)
-            .readWrite(BODY_BIND_FLAGS, flags_)
-            .read(BODY_BIND_OBSTACLE_TRIANGLES, obstacleCorners_)
-            .read(BODY_BIND_OBSTACLE_CELLS, obstacleCells_)
-            .read(BODY_BIND_OBSTACLE_ENTRIES, obstacleEntries_)
-            .dispatchThreads(particles_);
-    }
+    addStaticContacts(graph);
     if (grid_) {
         grid_->addBuild(graph, positions_, particles_);
-        graph.addCompute(pipelines_.compute("body/normals"))
-            .read(BODY_BIND_PARAMS, params_)
-            .read(BODY_BIND_POSITIONS, positions_)
-            .read(BODY_BIND_INCIDENT_START, incidentStart_)
-            .read(BODY_BIND_INCIDENT, incident_)
-            .read(BODY_BIND_TRIANGLES, triangleBuffer_)
-            .write(BODY_BIND_NORMALS, normals_)
-            .dispatchThreads(particles_);
+        addNormals(graph);
         graph.addCompute(pipelines_.compute("body/contacts"))
             .read(BODY_BIND_PARAMS, params_)
             .read(BODY_BIND_POSITIONS, positions_)
@@ -355,23 +325,7 @@ void DeformableBodies::addStep(graph::RenderGraph& graph)
         addVolume(graph);
         // The correction moves only particles without contact; one it moved into a wall is put
         // back on it (its flags and velocities were already handled above).
-        graph.addCompute(pipelines_.compute("body/collide"))
-            .read(BODY_BIND_PARAMS, params_)
-            .readWrite(BODY_BIND_POSITIONS, positions_)
-            .readWrite(BODY_BIND_VELOCITIES, velocities_)
-            .write(BODY_BIND_FLAGS, flags_)
-            .dispatchThreads(particles_);
-        if (obstacleTriangles_ > 0) {
-            graph.addCompute(pipelines_.compute("body/obstacles"))
-                .read(BODY_BIND_PARAMS, params_)
-                .readWrite(BODY_BIND_POSITIONS, positions_)
-                .readWrite(BODY_BIND_VELOCITIES, velocities_)
-                .readWrite(BODY_BIND_FLAGS, flags_)
-                .read(BODY_BIND_OBSTACLE_TRIANGLES, obstacleCorners_)
-                .read(BODY_BIND_OBSTACLE_CELLS, obstacleCells_)
-                .read(BODY_BIND_OBSTACLE_ENTRIES, obstacleEntries_)
-                .dispatchThreads(particles_);
-        }
+        addStaticContacts(graph);
     }
     addMeasure(graph);
 }
@@ -384,14 +338,7 @@ void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
         .read(BODY_BIND_BODY_RANGE, bodyRange_)
         .write(BODY_BIND_ORIGINS, origins_)
         .dispatchThreads(bodyCount());
-    graph.addCompute(pipelines_.compute("body/normals"))
-        .read(BODY_BIND_PARAMS, params_)
-        .read(BODY_BIND_POSITIONS, positions_)
-        .read(BODY_BIND_INCIDENT_START, incidentStart_)
-        .read(BODY_BIND_INCIDENT, incident_)
-        .read(BODY_BIND_TRIANGLES, triangleBuffer_)
-        .write(BODY_BIND_NORMALS, normals_)
-        .dispatchThreads(particles_);
+    addNormals(graph);
     graph.addCompute(pipelines_.compute("body/sm_terms"))
         .read(BODY_BIND_PARAMS, params_)
         .read(BODY_BIND_POSITIONS, positions_)
@@ -486,7 +433,7 @@ void DeformableBodies::addDamping(graph::RenderGraph& graph)
         .dispatchThreads(particles_);
 }
 
-void DeformableBodies::addVolume(graph::RenderGraph& graph)
+void DeformableBodies::addNormals(graph::RenderGraph& graph)
 {
     graph.addCompute(pipelines_.compute("body/normals"))
         .read(BODY_BIND_PARAMS, params_)
@@ -496,7 +443,31 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
         .read(BODY_BIND_TRIANGLES, triangleBuffer_)
         .write(BODY_BIND_NORMALS, normals_)
         .dispatchThreads(particles_);
-    const shared::BodyPush correction{0, 0, 0, 0};
+}
+
+void DeformableBodies::addStaticContacts(graph::RenderGraph& graph)
+{
+    graph.addCompute(pipelines_.compute("body/collide"))
+        .read(BODY_BIND_PARAMS, params_)
+        .readWrite(BODY_BIND_POSITIONS, positions_)
+        .readWrite(BODY_BIND_VELOCITIES, velocities_)
+        .write(BODY_BIND_FLAGS, flags_)
+        .dispatchThreads(particles_);
+    if (obstacleTriangles_ > 0) {
+        graph.addCompute(pipelines_.compute("body/obstacles"))
+            .read(BODY_BIND_PARAMS, params_)
+            .readWrite(BODY_BIND_POSITIONS, positions_)
+            .readWrite(BODY_BIND_VELOCITIES, velocities_)
+            .readWrite(BODY_BIND_FLAGS, flags_)
+            .read(BODY_BIND_OBSTACLE_TRIANGLES, obstacleCorners_)
+            .read(BODY_BIND_OBSTACLE_CELLS, obstacleCells_)
+            .read(BODY_BIND_OBSTACLE_ENTRIES, obstacleEntries_)
+            .dispatchThreads(particles_);
+    }
+}
+
+void DeformableBodies::addVolumeSums(graph::RenderGraph& graph, uint32_t stage)
+{
     graph.addCompute(pipelines_.compute("body/volume_terms"))
         .read(BODY_BIND_PARAMS, params_)
         .read(BODY_BIND_POSITIONS, positions_)
@@ -508,9 +479,15 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
         .read(BODY_BIND_JOINTS, joints_)
         .read(BODY_BIND_BODY_VOLUME, bodyVolume_)
         .write(BODY_BIND_OUT, volumeTerms_)
-        .push(correction)
+        .push(shared::BodyPush{stage, 0, 0, 0})
         .dispatchThreads(particles_);
     scan_->inclusive(graph, volumeTerms_, bodyHeads_, volumeScanned_, particles_, 1);
+}
+
+void DeformableBodies::addVolume(graph::RenderGraph& graph)
+{
+    addNormals(graph);
+    addVolumeSums(graph, 0); // correction terms
     const auto weightsPass = [&](uint32_t stage) {
         graph.addCompute(pipelines_.compute("body/volume_weights"))
             .read(BODY_BIND_PARAMS, params_)
@@ -563,29 +540,8 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
 
 void DeformableBodies::addMeasure(graph::RenderGraph& graph)
 {
-    graph.addCompute(pipelines_.compute("body/normals"))
-        .read(BODY_BIND_PARAMS, params_)
-        .read(BODY_BIND_POSITIONS, positions_)
-        .read(BODY_BIND_INCIDENT_START, incidentStart_)
-        .read(BODY_BIND_INCIDENT, incident_)
-        .read(BODY_BIND_TRIANGLES, triangleBuffer_)
-        .write(BODY_BIND_NORMALS, normals_)
-        .dispatchThreads(particles_);
-    const shared::BodyPush measure{1, 0, 0, 0};
-    graph.addCompute(pipelines_.compute("body/volume_terms"))
-        .read(BODY_BIND_PARAMS, params_)
-        .read(BODY_BIND_POSITIONS, positions_)
-        .read(BODY_BIND_VELOCITIES, velocities_)
-        .read(BODY_BIND_REST, rest_)
-        .read(BODY_BIND_ORIGINS, origins_)
-        .read(BODY_BIND_NORMALS, normals_)
-        .read(BODY_BIND_DISPLACEMENT, displacement_)
-        .read(BODY_BIND_JOINTS, joints_)
-        .read(BODY_BIND_BODY_VOLUME, bodyVolume_)
-        .write(BODY_BIND_OUT, volumeTerms_)
-        .push(measure)
-        .dispatchThreads(particles_);
-    scan_->inclusive(graph, volumeTerms_, bodyHeads_, volumeScanned_, particles_, 1);
+    addNormals(graph);
+    addVolumeSums(graph, 1); // measurement
     graph.addCompute(pipelines_.compute("body/volume_measure"))
         .read(BODY_BIND_PARAMS, params_)
         .read(BODY_BIND_BODY_RANGE, bodyRange_)

@@ -109,6 +109,10 @@ private:
     void addVolume(graph::RenderGraph& graph);
     void addMeasure(graph::RenderGraph& graph);
     void addDamping(graph::RenderGraph& graph);
+    void addNormals(graph::RenderGraph& graph);        // area-weighted vertex normal sums of the current positions
+    void addStaticContacts(graph::RenderGraph& graph); // walls, plate, glass, static meshes
+    // body/volume_terms (stage 0: correction terms, 1: measurement) and their per-body sums.
+    void addVolumeSums(graph::RenderGraph& graph, uint32_t stage);
 
     gpu::Context& context_;
     gpu::PipelineCache pipelines_;
