@@ -16,6 +16,7 @@
 
 #include "app/Plots.h"
 #include "app/Progress.h"
+#include "app/RunOutput.h"
 #include "app/Stat.h"
 #include "base/Error.h"
 #include "body/DeformableBodies.h"
@@ -138,19 +139,10 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         throw Error(fmt::format("{}: no run length: Configuration.stopAt is {}; give --steps N or --seconds T", o.scene.string(),
                                 scene.config.stopAt));
     const int frameCount = o.frames.value_or(scene.floe.frames);
-    const std::filesystem::path plotScript = o.plots ? requirePlotScript() : std::filesystem::path();
-    const std::filesystem::path outDir = o.out.empty() ? std::filesystem::path("out") / scene.name : o.out;
-    std::error_code ec;
-    std::filesystem::create_directories(outDir, ec);
-    if (ec) throw Error(fmt::format("--out {}: cannot create the directory: {}", outDir.string(), ec.message()));
-    std::unique_ptr<gpu::RenderDoc> renderDoc;
-    if (o.capture) {
-        std::string why;
-        renderDoc = gpu::RenderDoc::load(why);
-        if (!renderDoc) throw Error("--capture: " + why);
-        renderDoc->setCaptureTemplate((outDir / "capture").string());
-    }
-
+    RunOutput output = prepareRunOutput(o, scene.name);
+    const std::filesystem::path& outDir = output.dir;
+    const std::filesystem::path& plotScript = output.plotScript;
+    std::unique_ptr<gpu::RenderDoc>& renderDoc = output.renderDoc;
     gpu::ContextOptions contextOptions;
     contextOptions.validation = o.device.validate;
     contextOptions.deviceName = o.device.device;

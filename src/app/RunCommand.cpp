@@ -17,6 +17,7 @@
 #include "app/Commands.h"
 #include "app/Plots.h"
 #include "app/Progress.h"
+#include "app/RunOutput.h"
 #include "app/SceneLoader.h"
 #include "app/SceneSetup.h"
 #include "app/SceneView.h"
@@ -134,20 +135,10 @@ int runCommand(const RunOptions& o)
     if (!o.exportFormat.empty()) exportFormat = io::parseExportFormat(o.exportFormat);
     if (o.exportEvery && !exportFormat) throw Error("--export-every needs --export ply|vtk");
     if (o.saveEvery && o.saveState.empty()) throw Error("--save-every needs --save-state FILE");
-    // --plots: the plotting script and its interpreter are checked before the run, not after it.
-    const std::filesystem::path plotScript = o.plots ? requirePlotScript() : std::filesystem::path();
-    const std::filesystem::path outDir = o.out.empty() ? std::filesystem::path("out") / scene.name : o.out;
-    std::error_code ec;
-    std::filesystem::create_directories(outDir, ec);
-    if (ec) throw Error(fmt::format("--out {}: cannot create the directory: {}", outDir.string(), ec.message()));
-
-    std::unique_ptr<gpu::RenderDoc> renderDoc;
-    if (o.capture) {
-        std::string why;
-        renderDoc = gpu::RenderDoc::load(why);
-        if (!renderDoc) throw Error("--capture: " + why);
-        renderDoc->setCaptureTemplate((outDir / "capture").string());
-    }
+    RunOutput output = prepareRunOutput(o, scene.name);
+    const std::filesystem::path& outDir = output.dir;
+    const std::filesystem::path& plotScript = output.plotScript;
+    std::unique_ptr<gpu::RenderDoc>& renderDoc = output.renderDoc;
 
     gpu::ContextOptions contextOptions;
     contextOptions.validation = o.device.validate;

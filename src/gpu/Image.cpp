@@ -8,6 +8,22 @@
 
 namespace floe::gpu {
 
+namespace {
+
+VkImageView createView(VkDevice device, VkImage image, VkFormat format, VkImageAspectFlags aspect)
+{
+    VkImageViewCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    info.image = image;
+    info.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    info.format = format;
+    info.subresourceRange = {aspect, 0, 1, 0, 1};
+    VkImageView view = VK_NULL_HANDLE;
+    VK_CHECK(vkCreateImageView(device, &info, nullptr, &view));
+    return view;
+}
+
+} // namespace
+
 bool isDepthFormat(VkFormat format)
 {
     return format == VK_FORMAT_D32_SFLOAT || format == VK_FORMAT_D16_UNORM || format == VK_FORMAT_D24_UNORM_S8_UINT ||
@@ -47,12 +63,7 @@ Image::Image(Context& context, const ImageDesc& desc)
     VK_CHECK(result);
     VK_CHECK(vkBindImageMemory(device_, image_, memory_, 0));
 
-    VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    viewInfo.image = image_;
-    viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    viewInfo.format = desc.format;
-    viewInfo.subresourceRange = {aspect_, 0, 1, 0, 1};
-    VK_CHECK(vkCreateImageView(device_, &viewInfo, nullptr, &view_));
+    view_ = createView(device_, image_, desc.format, aspect_);
 
     id_ = context.newResourceId();
     context.setObjectName(VK_OBJECT_TYPE_IMAGE, reinterpret_cast<uint64_t>(image_), name_);
@@ -70,12 +81,7 @@ Image Image::wrap(Context& context, VkImage image, VkFormat format, uint32_t wid
     out.name_ = name;
     out.owned_ = false;
     out.aspect_ = isDepthFormat(format) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
-    VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    viewInfo.image = image;
-    viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    viewInfo.format = format;
-    viewInfo.subresourceRange = {out.aspect_, 0, 1, 0, 1};
-    VK_CHECK(vkCreateImageView(out.device_, &viewInfo, nullptr, &out.view_));
+    out.view_ = createView(out.device_, image, format, out.aspect_);
     out.id_ = context.newResourceId();
     context.setObjectName(VK_OBJECT_TYPE_IMAGE_VIEW, reinterpret_cast<uint64_t>(out.view_), name + " view");
     return out;

@@ -30,16 +30,22 @@ struct Result {
     std::string output; // stdout and stderr
 };
 
-Result floe(const std::string& args)
+// Runs a shell command; its exit status and its stdout and stderr together.
+Result shell(const std::string& command)
 {
-    const std::string command = std::string(FLOE_BINARY) + " " + args + " 2>&1";
     Result r;
-    std::FILE* pipe = popen(command.c_str(), "r");
+    std::FILE* pipe = popen((command + " 2>&1").c_str(), "r");
     if (!pipe) return r;
     char buffer[4096];
     while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) r.output.append(buffer, n);
     const int status = pclose(pipe);
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+Result floe(const std::string& args)
+{
+    Result r = shell(std::string(FLOE_BINARY) + " " + args);
     // tools/test.sh sets FLOE_VALIDATE=1: every invocation runs under validation, and any
     // message it prints fails the test that ran it.
     EXPECT_EQ(r.output.find("[vulkan "), std::string::npos) << "validation message from floe " << args << ":\n" << r.output;
@@ -49,15 +55,7 @@ Result floe(const std::string& args)
 // tools/plot.py with Debian's interpreter (python3-matplotlib).
 Result plot(const std::string& args)
 {
-    const std::string command = "/usr/bin/python3 " + std::string(FLOE_SOURCE_DIR) + "/tools/plot.py " + args + " 2>&1";
-    Result r;
-    std::FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) return r;
-    char buffer[4096];
-    while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) r.output.append(buffer, n);
-    const int status = pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return shell("/usr/bin/python3 " + std::string(FLOE_SOURCE_DIR) + "/tools/plot.py " + args);
 }
 
 // A PNG that decodes to at least min_width x min_height pixels with more than one colour.
@@ -545,12 +543,9 @@ TEST(Cli, CaptureWritesARenderDocFileWithThePasses)
     EXPECT_EQ(fs::path(capture).parent_path(), out);
     // Read the capture's structured data with RenderDoc's Python module (no replay needed).
     const std::string script = std::string(FLOE_SOURCE_DIR) + "/tools/capture_summary.py";
-    std::FILE* pipe = popen(("/usr/bin/python3 " + script + " " + capture + " 2>&1").c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    std::string text;
-    char buffer[4096];
-    while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) text.append(buffer, n);
-    ASSERT_EQ(WEXITSTATUS(pclose(pipe)), 0) << text;
+    const Result summaryRun = shell("/usr/bin/python3 " + script + " " + capture);
+    const std::string& text = summaryRun.output;
+    ASSERT_EQ(summaryRun.status, 0) << text;
     const nlohmann::json found = nlohmann::json::parse(text);
     EXPECT_GE(found["dispatches"].get<int>(), 2) << text;
     EXPECT_GE(found["draws"].get<int>(), 2) << text;
