@@ -17,6 +17,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "Shell.h"
 #include "gpu/RenderDoc.h"
 #include "io/ParticleExport.h"
 
@@ -24,24 +25,6 @@ namespace floe::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Result {
-    int status = -1;
-    std::string output; // stdout and stderr
-};
-
-// Runs a shell command; its exit status and its stdout and stderr together.
-Result shell(const std::string& command)
-{
-    Result r;
-    std::FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-    if (!pipe) return r;
-    char buffer[4096];
-    while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) r.output.append(buffer, n);
-    const int status = pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
 
 Result floe(const std::string& args)
 {

@@ -14,29 +14,13 @@
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
 
+#include "Shell.h"
 #include "gpu/RenderDoc.h"
 
 namespace floe::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Result {
-    int status = -1;
-    std::string output;
-};
-
-Result shell(const std::string& command)
-{
-    Result r;
-    std::FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-    if (!pipe) return r;
-    char buffer[4096];
-    while (size_t n = std::fread(buffer, 1, sizeof(buffer), pipe)) r.output.append(buffer, n);
-    const int status = pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
 
 bool required()
 {
