@@ -13,19 +13,12 @@
 #include "sim/ParticleBuffers.h"
 
 namespace floe::body {
+using sim::uploaded;
 namespace {
 
 constexpr VkFormat kVec4 = VK_FORMAT_R32G32B32A32_SFLOAT;
 constexpr VkFormat kUint = VK_FORMAT_R32_UINT;
 constexpr VkFormat kUvec4 = VK_FORMAT_R32G32B32A32_UINT;
-
-template <class T> gpu::Buffer uploaded(gpu::Context& context, graph::RenderGraph& graph, const char* name,
-                                        const std::vector<T>& data, VkFormat format)
-{
-    gpu::Buffer b(context, {name, std::max<size_t>(data.size(), 1) * sizeof(T), gpu::MemoryKind::DeviceLocal, format});
-    if (!data.empty()) sim::uploadNow(context, graph, b, data.data(), data.size() * sizeof(T));
-    return b;
-}
 
 } // namespace
 

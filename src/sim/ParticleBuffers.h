@@ -3,8 +3,10 @@
 // scene's sampling order (exports and saved states restore that order).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include <glm/vec4.hpp>
 
@@ -37,5 +39,14 @@ struct ParticleBuffers {
 void uploadNow(gpu::Context& context, graph::RenderGraph& graph, const gpu::Buffer& dst, const void* data, VkDeviceSize bytes);
 // Copies a device buffer to the host after the pending passes of `graph`, submits and waits.
 void downloadNow(gpu::Context& context, graph::RenderGraph& graph, const gpu::Buffer& src, void* data, VkDeviceSize bytes);
+
+// A device-local buffer holding `data` (at least one element's room), texel views in `format`.
+template <class T> gpu::Buffer uploaded(gpu::Context& context, graph::RenderGraph& graph, const char* name,
+                                        const std::vector<T>& data, VkFormat format)
+{
+    gpu::Buffer b(context, {name, std::max<size_t>(data.size(), 1) * sizeof(T), gpu::MemoryKind::DeviceLocal, format});
+    if (!data.empty()) uploadNow(context, graph, b, data.data(), data.size() * sizeof(T));
+    return b;
+}
 
 } // namespace floe::sim

@@ -1,0 +1,73 @@
+// Shared by the fracture passes: parameters, symmetric 3x3 matrices, the eigen-decomposition.
+#ifndef FLOE_FRACTURE_COMMON_GLSL
+#define FLOE_FRACTURE_COMMON_GLSL
+
+#include "shared/fracture.h"
+#include "common/dispatch.glsl"
+#include "common/texel.glsl"
+
+layout(local_size_x = FRACTURE_GROUP_SIZE) in;
+layout(std140, binding = FRACTURE_BIND_PARAMS) uniform Params { FractureParams params; };
+
+// m(a) = a a^T / |a| (digest-004 u/n after (13)): eigenvector a, eigenvalue |a|; 0 for a = 0.
+mat3 outerOverLength(vec3 a)
+{
+    const float l = length(a);
+    return l > 0.0 ? outerProduct(a, a) / l : mat3(0.0);
+}
+
+// Symmetric matrices packed as (xx, yy, zz, xy), (xz, yz).
+mat3 symFromPacked(vec4 a, vec2 b)
+{
+    return mat3(a.x, a.w, b.x, a.w, a.y, b.y, b.x, b.y, a.z);
+}
+
+// Cyclic Jacobi: A = V diag(w) V^T, columns of V unit eigenvectors. Converges quadratically;
+// eight sweeps reach float precision for any symmetric 3x3 matrix.
+void symEigen(mat3 A, out vec3 w, out mat3 V)
+{
+    V = mat3(1.0);
+    const float scale = dot(A[0], A[0]) + dot(A[1], A[1]) + dot(A[2], A[2]);
+    for (int sweep = 0; sweep < 8; ++sweep) {
+        const float off = A[1][0] * A[1][0] + A[2][0] * A[2][0] + A[2][1] * A[2][1];
+        if (off <= 1e-14 * scale) break;
+        for (int k = 0; k < 3; ++k) {
+            const int p = k == 2 ? 1 : 0;
+            const int q = k == 0 ? 1 : 2;
+            const float apq = A[q][p];
+            if (abs(apq) <= 1e-30) continue;
+            // t = tan(phi), the smaller root of t^2 + 2 theta t - 1 = 0.
+            const float theta = (A[q][q] - A[p][p]) / (2.0 * apq);
+            const float t = (theta >= 0.0 ? 1.0 : -1.0) / (abs(theta) + sqrt(theta * theta + 1.0));
+            const float c = inversesqrt(t * t + 1.0);
+            const float s = t * c;
+            mat3 P = mat3(1.0); // P[column][row]
+            P[p][p] = c;
+            P[q][q] = c;
+            P[q][p] = s;
+            P[p][q] = -s;
+            A = transpose(P) * A * P;
+            V = V * P;
+        }
+    }
+    w = vec3(A[0][0], A[1][1], A[2][2]);
+}
+
+// The largest eigenvalue and its unit eigenvector, the sign fixed so that the component of
+// largest magnitude is positive (eigenvectors have no sign; this makes results reproducible).
+vec4 largestEigen(mat3 A)
+{
+    vec3 w;
+    mat3 V;
+    symEigen(A, w, V);
+    int k = 0;
+    if (w[1] > w[k]) k = 1;
+    if (w[2] > w[k]) k = 2;
+    vec3 v = normalize(V[k]);
+    const vec3 a = abs(v);
+    const float big = a.x >= a.y && a.x >= a.z ? v.x : (a.y >= a.z ? v.y : v.z);
+    if (big < 0.0) v = -v;
+    return vec4(v, w[k]);
+}
+
+#endif

@@ -1,0 +1,30 @@
+#include "fracture/Elasticity.h"
+
+#include <glm/glm.hpp>
+
+namespace floe::fracture {
+
+std::vector<TetRest> restData(const TetMesh& mesh)
+{
+    std::vector<TetRest> out(mesh.tets.size());
+    for (size_t t = 0; t < mesh.tets.size(); ++t) {
+        glm::dmat4 m(1.0); // columns: (u_i, 1)
+        for (int i = 0; i < 4; ++i) m[i] = glm::dvec4(glm::dvec3(mesh.nodes[mesh.tets[t][i]]), 1.0);
+        const glm::dmat4 beta = glm::inverse(m);
+        for (int i = 0; i < 4; ++i) // beta's row i, columns 0..2 (glm: beta[column][row])
+            out[t].b[i] = glm::vec3(float(beta[0][i]), float(beta[1][i]), float(beta[2][i]));
+        out[t].volume = float(signedVolume(mesh, t));
+    }
+    return out;
+}
+
+std::optional<Material> materialPreset(std::string_view name)
+{
+    // digest-004 Table 1 (lambda, mu, phi, psi, tau).
+    if (name == "glass") return Material{0.419f, 0.578f, 1.04f, 1.44f, 6.01f};
+    if (name == "iron") return Material{0.759f, 1.474f, 18.98f, 36.85f, 24.82f};
+    if (name == "ceramic") return Material{0.381f, 0.575f, 4.79f, 7.18f, 2.48f};
+    return std::nullopt;
+}
+
+} // namespace floe::fracture

@@ -1,0 +1,30 @@
+// Rest data and materials of the tetrahedral elements (digest-004 §2.2-§2.6, Table 1).
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "fracture/TetMesh.h"
+
+namespace floe::fracture {
+
+// beta = [u0 u1 u2 u3; 1 1 1 1]^-1 (digest-004 u/n after (8)): row i of its first three columns
+// is b_i, the gradient of node i's barycentric coordinate (1/m), so F = sum_i x_i b_i^T.
+struct TetRest {
+    glm::vec3 b[4];
+    float volume; // m^3
+};
+std::vector<TetRest> restData(const TetMesh& mesh); // computed in double precision
+
+// Lame constants (Pa), damping constants (Pa s) and the durability threshold tau of digest-004
+// Table 1 (O'Brien 2000's library as the thesis prints it; units as printed, see README).
+struct Material {
+    float lambda = 0.419f, mu = 0.578f, phi = 1.04f, psi = 1.44f, tau = 6.01f;
+};
+std::optional<Material> materialPreset(std::string_view name); // glass, iron, ceramic
+inline constexpr const char* kMaterialNames = "glass, iron, ceramic";
+
+} // namespace floe::fracture

@@ -1,0 +1,214 @@
+#include "fracture/TetShapes.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include <fmt/format.h>
+#include <glm/glm.hpp>
+
+#include "base/Error.h"
+
+namespace floe::fracture {
+
+namespace {
+
+struct NamedShape {
+    const char* name;
+    TetShape shape;
+};
+constexpr NamedShape kShapes[] = {{"sphere", TetShape::Sphere},   {"cone", TetShape::Cone},
+                                  {"cube", TetShape::Cube},       {"cuboid", TetShape::Cuboid},
+                                  {"fichera", TetShape::Fichera}, {"cube_with_holes", TetShape::CubeWithHoles}};
+
+float boxDistance(const glm::vec3& p, const glm::vec3& centre, const glm::vec3& half)
+{
+    const glm::vec3 q = glm::abs(p - centre) - half;
+    return glm::length(glm::max(q, glm::vec3(0.0f))) + std::min(std::max(q.x, std::max(q.y, q.z)), 0.0f);
+}
+
+// The cube's through-holes (cube_with_holes): two along z at x = +-s/4, one along x above them.
+struct Hole {
+    int axis;         // 0: along x, 2: along z
+    glm::vec2 centre; // in the two other axes, fractions of the edge
+    float radius;     // fraction of the edge
+};
+constexpr Hole kHoles[] = {{2, {-0.25f, -0.1f}, 0.13f}, {2, {0.25f, -0.1f}, 0.13f}, {0, {0.3f, 0.0f}, 0.11f}};
+
+bool curved(TetShape shape)
+{
+    return shape == TetShape::Sphere || shape == TetShape::Cone || shape == TetShape::CubeWithHoles;
+}
+
+glm::vec3 shapeSize(const TetShapeDesc& d)
+{
+    switch (d.shape) {
+    case TetShape::Sphere:
+    case TetShape::Cube:
+    case TetShape::Fichera:
+    case TetShape::CubeWithHoles: return glm::vec3(d.size.x);
+    case TetShape::Cone: return glm::vec3(d.size.x, d.size.y, d.size.x);
+    case TetShape::Cuboid: return d.size;
+    }
+    return d.size;
+}
+
+// Lattice coordinates along one axis: `cells` intervals over [-half, half]; the cone's are
+// graded towards its axis (x, z) and its tip (y) with the exponent p.
+std::vector<float> axisCoordinates(const TetShapeDesc& d, int axis, int cells, float half)
+{
+    std::vector<float> c(size_t(cells) + 1);
+    for (int i = 0; i <= cells; ++i) {
+        const float s = float(i) / float(cells); // 0..1
+        float x = -half + 2.0f * half * s;
+        if (d.shape == TetShape::Cone && d.tipRefinement != 1.0f) {
+            const float p = d.tipRefinement;
+            if (axis == 1) {
+                x = -half + 2.0f * half * (1.0f - std::pow(1.0f - s, p));
+            } else {
+                const float u = 2.0f * s - 1.0f;
+                x = half * std::copysign(std::pow(std::abs(u), p), u);
+            }
+        }
+        c[size_t(i)] = x;
+    }
+    return c;
+}
+
+} // namespace
+
+std::optional<TetShape> tetShapeFromName(std::string_view name)
+{
+    for (const NamedShape& s : kShapes)
+        if (name == s.name) return s.shape;
+    return std::nullopt;
+}
+
+const char* tetShapeName(TetShape shape)
+{
+    for (const NamedShape& s : kShapes)
+        if (s.shape == shape) return s.name;
+    return "?";
+}
+
+float tetShapeDistance(const TetShapeDesc& d, const glm::vec3& p)
+{
+    const glm::vec3 size = shapeSize(d);
+    switch (d.shape) {
+    case TetShape::Sphere: return glm::length(p) - 0.5f * size.x;
+    case TetShape::Cube:
+    case TetShape::Cuboid: return boxDistance(p, glm::vec3(0.0f), 0.5f * size);
+    case TetShape::Fichera: {
+        // The cube without its (+x, +y, +z) octant.
+        const float h = 0.5f * size.x;
+        return std::max(boxDistance(p, glm::vec3(0.0f), glm::vec3(h)), -boxDistance(p, glm::vec3(0.5f * h), glm::vec3(0.5f * h)));
+    }
+    case TetShape::CubeWithHoles: {
+        const float s = size.x;
+        float dist = boxDistance(p, glm::vec3(0.0f), glm::vec3(0.5f * s));
+        for (const Hole& h : kHoles) {
+            const glm::vec2 q = h.axis == 2 ? glm::vec2(p.x, p.y) : glm::vec2(p.y, p.z);
+            dist = std::max(dist, h.radius * s - glm::length(q - h.centre * s));
+        }
+        return dist;
+    }
+    case TetShape::Cone: {
+        // Base at y = -H/2, tip at y = +H/2: the larger of the base plane's and the mantle's
+        // signed distances (exact inside, a lower bound outside near the rim).
+        const float radius = 0.5f * size.x, height = size.y;
+        const glm::vec2 q(glm::length(glm::vec2(p.x, p.z)), p.y - 0.5f * height);
+        const glm::vec2 n = glm::normalize(glm::vec2(height, radius));
+        return std::max(-(p.y + 0.5f * height), glm::dot(q, n));
+    }
+    }
+    return 1.0f;
+}
+
+TetMesh makeTetShape(const TetShapeDesc& d)
+{
+    if (d.resolution < 2 || d.resolution > 64)
+        throw Error(
+            fmt::format("{}: resolution {} is out of range: expected 2..64 lattice cells", tetShapeName(d.shape), d.resolution));
+    if (!(d.size.x > 0.0f && d.size.y > 0.0f && d.size.z > 0.0f) || glm::any(glm::isinf(d.size)))
+        throw Error(fmt::format("{}: size must be positive and finite", tetShapeName(d.shape)));
+    if (!(d.tipRefinement >= 1.0f && d.tipRefinement <= 3.0f))
+        throw Error(fmt::format("{}: tipRefinement {} is out of range: expected 1..3", tetShapeName(d.shape), d.tipRefinement));
+    const glm::vec3 size = shapeSize(d);
+    const float longest = std::max(size.x, std::max(size.y, size.z));
+    glm::ivec3 cells;
+    for (int a = 0; a < 3; ++a) {
+        cells[a] = std::max(2, int(std::lround(float(d.resolution) * size[a] / longest)));
+        if (d.shape == TetShape::Fichera) cells[a] += cells[a] % 2; // the notch on a lattice plane
+    }
+    std::array<std::vector<float>, 3> axes;
+    for (int a = 0; a < 3; ++a) axes[size_t(a)] = axisCoordinates(d, a, cells[a], 0.5f * size[a]);
+
+    TetMesh mesh;
+    mesh.name = tetShapeName(d.shape);
+    const glm::ivec3 n = cells + 1;
+    auto node = [&](int i, int j, int k) { return uint32_t((k * n.y + j) * n.x + i); };
+    for (int k = 0; k < n.z; ++k)
+        for (int j = 0; j < n.y; ++j)
+            for (int i = 0; i < n.x; ++i) mesh.nodes.emplace_back(axes[0][size_t(i)], axes[1][size_t(j)], axes[2][size_t(k)]);
+    // Six tets per box along the paths 000 -> 111 through every order of the axes.
+    static constexpr int kOrders[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+    for (int k = 0; k < cells.z; ++k)
+        for (int j = 0; j < cells.y; ++j)
+            for (int i = 0; i < cells.x; ++i)
+                for (int o = 0; o < 6; ++o) {
+                    glm::ivec3 c(i, j, k);
+                    glm::uvec4 t;
+                    t[0] = node(c.x, c.y, c.z);
+                    for (int s = 0; s < 3; ++s) {
+                        c[kOrders[o][s]] += 1;
+                        t[s + 1] = node(c.x, c.y, c.z);
+                    }
+                    if (o >= 3) std::swap(t[1], t[2]); // odd orders are negative
+                    const glm::vec3 centroid = 0.25f * (mesh.nodes[t[0]] + mesh.nodes[t[1]] + mesh.nodes[t[2]] + mesh.nodes[t[3]]);
+                    if (tetShapeDistance(d, centroid) < 0.0f) mesh.tets.push_back(t);
+                }
+    if (mesh.tets.empty())
+        throw Error(fmt::format("{}: no tetrahedra at resolution {}: raise the resolution", mesh.name, d.resolution));
+
+    if (curved(d.shape)) {
+        // Move boundary nodes onto the surface along the distance gradient, never shrinking an
+        // incident tet below a quarter of its volume (else a shorter step, else not at all).
+        std::vector<std::vector<uint32_t>> tetsOf(mesh.nodes.size());
+        for (size_t t = 0; t < mesh.tets.size(); ++t)
+            for (int c = 0; c < 4; ++c) tetsOf[mesh.tets[t][c]].push_back(uint32_t(t));
+        std::vector<char> boundary(mesh.nodes.size(), 0);
+        for (const glm::uvec3& f : boundaryFaces(mesh)) boundary[f.x] = boundary[f.y] = boundary[f.z] = 1;
+        const float eps = 1e-4f * longest;
+        for (int pass = 0; pass < 2; ++pass) // a second pass moves nodes the first one blocked
+            for (uint32_t v = 0; v < mesh.nodes.size(); ++v) {
+                if (!boundary[v]) continue;
+                const glm::vec3 p = mesh.nodes[v];
+                const float dist = tetShapeDistance(d, p);
+                glm::vec3 g;
+                for (int a = 0; a < 3; ++a) {
+                    glm::vec3 e(0.0f);
+                    e[a] = eps;
+                    g[a] = tetShapeDistance(d, p + e) - tetShapeDistance(d, p - e);
+                }
+                if (glm::length(g) < 1e-12f || std::abs(dist) < 1e-6f * longest) continue;
+                g = glm::normalize(g);
+                float edge = 0.0f; // the longest incident edge: about the local lattice cell
+                for (uint32_t t : tetsOf[v])
+                    for (int c = 0; c < 4; ++c) edge = std::max(edge, glm::length(mesh.nodes[mesh.tets[t][c]] - p));
+                if (std::abs(dist) > edge) continue;
+                for (float step : {1.0f, 0.75f, 0.5f, 0.25f}) {
+                    std::vector<double> before;
+                    for (uint32_t t : tetsOf[v]) before.push_back(signedVolume(mesh, t));
+                    mesh.nodes[v] = p - step * dist * g;
+                    bool ok = true;
+                    for (size_t k = 0; k < tetsOf[v].size() && ok; ++k) ok = signedVolume(mesh, tetsOf[v][k]) > 0.25 * before[k];
+                    if (ok) break;
+                    mesh.nodes[v] = p;
+                }
+            }
+    }
+    return validated(std::move(mesh));
+}
+
+} // namespace floe::fracture

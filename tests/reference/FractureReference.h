@@ -1,0 +1,36 @@
+// CPU reference of the fracture stress evaluation (digest-004 (6)-(16)) in double precision,
+// written from the equations independently of shaders/fracture/*. Tests only.
+#pragma once
+
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace floe::reference {
+
+struct TetStressResult {
+    glm::dmat3 F, strain, strainRate, stress, tensile, compressive, element;
+    glm::dvec3 force[4], tensileForce[4], compressiveForce[4];
+    double largestPrincipal = 0;
+};
+
+// Cyclic Jacobi to convergence: A = V diag(w) V^T.
+void symmetricEigen(glm::dmat3 A, glm::dvec3& w, glm::dmat3& V);
+// Largest eigenvalue and its unit eigenvector.
+void largestEigen(const glm::dmat3& A, double& w, glm::dvec3& v);
+glm::dmat3 outerOverLength(const glm::dvec3& a); // m(a)
+
+// rest: the four rest positions; x, v: current positions and velocities; lame: lambda, mu, phi, psi.
+TetStressResult tetStress(const glm::dvec3 rest[4], const glm::dvec3 x[4], const glm::dvec3 v[4], const glm::dvec4& lame);
+
+// Separation tensor per node: eq16 (true) or the mean of the incident element tensors.
+struct NodeTensor {
+    glm::dmat3 tensor{0.0};
+    double w = 0;
+    glm::dvec3 v{0.0};
+};
+std::vector<NodeTensor> nodeSeparation(const std::vector<glm::dvec3>& restNodes, const std::vector<glm::uvec4>& tets,
+                                       const std::vector<glm::dvec3>& x, const std::vector<glm::dvec3>& v, const glm::dvec4& lame,
+                                       bool eq16);
+
+} // namespace floe::reference
