@@ -1,6 +1,7 @@
 #version 460
 // Stress per tetrahedron (digest-004 §2.4-§2.7, §10.2), one thread per tet:
-//   F = sum_i x_i b_i^T, dF = sum_i v_i b_i^T (positions relative to node 0: sum b_i = 0)
+//   F = sum_i x_i b_i^T, dF = sum_i v_i b_i^T (relative to node 0, exact as sum b_i = 0; this
+//   keeps translations and uniform velocities out of the float rounding)
 //   strain (6) eps = F^T F - I (Green's strain without the 1/2, as the thesis and O'Brien write it)
 //   strain rate (8) nu = F^T dF + dF^T F (the printed "x" in (8) is p)
 //   stress (9) sigma = lambda tr(eps) I + 2 mu eps + phi tr(nu) I + 2 psi nu
@@ -34,11 +35,11 @@ void main()
     for (int i = 0; i < 4; ++i) b[i] = FLOE_LOAD_VEC4(rest, 4u * t + uint(i)).xyz;
     const float volume = FLOE_LOAD_VEC4(rest, 4u * t).w;
     const vec4 lame = FLOE_LOAD_VEC4(material, t);
-    const vec3 x0 = FLOE_LOAD_VEC4(positions, idx[0]).xyz;
+    const vec3 x0 = FLOE_LOAD_VEC4(positions, idx[0]).xyz, v0 = FLOE_LOAD_VEC4(velocities, idx[0]).xyz;
     mat3 F = mat3(0.0), dF = mat3(0.0);
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 1; i < 4; ++i) {
         F += outerProduct(FLOE_LOAD_VEC4(positions, idx[i]).xyz - x0, b[i]);
-        dF += outerProduct(FLOE_LOAD_VEC4(velocities, idx[i]).xyz, b[i]);
+        dF += outerProduct(FLOE_LOAD_VEC4(velocities, idx[i]).xyz - v0, b[i]);
     }
     const mat3 eps = transpose(F) * F - mat3(1.0);
     const mat3 nu = transpose(F) * dF + transpose(dF) * F;

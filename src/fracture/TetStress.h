@@ -42,6 +42,7 @@ public:
     const gpu::Buffer& tetSeparation() const { return tetSeparation_; }   // vec4 per tet
     const gpu::Buffer& nodeSeparation() const { return nodeSeparation_; } // vec4 per node
     const gpu::Buffer& forces() const { return forces_; }                 // vec4 per corner
+    const gpu::Buffer& records() const { return records_; }               // 3 vec4 per incidence slot
 
 private:
     gpu::PipelineCache pipelines_;
