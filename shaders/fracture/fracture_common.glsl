@@ -70,4 +70,36 @@ vec4 largestEigen(mat3 A)
     return vec4(v, w[k]);
 }
 
+// Unit quaternions (x, y, z, w).
+mat3 quatToMat3(vec4 q)
+{
+    const float x = q.x, y = q.y, z = q.z, w = q.w;
+    return mat3(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + w * z), 2.0 * (x * z - w * y),
+                2.0 * (x * y - w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + w * x),
+                2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y));
+}
+vec4 quatMul(vec4 a, vec4 b)
+{
+    return vec4(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz));
+}
+
+// The rotation of A's polar decomposition by Mueller et al. 2016 ("A robust method to extract
+// the rotational part of deformations"): warm-started from q, always a proper rotation, also
+// for inverted elements where an SVD-based polar decomposition returns a reflection.
+vec4 extractRotation(mat3 A, vec4 q, int iterations)
+{
+    for (int k = 0; k < iterations; ++k) {
+        const mat3 R = quatToMat3(q);
+        const vec3 omega = (cross(R[0], A[0]) + cross(R[1], A[1]) + cross(R[2], A[2])) /
+                           (abs(dot(R[0], A[0]) + dot(R[1], A[1]) + dot(R[2], A[2])) + 1e-9);
+        const float angle = length(omega);
+        if (angle < 1e-9) break;
+        const vec3 axis = omega / angle;
+        q = normalize(quatMul(vec4(axis * sin(0.5 * angle), cos(0.5 * angle)), q));
+    }
+    return q;
+}
+
+#define FRACTURE_STATE_BLOCK layout(std430, binding = FRACTURE_BIND_STATE) coherent buffer State { FractureState state; }
+
 #endif

@@ -173,12 +173,28 @@ TetMesh makeTetShape(const TetShapeDesc& d)
 
     if (curved(d.shape)) {
         // Move boundary nodes onto the surface along the distance gradient, never shrinking an
-        // incident tet below a quarter of its volume (else a shorter step, else not at all).
+        // incident tet below 40 % of its lattice volume or shape quality (else a shorter step, else not at all).
         std::vector<std::vector<uint32_t>> tetsOf(mesh.nodes.size());
         for (size_t t = 0; t < mesh.tets.size(); ++t)
             for (int c = 0; c < 4; ++c) tetsOf[mesh.tets[t][c]].push_back(uint32_t(t));
         std::vector<char> boundary(mesh.nodes.size(), 0);
         for (const glm::uvec3& f : boundaryFaces(mesh)) boundary[f.x] = boundary[f.y] = boundary[f.z] = 1;
+        // Quality floors against the lattice's own tets (volume over rms edge cubed), so that
+        // snapping never makes slivers: they would be stiff, tiny and invert at once.
+        auto quality = [&](size_t t) {
+            double e2 = 0;
+            for (int a = 0; a < 4; ++a)
+                for (int b = a + 1; b < 4; ++b) {
+                    const glm::dvec3 e = glm::dvec3(mesh.nodes[mesh.tets[t][b]]) - glm::dvec3(mesh.nodes[mesh.tets[t][a]]);
+                    e2 += glm::dot(e, e);
+                }
+            return signedVolume(mesh, t) / std::pow(e2 / 6.0, 1.5);
+        };
+        std::vector<double> latticeVolume(mesh.tets.size()), latticeQuality(mesh.tets.size());
+        for (size_t t = 0; t < mesh.tets.size(); ++t) {
+            latticeVolume[t] = signedVolume(mesh, t);
+            latticeQuality[t] = quality(t);
+        }
         const float eps = 1e-4f * longest;
         for (int pass = 0; pass < 2; ++pass) // a second pass moves nodes the first one blocked
             for (uint32_t v = 0; v < mesh.nodes.size(); ++v) {
@@ -198,15 +214,16 @@ TetMesh makeTetShape(const TetShapeDesc& d)
                     for (int c = 0; c < 4; ++c) edge = std::max(edge, glm::length(mesh.nodes[mesh.tets[t][c]] - p));
                 if (std::abs(dist) > edge) continue;
                 for (float step : {1.0f, 0.75f, 0.5f, 0.25f}) {
-                    std::vector<double> before;
-                    for (uint32_t t : tetsOf[v]) before.push_back(signedVolume(mesh, t));
-                    mesh.nodes[v] = p - step * dist * g;
-                    bool ok = true;
-                    for (size_t k = 0; k < tetsOf[v].size() && ok; ++k) ok = signedVolume(mesh, tetsOf[v][k]) > 0.25 * before[k];
-                    if (ok) break;
-                    mesh.nodes[v] = p;
+                mesh.nodes[v] = p - step * dist * g;
+                bool ok = true;
+                for (size_t k = 0; k < tetsOf[v].size() && ok; ++k) {
+                    const uint32_t t = tetsOf[v][k];
+                    ok = signedVolume(mesh, t) > 0.4 * latticeVolume[t] && quality(t) > 0.4 * latticeQuality[t];
                 }
+                if (ok) break;
+                mesh.nodes[v] = p;
             }
+        }
     }
     return validated(std::move(mesh));
 }

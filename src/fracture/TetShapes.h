@@ -1,8 +1,8 @@
 // Floe's tetrahedral mesh generator for the objects of digest-004 §5.3: a lattice of boxes, each
 // split into six tets around its main diagonal (a conforming Freudenthal triangulation), kept
 // where the tet's centroid lies inside the shape's signed distance function, then boundary
-// nodes moved onto curved surfaces (sphere, cone, holes) as far as no tet loses more than
-// three quarters of its volume. Box faces lie on lattice planes, so flat shapes are exact.
+// nodes moved onto curved surfaces (sphere, cone, holes) as far as no tet falls below 40 % of
+// its lattice volume or shape quality. Box faces lie on lattice planes, so flat shapes are exact.
 #pragma once
 
 #include <optional>

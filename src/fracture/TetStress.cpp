@@ -12,72 +12,98 @@ constexpr VkFormat kUint = VK_FORMAT_R32_UINT;
 constexpr VkFormat kUvec4 = VK_FORMAT_R32G32B32A32_UINT;
 } // namespace
 
-TetStress::TetStress(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const TetMesh& mesh,
-                     const Material& material, const std::vector<Material>& materials)
-    : pipelines_(context, shaders), tets_(uint32_t(mesh.tets.size())), nodes_(uint32_t(mesh.nodes.size()))
+void packRest(const std::vector<TetRest>& rest, std::vector<glm::vec4>& rows)
 {
-    using sim::uploaded;
-    const std::vector<TetRest> rest = restData(mesh);
-    std::vector<glm::vec4> restRows(4 * rest.size()), lame(rest.size());
-    for (size_t t = 0; t < rest.size(); ++t) {
-        for (int i = 0; i < 4; ++i) restRows[4 * t + i] = glm::vec4(rest[t].b[i], i == 0 ? rest[t].volume : 0.0f);
-        const Material& m = materials.empty() ? material : materials.at(t);
-        lame[t] = glm::vec4(m.lambda, m.mu, m.phi, m.psi);
-    }
-    const Incidence inc = incidence(mesh);
-    std::vector<uint32_t> heads(inc.corner.size(), 0);
-    for (uint32_t n = 0; n < nodes_; ++n)
-        if (inc.start[n] < inc.start[n + 1]) heads[inc.start[n]] = 1;
-    params_ = gpu::Buffer(context, {"fracture params", sizeof(shared::FractureParams), gpu::MemoryKind::Upload});
-    tetBuffer_ = uploaded(context, graph, "fracture tets", mesh.tets, kUvec4);
-    rest_ = uploaded(context, graph, "fracture tet rest", restRows, kVec4);
-    material_ = uploaded(context, graph, "fracture tet material", lame, kVec4);
-    slots_ = uploaded(context, graph, "fracture incidence slots", inc.slot, kUint);
-    nodeStart_ = uploaded(context, graph, "fracture node start", inc.start, kUint);
-    heads_ = uploaded(context, graph, "fracture incidence heads", heads, kUint);
-    const VkDeviceSize corners = std::max<VkDeviceSize>(4 * tets_, 1);
+    rows.resize(4 * rest.size());
+    for (size_t t = 0; t < rest.size(); ++t)
+        for (int i = 0; i < 4; ++i) rows[4 * t + i] = glm::vec4(rest[t].b[i], i == 0 ? rest[t].volume : 0.0f);
+}
+
+TetStress::TetStress(gpu::Context& context, const gpu::ShaderLibrary& shaders, uint32_t tets, uint32_t nodeCapacity)
+    : pipelines_(context, shaders)
+{
+    const VkDeviceSize corners = std::max<VkDeviceSize>(4 * VkDeviceSize(tets), 1);
     auto vec4s = [&](const char* name, VkDeviceSize count) {
         return gpu::Buffer(context, {name, std::max<VkDeviceSize>(count, 1) * 16, gpu::MemoryKind::DeviceLocal, kVec4});
     };
     records_ = vec4s("fracture incidence records", 3 * corners);
     scanned_ = vec4s("fracture incidence scanned", 3 * corners);
-    tetStress_ = vec4s("fracture tet stress", 2 * VkDeviceSize(tets_));
-    tetSeparation_ = vec4s("fracture tet separation", tets_);
-    nodeSeparation_ = vec4s("fracture node separation", nodes_);
+    tetStress_ = vec4s("fracture tet stress", 2 * VkDeviceSize(tets));
+    tetSeparation_ = vec4s("fracture tet separation", tets);
+    nodeSeparation_ = vec4s("fracture node separation", nodeCapacity);
     forces_ = vec4s("fracture corner forces", corners);
     scan_.emplace(context, shaders, uint32_t(corners));
-    setSeparationMode(SeparationMode::Eq16);
 }
 
-void TetStress::setSeparationMode(SeparationMode mode)
-{
-    mode_ = mode;
-    const shared::FractureParams p{tets_, nodes_, uint32_t(mode), 0};
-    params_.write(&p, sizeof(p));
-}
-
-void TetStress::addPasses(graph::RenderGraph& graph, const gpu::Buffer& positions, const gpu::Buffer& velocities)
+void TetStress::addPasses(graph::RenderGraph& graph, const StressInputs& in)
 {
     graph.addCompute(pipelines_.compute("fracture/stress"))
-        .read(FRACTURE_BIND_PARAMS, params_)
-        .read(FRACTURE_BIND_POSITIONS, positions, kVec4)
-        .read(FRACTURE_BIND_VELOCITIES, velocities, kVec4)
-        .read(FRACTURE_BIND_TETS, tetBuffer_)
-        .read(FRACTURE_BIND_TET_REST, rest_)
-        .read(FRACTURE_BIND_TET_MATERIAL, material_)
-        .read(FRACTURE_BIND_SLOTS, slots_)
+        .read(FRACTURE_BIND_PARAMS, *in.params)
+        .read(FRACTURE_BIND_POSITIONS, *in.positions, kVec4)
+        .read(FRACTURE_BIND_VELOCITIES, *in.velocities, kVec4)
+        .read(FRACTURE_BIND_TETS, *in.tets, kUvec4)
+        .read(FRACTURE_BIND_TET_REST, *in.rest, kVec4)
+        .read(FRACTURE_BIND_TET_MATERIAL, *in.material, kVec4)
+        .read(FRACTURE_BIND_SLOTS, *in.slots, kUint)
         .write(FRACTURE_BIND_RECORDS, records_)
         .write(FRACTURE_BIND_TET_STRESS, tetStress_)
         .write(FRACTURE_BIND_TET_SEPARATION, tetSeparation_)
         .write(FRACTURE_BIND_FORCES, forces_)
-        .dispatchThreads(tets_);
-    scan_->inclusive(graph, records_, heads_, scanned_, 4 * tets_, 3);
+        .dispatchThreads(in.tetCount);
+    scan_->inclusive(graph, records_, *in.heads, scanned_, 4 * in.tetCount, 3);
     graph.addCompute(pipelines_.compute("fracture/separation"))
-        .read(FRACTURE_BIND_PARAMS, params_)
+        .read(FRACTURE_BIND_PARAMS, *in.params)
         .read(FRACTURE_BIND_SCANNED, scanned_)
-        .read(FRACTURE_BIND_NODE_START, nodeStart_)
+        .read(FRACTURE_BIND_NODE_START, *in.nodeStart, kUint)
         .write(FRACTURE_BIND_NODE_SEPARATION, nodeSeparation_)
-        .dispatchThreads(nodes_);
+        .dispatchThreads(in.nodeCount);
+}
+
+TetMeshBuffers::TetMeshBuffers(gpu::Context& context, graph::RenderGraph& graph, const TetMesh& mesh, const Material& m,
+                               SeparationMode mode, const std::vector<Material>& materials)
+    : tetCount(uint32_t(mesh.tets.size())), nodeCount(uint32_t(mesh.nodes.size()))
+{
+    using sim::uploaded;
+    std::vector<glm::vec4> rows, lame(mesh.tets.size());
+    packRest(restData(mesh), rows);
+    for (size_t t = 0; t < mesh.tets.size(); ++t) {
+        const Material& mt = materials.empty() ? m : materials.at(t);
+        lame[t] = glm::vec4(mt.lambda, mt.mu, mt.phi, mt.psi);
+    }
+    const Incidence inc = incidence(mesh);
+    std::vector<uint32_t> headFlags(inc.corner.size(), 0);
+    for (uint32_t n = 0; n < nodeCount; ++n)
+        if (inc.start[n] < inc.start[n + 1]) headFlags[inc.start[n]] = 1;
+    shared::FractureParams p{};
+    p.tets = tetCount;
+    p.nodes = nodeCount;
+    p.separation = uint32_t(mode);
+    p.nodeCapacity = nodeCount;
+    params = gpu::Buffer(context, {"fracture params", sizeof(p), gpu::MemoryKind::Upload});
+    params.write(&p, sizeof(p));
+    tets = uploaded(context, graph, "fracture tets", mesh.tets, kUvec4);
+    rest = uploaded(context, graph, "fracture tet rest", rows, kVec4);
+    material = uploaded(context, graph, "fracture tet material", lame, kVec4);
+    slots = uploaded(context, graph, "fracture incidence slots", inc.slot, kUint);
+    nodeStart = uploaded(context, graph, "fracture node start", inc.start, kUint);
+    heads = uploaded(context, graph, "fracture incidence heads", headFlags, kUint);
+}
+
+StressInputs TetMeshBuffers::inputs(const gpu::Buffer& positions, const gpu::Buffer& velocities) const
+{
+    StressInputs in;
+    in.params = &params;
+    in.positions = &positions;
+    in.velocities = &velocities;
+    in.tets = &tets;
+    in.rest = &rest;
+    in.material = &material;
+    in.slots = &slots;
+    in.nodeStart = &nodeStart;
+    in.heads = &heads;
+    in.tetCount = tetCount;
+    in.nodeCount = nodeCount;
+    return in;
 }
 
 } // namespace floe::fracture

@@ -26,18 +26,21 @@ enum class SeparationMode : uint32_t {
     Averaged = 1, // mean of the incident elements' tensors (what the thesis' code does)
 };
 
+// What the stress passes read; FractureBodies owns these, TetMeshBuffers makes them for a
+// fixed mesh.
+struct StressInputs {
+    const gpu::Buffer* params = nullptr; // FractureParams: tets, nodes, separation
+    const gpu::Buffer *positions = nullptr, *velocities = nullptr;
+    const gpu::Buffer *tets = nullptr, *rest = nullptr, *material = nullptr;
+    const gpu::Buffer *slots = nullptr, *nodeStart = nullptr, *heads = nullptr;
+    uint32_t tetCount = 0, nodeCount = 0;
+};
+
 class TetStress {
 public:
-    // One mesh, one material per tet (`materials` empty: `material` for all).
-    TetStress(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const TetMesh& mesh,
-              const Material& material, const std::vector<Material>& materials = {});
+    TetStress(gpu::Context& context, const gpu::ShaderLibrary& shaders, uint32_t tets, uint32_t nodeCapacity);
+    void addPasses(graph::RenderGraph& graph, const StressInputs& in);
 
-    void setSeparationMode(SeparationMode mode);
-    // Records the passes reading `positions` and `velocities` (vec4 per node).
-    void addPasses(graph::RenderGraph& graph, const gpu::Buffer& positions, const gpu::Buffer& velocities);
-
-    uint32_t tets() const { return tets_; }
-    uint32_t nodes() const { return nodes_; }
     const gpu::Buffer& tetStress() const { return tetStress_; }           // 2 vec4 per tet
     const gpu::Buffer& tetSeparation() const { return tetSeparation_; }   // vec4 per tet
     const gpu::Buffer& nodeSeparation() const { return nodeSeparation_; } // vec4 per node
@@ -46,11 +49,21 @@ public:
 
 private:
     gpu::PipelineCache pipelines_;
-    uint32_t tets_ = 0, nodes_ = 0;
-    SeparationMode mode_ = SeparationMode::Eq16;
-    gpu::Buffer params_, tetBuffer_, rest_, material_, slots_, nodeStart_, heads_;
     gpu::Buffer records_, scanned_, tetStress_, tetSeparation_, nodeSeparation_, forces_;
     std::optional<sim::SegmentedScan> scan_;
 };
+
+// A fixed mesh's tets, rest data, materials (one per tet, or `material` for all), incidence
+// and parameters on the GPU.
+struct TetMeshBuffers {
+    TetMeshBuffers(gpu::Context& context, graph::RenderGraph& graph, const TetMesh& mesh, const Material& material,
+                   SeparationMode mode, const std::vector<Material>& materials = {});
+    StressInputs inputs(const gpu::Buffer& positions, const gpu::Buffer& velocities) const;
+    gpu::Buffer params, tets, rest, material, slots, nodeStart, heads;
+    uint32_t tetCount = 0, nodeCount = 0;
+};
+
+// Rest rows and Lame vectors as the stress pass reads them.
+void packRest(const std::vector<TetRest>& rest, std::vector<glm::vec4>& rows);
 
 } // namespace floe::fracture

@@ -30,8 +30,8 @@ protected:
     Result evaluate(const TetMesh& mesh, const std::vector<glm::vec3>& x, const std::vector<glm::vec3>& v, const Material& material,
                     SeparationMode mode)
     {
-        TetStress stress(context(), shaders(), graph(), mesh, material);
-        stress.setSeparationMode(mode);
+        const TetMeshBuffers buffers(context(), graph(), mesh, material, mode);
+        TetStress stress(context(), shaders(), buffers.tetCount, buffers.nodeCount);
         std::vector<glm::vec4> x4, v4;
         for (size_t i = 0; i < x.size(); ++i) {
             x4.emplace_back(x[i], 1.0f);
@@ -39,7 +39,7 @@ protected:
         }
         const gpu::Buffer positions = sim::uploaded(context(), graph(), "test positions", x4, VK_FORMAT_R32G32B32A32_SFLOAT);
         const gpu::Buffer velocities = sim::uploaded(context(), graph(), "test velocities", v4, VK_FORMAT_R32G32B32A32_SFLOAT);
-        stress.addPasses(graph(), positions, velocities);
+        stress.addPasses(graph(), buffers.inputs(positions, velocities));
         submit();
         Result r;
         r.tetStress = download<glm::vec4>(stress.tetStress(), 2 * mesh.tets.size());

@@ -1,0 +1,48 @@
+#version 460
+// One thread per node: the domain's walls and floor (the box domainMin..domainMax) with
+// position-based Coulomb friction: the tangential move since the substep began is removed up to
+// friction x penetration (static), else shortened by it (kinetic). A collided node gets
+// FRACTURE_NODE_CONTACT and the step is marked as one with contact (digest-004 §3.0: stress is
+// evaluated on such steps).
+#include "fracture/fracture_common.glsl"
+
+FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
+FLOE_RW_VEC4(FRACTURE_BIND_PREDICTED, predicted);
+FLOE_RW_UINT(FRACTURE_BIND_NODE_FLAGS, flags);
+FRACTURE_STATE_BLOCK;
+
+void main()
+{
+    const uint n = floeGlobalIndex();
+    if (n >= params.nodes) return;
+    const vec4 p4 = FLOE_RW_LOAD_VEC4(predicted, n);
+    if (p4.w == 0.0) return;
+    vec3 p = p4.xyz;
+    const vec3 x = FLOE_LOAD_VEC4(positions, n).xyz;
+    const float friction = params.domainMin.w;
+    bool hit = false;
+    for (int a = 0; a < 3; ++a) {
+        float depth = 0.0, side = 0.0;
+        if (p[a] < params.domainMin[a]) {
+            depth = params.domainMin[a] - p[a];
+            side = 1.0;
+        } else if (p[a] > params.domainMax[a]) {
+            depth = p[a] - params.domainMax[a];
+            side = -1.0;
+        }
+        if (depth <= 0.0) continue;
+        hit = true;
+        p[a] += side * depth;
+        vec3 move = p - x;
+        move[a] = 0.0;
+        const float slide = length(move);
+        const float stop = friction * depth;
+        const vec3 tangential = slide <= stop ? move : move * (stop / slide);
+        for (int b = 0; b < 3; ++b)
+            if (b != a) p[b] -= tangential[b];
+    }
+    if (!hit) return;
+    FLOE_STORE_VEC4(predicted, n, vec4(p, p4.w));
+    FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) | FRACTURE_NODE_CONTACT);
+    atomicOr(state.counts.y, 1u);
+}

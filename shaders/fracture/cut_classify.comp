@@ -1,0 +1,37 @@
+#version 460
+// One thread per tet (indirect: only when a cut is active): the side of the cut plane its
+// centroid b lies on, (b - x_n) . n >= 0 -> +1 else -1 (the node-relative plane, digest-004
+// §11 item 2; the thesis' code put the plane through the origin). Only tets of the node's
+// fragment take part; Radius also only those with a node within the radius of the node.
+// Marks every node of a classified tet with the side(s) it is on.
+#include "fracture/fracture_common.glsl"
+
+FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
+FLOE_IN_UVEC4(FRACTURE_BIND_TETS, tets);
+FLOE_IN_UINT(FRACTURE_BIND_LABELS, labels);
+FLOE_OUT_UINT(FRACTURE_BIND_TET_SIDE, side);
+layout(std430, binding = FRACTURE_BIND_NODE_SIDES) buffer Sides { uint nodeSides[]; };
+FRACTURE_STATE_BLOCK;
+
+void main()
+{
+    const uint t = floeGlobalIndex();
+    if (t >= params.tets) return;
+    const uvec4 idx = FLOE_LOAD_UVEC4(tets, t);
+    const vec3 point = state.cutPoint.xyz;
+    const float radius = state.cutPoint.w;
+    int s = 0;
+    if (FLOE_LOAD_UINT(labels, idx.x) == state.cutInfo.z) {
+        vec3 middle = vec3(0.0);
+        bool near = radius < 0.0;
+        for (int i = 0; i < 4; ++i) {
+            const vec3 x = FLOE_LOAD_VEC4(positions, idx[i]).xyz;
+            middle += 0.25 * x;
+            near = near || distance(x, point) <= radius;
+        }
+        if (near) s = dot(middle - point, state.cutNormal.xyz) >= 0.0 ? 1 : -1;
+    }
+    FLOE_STORE_UINT(side, t, uint(s));
+    if (s != 0)
+        for (int i = 0; i < 4; ++i) atomicOr(nodeSides[idx[i]], s > 0 ? 1u : 2u);
+}

@@ -1,0 +1,34 @@
+#version 460
+// One thread per node slot (indirect): a split node gets a copy at nodes + offset (position,
+// velocity, rest position, fragment label, flags); both are marked as crack nodes (the thesis
+// marked only the original, §11 item 5; the copy lies on the same crack). The copy's mass is
+// set when the incidence is rebuilt: lumped from its own tets, so mass is conserved (the thesis
+// gave both the full mass, §11 item 11).
+#include "fracture/fracture_common.glsl"
+
+FLOE_IN_UINT(FRACTURE_BIND_SPLIT, split);
+FLOE_IN_UINT(FRACTURE_BIND_OFFSETS, offsets);
+FLOE_RW_VEC4(FRACTURE_BIND_POSITIONS, positions);
+FLOE_RW_VEC4(FRACTURE_BIND_VELOCITIES, velocities);
+FLOE_RW_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
+FLOE_RW_VEC4(FRACTURE_BIND_NODE_DATA, nodeData);
+FLOE_RW_UINT(FRACTURE_BIND_LABELS, labels);
+FLOE_RW_UINT(FRACTURE_BIND_NODE_FLAGS, flags);
+FRACTURE_STATE_BLOCK;
+
+void main()
+{
+    const uint n = floeGlobalIndex();
+    const uint count = state.counts.x;
+    if (n >= count || FLOE_LOAD_UINT(split, n) == 0u) return;
+    const uint copy = count + FLOE_LOAD_UINT(offsets, n);
+    if (copy >= params.nodeCapacity) return; // cannot happen: every node holds a distinct tet corner
+    FLOE_STORE_VEC4(positions, copy, FLOE_RW_LOAD_VEC4(positions, n));
+    FLOE_STORE_VEC4(velocities, copy, FLOE_RW_LOAD_VEC4(velocities, n));
+    FLOE_STORE_VEC4(restNodes, copy, FLOE_RW_LOAD_VEC4(restNodes, n));
+    FLOE_STORE_VEC4(nodeData, copy, FLOE_RW_LOAD_VEC4(nodeData, n));
+    FLOE_STORE_UINT(labels, copy, FLOE_RW_LOAD_UINT(labels, n));
+    const uint f = FLOE_RW_LOAD_UINT(flags, n) | FRACTURE_NODE_CRACK;
+    FLOE_STORE_UINT(flags, n, f);
+    FLOE_STORE_UINT(flags, copy, f);
+}

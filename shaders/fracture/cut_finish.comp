@@ -1,0 +1,17 @@
+#version 460
+// One thread: the cut's copies join the node count (after cut_duplicate and cut_rewrite read
+// the old count).
+#include "fracture/fracture_common.glsl"
+
+FLOE_IN_UINT(FRACTURE_BIND_SPLIT, split);
+FLOE_IN_UINT(FRACTURE_BIND_OFFSETS, offsets);
+FRACTURE_STATE_BLOCK;
+
+void main()
+{
+    if (gl_GlobalInvocationID.x != 0u || state.cutNormal.w == 0.0) return;
+    const uint last = params.nodeCapacity - 1u;
+    const uint added = FLOE_LOAD_UINT(offsets, last) + FLOE_LOAD_UINT(split, last);
+    state.counts2.z = added;
+    state.counts.x = min(state.counts.x + added, params.nodeCapacity);
+}

@@ -1,0 +1,12 @@
+#version 460
+// One thread: clears the step's contact flag and largest load.
+#include "fracture/fracture_common.glsl"
+
+FRACTURE_STATE_BLOCK;
+
+void main()
+{
+    if (gl_GlobalInvocationID.x != 0u) return;
+    state.counts.y = 0u;
+    state.extra.x = 0u;
+}

@@ -1,0 +1,127 @@
+// Brittle tetrahedral bodies on the GPU (digest-004): elastic dynamics (co-rotational tet
+// constraints, XPBD, substeps), collisions with the domain, the stress evaluation (TetStress),
+// the fracture methods as a fixed number of cut passes per step whose work is dispatched
+// indirectly from GPU-side state (no read-back decides anything within a step), node
+// duplication, and after a step with cuts the rebuilt incidence, lumped masses and fragments
+// (connected components). Every pass goes through the render graph.
+//
+// A step: step_begin; substeps x (predict; iterations x (tet_goals, tet_apply); collide;
+// finish); stress; separation; load; candidate sort; cuts x (cut_select; cut_classify;
+// cut_split; scan; cut_duplicate; cut_rewrite; cut_finish); the state copied for the host.
+// afterStep() reads it and, if cuts added nodes, rebuilds (incidence_keys, sort,
+// incidence_start, node_mass, components).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "fracture/Elasticity.h"
+#include "fracture/TetMesh.h"
+#include "fracture/TetStress.h"
+#include "gpu/Buffer.h"
+#include "gpu/PipelineCache.h"
+#include "sim/prim/RadixSort.h"
+#include "sim/prim/Scan.h"
+
+namespace floe::graph {
+class RenderGraph;
+}
+
+namespace floe::fracture {
+
+enum class FractureMethod : uint32_t { None = 0, Radius = 1, SecondarySplits = 3 };
+std::optional<FractureMethod> fractureMethodFromName(const std::string& name); // "none", "radius", "secondary_splits"
+const char* fractureMethodName(FractureMethod method);
+inline constexpr const char* kFractureMethodNames = "none, radius, secondary_splits";
+
+struct FractureBodyInstance {
+    TetMesh mesh; // in world coordinates
+    Material material;
+    float density = 1000.0f;      // kg/m^3; 0 makes the body fixed
+    float youngsModulus = 1.0e6f; // Pa, of the dynamics (the tet constraints' stiffness)
+    glm::vec3 velocity{0.0f}, angularVelocity{0.0f};
+    bool breakable = true;
+};
+
+struct FractureSettings {
+    FractureMethod method = FractureMethod::SecondarySplits;
+    SeparationMode separation = SeparationMode::Eq16;
+    uint32_t maxIterations = 3;  // cuts per fracture event (the thesis' "max. fracture iterations")
+    float fragility = 2.0f;      // secondary splits: crack nodes cut at tau / fragility (20)
+    float radiusFactor = 3.0f;   // Radius: crack radius in mean edge lengths per unit of load / tau
+    float tauScale = 1.0f;       // load (Pa) -> tau units
+    bool evaluateEveryStep = false;
+    uint32_t substeps = 20, iterations = 1;
+    float friction = 0.5f, damping = 0.0f; // Coulomb coefficient; velocity damping per second
+    float timeStep = 1.0f / 60.0f;
+    glm::vec3 gravity{0.0f, -10.0f, 0.0f};
+    glm::vec3 domainMin{-5.0f, 0.0f, -5.0f}, domainMax{5.0f, 10.0f, 5.0f};
+    uint32_t colourMode = 0; // 0 fragments, 1 stress
+};
+
+struct FractureReport {
+    uint32_t nodes = 0, fragments = 0, events = 0, cuts = 0;
+    bool contact = false;
+    float maxLoad = 0.0f; // largest node load / tau this step
+};
+
+class FractureBodies {
+public:
+    FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
+                   const std::vector<FractureBodyInstance>& bodies, const FractureSettings& settings);
+
+    void setSettings(const FractureSettings& settings); // takes effect at the next step
+    const FractureSettings& settings() const { return settings_; }
+
+    void addStep(graph::RenderGraph& graph);
+    // After the step's submission finished: reads the GPU state; after cuts rebuilds the
+    // incidence, masses and fragments (one more submission).
+    FractureReport afterStep(graph::RenderGraph& graph);
+    // The flat-shaded tet faces for the mesh renderer (colour by fragment or stress).
+    void addSurface(graph::RenderGraph& graph);
+
+    uint32_t tetCount() const { return tets_; }
+    uint32_t nodeCount() const { return nodes_; }
+    uint32_t bodyCount() const { return bodies_; }
+    const FractureReport& report() const { return report_; }
+    std::vector<glm::vec4> download(graph::RenderGraph& graph, const gpu::Buffer& buffer, size_t count);
+
+    const gpu::Buffer& positions() const { return positions_; }
+    const gpu::Buffer& velocities() const { return velocities_; }
+    const gpu::Buffer& tets() const { return tetBuffer_; }
+    const gpu::Buffer& labels() const { return labels_; }
+    const gpu::Buffer& nodeData() const { return nodeData_; }
+    const gpu::Buffer& nodeFlags() const { return nodeFlags_; }
+    const TetStress& stress() const { return *stress_; }
+    const gpu::Buffer& surfacePositions() const { return surface_; }
+    const gpu::Buffer& surfaceNormals() const { return surfaceNormals_; }
+    const gpu::Buffer& surfaceTriangles() const { return surfaceTriangles_; }
+    uint32_t surfaceTriangleCount() const { return 4 * tets_; }
+
+private:
+    void writeParams();
+    void addRebuild(graph::RenderGraph& graph);
+    StressInputs stressInputs() const;
+
+    gpu::Context& context_;
+    gpu::PipelineCache pipelines_;
+    FractureSettings settings_;
+    uint32_t tets_ = 0, nodes_ = 0, capacity_ = 0, bodies_ = 0;
+    FractureReport report_;
+    gpu::Buffer params_, state_, stateReadback_;
+    gpu::Buffer positions_, velocities_, predicted_, restNodes_, nodeFlags_, nodeData_, labels_;
+    gpu::Buffer nodeSides_, split_, offsets_, keys_, values_;
+    gpu::Buffer tetBuffer_, tetRest_, tetMaterial_, tetInfo_, tetRotation_, tetSide_, corrections_, lambdas_;
+    gpu::Buffer corners_, slots_, nodeStart_, heads_, bodyInfo_;
+    gpu::Buffer surface_, surfaceNormals_, surfaceTriangles_;
+    std::optional<sim::RadixSort> sort_;
+    std::optional<sim::Scan> scan_;
+    std::optional<TetStress> stress_;
+};
+
+} // namespace floe::fracture
