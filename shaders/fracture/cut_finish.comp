@@ -1,6 +1,7 @@
 #version 460
 // One thread: the cut's copies join the node count (after cut_duplicate and cut_rewrite read
-// the old count).
+// the old count). Only a cut that split nodes counts as a cut (a plane through a surface node
+// can leave the whole fragment on one side), and the step's first such cut as a fracture event.
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_UINT(FRACTURE_BIND_SPLIT, split);
@@ -14,4 +15,8 @@ void main()
     const uint added = FLOE_LOAD_UINT(offsets, last) + FLOE_LOAD_UINT(split, last);
     state.counts2.z = added;
     state.counts.x = min(state.counts.x + added, params.nodeCapacity);
+    if (added == 0u) return;
+    state.counts.w += 1u;
+    if (state.extra.y == 0u) state.counts.z += 1u;
+    state.extra.y += 1u;
 }

@@ -15,7 +15,7 @@
 
 FLOE_IN_UINT(FRACTURE_BIND_VALUES, order);
 FLOE_IN_VEC4(FRACTURE_BIND_NODE_DATA, nodeData);
-FLOE_IN_VEC4(FRACTURE_BIND_NODE_SEPARATION, separation);
+FLOE_IN_VEC4(FRACTURE_BIND_PEAK, separation); // the step's peak: crack normal, load
 FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
 FLOE_IN_VEC4(FRACTURE_BIND_BODY_INFO, bodyInfo);
@@ -99,6 +99,4 @@ void main()
     state.cutInfo = uvec4(node, uint(FLOE_LOAD_VEC4(restNodes, node).w), FLOE_LOAD_UINT(labels, node), method);
     state.tetArgs = uvec4((params.tets + FRACTURE_GROUP_SIZE - 1u) / FRACTURE_GROUP_SIZE, 1u, 1u, 0u);
     state.nodeArgs = uvec4((params.nodeCapacity + FRACTURE_GROUP_SIZE - 1u) / FRACTURE_GROUP_SIZE, 1u, 1u, 0u);
-    state.counts.w += 1u;
-    if (cut == 0u) state.counts.z += 1u;
 }

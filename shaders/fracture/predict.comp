@@ -1,12 +1,14 @@
 #version 460
 // Substep begin (one thread per node): gravity, damping, the predicted position p = x + v dt.
-// Nodes of inverse mass 0 stay. The first substep also clears the nodes' contact flags.
+// Nodes of inverse mass 0 stay. The first substep also clears the nodes' contact flags and
+// peak loads.
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_RW_VEC4(FRACTURE_BIND_VELOCITIES, velocities);
 FLOE_OUT_VEC4(FRACTURE_BIND_PREDICTED, predicted);
 FLOE_RW_UINT(FRACTURE_BIND_NODE_FLAGS, flags);
+FLOE_OUT_VEC4(FRACTURE_BIND_PEAK, peak);
 layout(push_constant) uniform Push { uint substep; };
 
 void main()
@@ -20,5 +22,8 @@ void main()
     else v = vec3(0.0);
     FLOE_STORE_VEC4(velocities, n, vec4(v, 0.0));
     FLOE_STORE_VEC4(predicted, n, vec4(x.xyz + v * dt, x.w));
-    if (substep == 0u) FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) & ~FRACTURE_NODE_CONTACT);
+    if (substep == 0u) {
+        FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) & ~FRACTURE_NODE_CONTACT);
+        FLOE_STORE_VEC4(peak, n, vec4(0.0, 0.0, 0.0, -1.0)); // the step's peak load starts anew
+    }
 }

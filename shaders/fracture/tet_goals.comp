@@ -7,33 +7,35 @@
 // converges to the compliant solution instead of growing stiffer with every iteration:
 //   dlambda = (-C - alpha~ lambda) / (w + alpha~),  dp_i = w dlambda,  alpha~ = 1 / (k dt^2)
 // with w = 1/m_i and the tet's stiffness k = E L (N/m: Young's modulus times the tet's size).
-// tet_apply averages the corrections per node.
+// Tets are processed one colour at a time (no two tets of a colour share a node, so each
+// writes its nodes directly: Gauss-Seidel across colours, which stiff tets need; averaging the
+// corrections per node (Jacobi) left impacts to crush and invert the contact layer).
 #include "fracture/fracture_common.glsl"
 
-FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted);
+FLOE_RW_VEC4(FRACTURE_BIND_PREDICTED, predicted);
 FLOE_IN_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
 FLOE_IN_UVEC4(FRACTURE_BIND_TETS, tets);
 FLOE_IN_VEC4(FRACTURE_BIND_TET_REST, rest);
 FLOE_IN_VEC4(FRACTURE_BIND_TET_INFO, tetInfo);
 FLOE_RW_VEC4(FRACTURE_BIND_TET_ROTATION, rotation);
-FLOE_OUT_VEC4(FRACTURE_BIND_CORRECTIONS, corrections);
 FLOE_RW_VEC4(FRACTURE_BIND_LAMBDAS, lambdas);
-layout(push_constant) uniform Push { uint iteration; };
+layout(push_constant) uniform Push { uint first, count, iteration, unused; };
 
 void main()
 {
-    const uint t = floeGlobalIndex();
-    if (t >= params.tets) return;
+    const uint k = floeGlobalIndex();
+    if (k >= count) return;
+    const uint t = first + k;
     const uvec4 idx = FLOE_LOAD_UVEC4(tets, t);
     vec4 p[4];
     vec3 u[4];
     for (int i = 0; i < 4; ++i) {
-        p[i] = FLOE_LOAD_VEC4(predicted, idx[i]);
+        p[i] = FLOE_RW_LOAD_VEC4(predicted, idx[i]);
         u[i] = FLOE_LOAD_VEC4(restNodes, idx[i]).xyz;
     }
     mat3 F = mat3(0.0);
     for (int i = 1; i < 4; ++i) F += outerProduct(p[i].xyz - p[0].xyz, FLOE_LOAD_VEC4(rest, 4u * t + uint(i)).xyz);
-    const vec4 q = extractRotation(F, FLOE_RW_LOAD_VEC4(rotation, t), 4);
+    const vec4 q = extractRotation(F, FLOE_RW_LOAD_VEC4(rotation, t), 10);
     FLOE_STORE_VEC4(rotation, t, q);
     const mat3 R = quatToMat3(q);
     const vec3 c = 0.25 * (p[0].xyz + p[1].xyz + p[2].xyz + p[3].xyz);
@@ -47,6 +49,6 @@ void main()
         const vec3 C = p[i].xyz - (c + R * (u[i] - c0));
         const vec3 dLambda = w > 0.0 ? (-C - compliance * lambda) / (w + compliance) : vec3(0.0);
         FLOE_STORE_VEC4(lambdas, corner, vec4(lambda + dLambda, 0.0));
-        FLOE_STORE_VEC4(corrections, corner, vec4(w * dLambda, 0.0));
+        FLOE_STORE_VEC4(predicted, idx[i], vec4(p[i].xyz + w * dLambda, w));
     }
 }

@@ -6,41 +6,44 @@
 
 #define FRACTURE_GROUP_SIZE 128
 
-#define FRACTURE_BIND_PARAMS 0           // uniform buffer: FractureParams
-#define FRACTURE_BIND_POSITIONS 1        // vec4 per node: xyz m (world), w inverse mass 1/kg
-#define FRACTURE_BIND_VELOCITIES 2       // vec4 per node: xyz m/s
-#define FRACTURE_BIND_TETS 3             // uvec4 per tet: the four nodes (positive orientation)
-#define FRACTURE_BIND_TET_REST 4         // 4 vec4 per tet: row i of beta's first three columns (1/m) in xyz, w rest volume m^3 (row 0)
-#define FRACTURE_BIND_TET_MATERIAL 5     // vec4 per tet: lambda, mu, phi, psi (Table 1 units)
-#define FRACTURE_BIND_SLOTS 6            // uint per corner (4 tet + c): its slot in the node-ordered incidence
-#define FRACTURE_BIND_RECORDS 7          // 3 vec4 per incidence slot, written for the segmented scan
-#define FRACTURE_BIND_SCANNED 8          // 3 vec4 per incidence slot: the records scanned per node
-#define FRACTURE_BIND_NODE_START 9       // uint per node + 1: first incidence slot
-#define FRACTURE_BIND_TET_STRESS 10      // 2 vec4 per tet: sigma (xx, yy, zz, xy), (xz, yz, largest principal stress, 0)
-#define FRACTURE_BIND_TET_SEPARATION 11  // vec4 per tet: unit eigenvector of the element's separation tensor, w its largest eigenvalue (N)
-#define FRACTURE_BIND_NODE_SEPARATION 12 // vec4 per node: unit eigenvector of the node's separation tensor, w its largest eigenvalue (N)
-#define FRACTURE_BIND_FORCES 13          // vec4 per corner (4 tet + c): elastic + damping force (10)+(11) on that node, N
-#define FRACTURE_BIND_PREDICTED 14       // vec4 per node: predicted position of the substep (m)
-#define FRACTURE_BIND_REST_NODES 15      // vec4 per node: rest position (m, the body's frame), w body index
-#define FRACTURE_BIND_TET_ROTATION 16    // vec4 per tet: unit quaternion (x, y, z, w), the warm start of its rotation
-#define FRACTURE_BIND_CORRECTIONS 17     // vec4 per corner: the tet's position correction for that node (m)
-#define FRACTURE_BIND_CORNERS 18         // uint per incidence slot: the corner 4 tet + c, node-ordered
-#define FRACTURE_BIND_STATE 19           // storage buffer: FractureState
-#define FRACTURE_BIND_NODE_FLAGS 20      // uint per node: FRACTURE_NODE_* bits
-#define FRACTURE_BIND_TET_INFO 21        // vec4 per tet: body, density kg/m^3, stiffness E L (N/m), 0
-#define FRACTURE_BIND_BODY_INFO 22       // vec4 per body: tau, breakable (0/1), 0, mean edge length m
-#define FRACTURE_BIND_KEYS 23            // uint per node (candidates) or corner (incidence): sort keys
-#define FRACTURE_BIND_VALUES 24          // uint: the values sorted with them
-#define FRACTURE_BIND_TET_SIDE 25        // int per tet: side of the current cut (+1, -1, 0 untouched)
-#define FRACTURE_BIND_NODE_SIDES 26      // uint per node: bit 0 an incident tet on +, bit 1 on -
-#define FRACTURE_BIND_SPLIT 27           // uint per node: 1 if the cut duplicates it
-#define FRACTURE_BIND_OFFSETS 28         // uint per node: exclusive scan of SPLIT
-#define FRACTURE_BIND_LABELS 29          // uint per node: fragment label (the smallest node index of its component)
-#define FRACTURE_BIND_NODE_DATA 30       // vec4 per node: lumped volume m^3, mass kg, incident tets, load (w / volume^(2/3)) Pa
+#define FRACTURE_BIND_PARAMS 0       // uniform buffer: FractureParams
+#define FRACTURE_BIND_POSITIONS 1    // vec4 per node: xyz m (world), w inverse mass 1/kg
+#define FRACTURE_BIND_VELOCITIES 2   // vec4 per node: xyz m/s
+#define FRACTURE_BIND_TETS 3         // uvec4 per tet: the four nodes (positive orientation)
+#define FRACTURE_BIND_TET_REST 4     // 4 vec4 per tet: row i of beta's first three columns (1/m) in xyz, w rest volume m^3 (row 0)
+#define FRACTURE_BIND_TET_MATERIAL 5 // vec4 per tet: lambda, mu, phi, psi (Table 1 units)
+#define FRACTURE_BIND_SLOTS 6        // uint per corner (4 tet + c): its slot in the node-ordered incidence
+#define FRACTURE_BIND_RECORDS 7      // 3 vec4 per incidence slot, written for the segmented scan
+#define FRACTURE_BIND_SCANNED 8      // 3 vec4 per incidence slot: the records scanned per node
+#define FRACTURE_BIND_NODE_START 9   // uint per node + 1: first incidence slot
+#define FRACTURE_BIND_TET_STRESS 10  // 2 vec4 per tet: sigma (xx, yy, zz, xy), (xz, yz, largest principal stress, 0)
+#define FRACTURE_BIND_TET_SEPARATION                                                                                               \
+    11 // vec4 per tet: unit eigenvector of the element's separation tensor, w its largest eigenvalue (N)
+#define FRACTURE_BIND_NODE_SEPARATION                                                                                              \
+    12                              // vec4 per node: unit eigenvector of the node's separation tensor, w its largest eigenvalue (N)
+#define FRACTURE_BIND_FORCES 13     // vec4 per corner (4 tet + c): elastic + damping force (10)+(11) on that node, N
+#define FRACTURE_BIND_PREDICTED 14  // vec4 per node: predicted position of the substep (m)
+#define FRACTURE_BIND_REST_NODES 15 // vec4 per node: rest position (m, the body's frame), w body index
+#define FRACTURE_BIND_TET_ROTATION 16 // vec4 per tet: unit quaternion (x, y, z, w), the warm start of its rotation
+#define FRACTURE_BIND_CORNERS 18      // uint per incidence slot: the corner 4 tet + c, node-ordered
+#define FRACTURE_BIND_STATE 19        // storage buffer: FractureState
+#define FRACTURE_BIND_NODE_FLAGS 20   // uint per node: FRACTURE_NODE_* bits
+#define FRACTURE_BIND_TET_INFO 21     // vec4 per tet: body, density kg/m^3, stiffness E L (N/m), 0
+#define FRACTURE_BIND_BODY_INFO 22    // vec4 per body: tau, breakable (0/1), 0, mean edge length m
+#define FRACTURE_BIND_KEYS 23         // uint per node (candidates) or corner (incidence): sort keys
+#define FRACTURE_BIND_VALUES 24       // uint: the values sorted with them
+#define FRACTURE_BIND_TET_SIDE 25     // int per tet: side of the current cut (+1, -1, 0 untouched)
+#define FRACTURE_BIND_NODE_SIDES 26   // uint per node: bit 0 an incident tet on +, bit 1 on -
+#define FRACTURE_BIND_SPLIT 27        // uint per node: 1 if the cut duplicates it
+#define FRACTURE_BIND_OFFSETS 28      // uint per node: exclusive scan of SPLIT
+#define FRACTURE_BIND_LABELS 29       // uint per node: fragment label (the smallest node index of its component)
+#define FRACTURE_BIND_NODE_DATA                                                                                                    \
+    30 // vec4 per node: lumped volume m^3, mass kg, incident tets, peak load of the step (tau scale x w / volume^(2/3))
 #define FRACTURE_BIND_SURFACE 31         // vec4 per surface vertex (12 per tet): position m
 #define FRACTURE_BIND_SURFACE_NORMALS 32 // vec4 per surface vertex: face normal
 #define FRACTURE_BIND_SURFACE_TRIS 33    // uvec4 per surface triangle (4 per tet): vertex indices, colour code
 #define FRACTURE_BIND_TET_ADJ 34         // uvec4 per tet: the tet across each face (opposite corner c), or none
+#define FRACTURE_BIND_PEAK 36            // vec4 per node: unit crack normal at the step's peak load, w that load (tau units x tau)
 #define FRACTURE_BIND_LAMBDAS 35         // vec4 per corner: the XPBD multiplier of its goal constraint this substep
 
 #define FRACTURE_NODE_CRACK 1u   // the node lies on a crack (secondary splits start only there)
@@ -49,9 +52,9 @@
 
 // Fracture methods (FractureParams.control.x, digest-004 §3).
 #define FRACTURE_METHOD_NONE 0u
-#define FRACTURE_METHOD_RADIUS 1u      // Mueller et al. 2001, plane through the node, tets within a radius
-#define FRACTURE_METHOD_RADIUS_ADJ 2u  // the same, only tets connected to the node through faces (no jumps across air)
-#define FRACTURE_METHOD_SECONDARY 3u   // the thesis' own: one global cut, then cuts from crack nodes at tau / fragility
+#define FRACTURE_METHOD_RADIUS 1u     // Mueller et al. 2001, plane through the node, tets within a radius
+#define FRACTURE_METHOD_RADIUS_ADJ 2u // the same, only tets connected to the node through faces (no jumps across air)
+#define FRACTURE_METHOD_SECONDARY 3u  // the thesis' own: one global cut, then cuts from crack nodes at tau / fragility
 
 // Separation tensor per node (FractureParams.separation).
 #define FRACTURE_SEPARATION_EQ16 0u     // digest-004 (16): forces' outer products per node
@@ -77,15 +80,15 @@ SHARED_SIZE(FractureParams, 96);
 
 // GPU-side state of a step; cut passes are dispatched indirectly from it.
 struct FractureState {
-    uvec4 counts;    // x nodes, y contact this step (0/1), z fracture events (total), w cuts (total)
-    uvec4 counts2;   // x fragments, y labels changed this round, z nodes added by this cut, w secondary cursor
-    uvec4 tetArgs;   // indirect dispatch over tets for the current cut (x = 0: no cut)
-    uvec4 nodeArgs;  // indirect dispatch over the node capacity for the current cut
-    vec4 cutPoint;   // xyz m, w radius m (negative: the whole fragment)
-    vec4 cutNormal;  // xyz unit normal, w 1 if a cut is active
-    uvec4 cutInfo;   // x node, y body, z fragment label, w method
-    vec4 primary;    // secondary splits: xyz the first cut's normal, w 1 once it was made this step
-    uvec4 extra;     // x largest node load this step (float bits, tau units), yzw 0
+    uvec4 counts;   // x nodes, y contact this step (0/1), z fracture events (total), w cuts (total)
+    uvec4 counts2;  // x fragments, y labels changed this round, z nodes added by this cut, w secondary cursor
+    uvec4 tetArgs;  // indirect dispatch over tets for the current cut (x = 0: no cut)
+    uvec4 nodeArgs; // indirect dispatch over the node capacity for the current cut
+    vec4 cutPoint;  // xyz m, w radius m (negative: the whole fragment)
+    vec4 cutNormal; // xyz unit normal, w 1 if a cut is active
+    uvec4 cutInfo;  // x node, y body, z fragment label, w method
+    vec4 primary;   // secondary splits: xyz the first cut's normal, w 1 once it was made this step
+    uvec4 extra;    // x largest node load / tau this step (float bits), y cuts this step, zw 0
 };
 SHARED_SIZE(FractureState, 144);
 

@@ -15,6 +15,7 @@
 
 #include "app/BodyRun.h"
 #include "app/Commands.h"
+#include "app/FractureRun.h"
 #include "app/Plots.h"
 #include "app/Progress.h"
 #include "app/RunOutput.h"
@@ -96,9 +97,9 @@ int runCommand(const RunOptions& o)
     const auto wallStart = std::chrono::steady_clock::now();
     Scene scene = loadScene(o.scene);
     for (const std::string& s : o.sets) applyOverride(scene, s);
-    if (!scene.deformableBodies.empty()) {
+    if (!scene.deformableBodies.empty() || !scene.fractureBodies.empty()) {
         for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
-        return runBodies(o, scene, wallStart);
+        return scene.fractureBodies.empty() ? runBodies(o, scene, wallStart) : runFracture(o, scene, wallStart);
     }
     if (!o.solver.empty()) {
         try {

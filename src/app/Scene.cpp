@@ -156,6 +156,63 @@ const SettingsTable& DeformableSettings::table()
     return t;
 }
 
+const SettingsTable& FractureBody::table()
+{
+    static const SettingsTable t = [] {
+        SettingsTable s("FractureBodies[]");
+        using S = FractureBody;
+        s.choice("shape", &S::shape, {"sphere", "cone", "cube", "cuboid", "fichera", "cube_with_holes", "mesh"},
+                 "a generated object of digest-004 §5.3 or an imported tetrahedral mesh")
+            .choice("geometryFile", &S::geometryFile, {}, "TetGen .node/.ele or Gmsh .msh (ASCII 2.2/4.1) for shape mesh")
+            .vector("size", &S::size, "m", 1e-3, 1e3, "bounding box (sphere, cube: x; cone: x base diameter, y height)")
+            .integer("resolution", &S::resolution, 2, 64, "lattice cells along the longest side")
+            .number("tipRefinement", &S::tipRefinement, "", 1, 3, "cone: lattice grading towards the tip (1: uniform)")
+            .choice("material", &S::material, {"glass", "iron", "ceramic", "custom"},
+                    "Table 1 material (custom: give lambda, mu, phi, psi, tau)")
+            .number("lambda", &S::lambda, "", -1, 1e6, "first Lame constant (negative: the material's)")
+            .number("mu", &S::mu, "", -1, 1e6, "second Lame constant (negative: the material's)")
+            .number("phi", &S::phi, "", -1, 1e6, "first damping constant (negative: the material's)")
+            .number("psi", &S::psi, "", -1, 1e6, "second damping constant (negative: the material's)")
+            .number("tau", &S::tau, "", -1, 1e6, "durability threshold (negative: the material's)")
+            .vector("translation", &S::translation, "m", -1e6, 1e6, "translation")
+            .vector("scale", &S::scale, "", 1e-6, 1e6, "scale (before rotation)")
+            .vector("rotationAxis", &S::rotationAxis, "", -1e6, 1e6, "rotation axis")
+            .number("rotationAngle", &S::rotationAngle, "rad", -1e3, 1e3, "rotation angle")
+            .integer("orientationSeed", &S::orientationSeed, -1, 2147483647, "random orientation from this seed (-1: none)")
+            .vector("velocity", &S::velocity, "m/s", -1e4, 1e4, "initial velocity")
+            .vector("angularVelocity", &S::angularVelocity, "rad/s", -1e4, 1e4, "initial spin about the centroid")
+            .number("density", &S::density, "kg/m^3", 0, 1e6, "density (0: a fixed body)")
+            .number("youngsModulus", &S::youngsModulus, "Pa", 1e3, 1e12, "stiffness of the dynamics (tet constraints)")
+            .flag("breakable", &S::breakable, "false: the body never fractures (projectiles, supports)");
+        return s;
+    }();
+    return t;
+}
+
+const SettingsTable& FractureSceneSettings::table()
+{
+    static const SettingsTable t = [] {
+        SettingsTable s("Fracture");
+        using S = FractureSceneSettings;
+        s.choice("method", &S::method, {"none", "radius", "secondary_splits"}, "fracture method (digest-004 §3)")
+            .choice("separation", &S::separation, {"eq16", "averaged"},
+                    "node separation tensor: equation (16) or the mean of the elements' (the thesis' code)")
+            .integer("maxIterations", &S::maxIterations, 0, 150, "cuts per fracture event (secondary splits: 1 + this many)")
+            .number("fragility", &S::fragility, "", 1, 100, "secondary splits: crack nodes cut at tau / fragility (20)")
+            .number("radiusFactor", &S::radiusFactor, "", 0, 1e3, "radius: crack radius in mean edge lengths per load / tau")
+            .number("tauScale", &S::tauScale, "", 1e-9, 1e9, "load (Pa) to tau units (README: Fracture)")
+            .number("dampingTime", &S::dampingTime, "s", 0, 1e3, "phi and psi of Table 1 are used times this")
+            .flag("evaluateEveryStep", &S::evaluateEveryStep, "evaluate fracture every step, not only on contact")
+            .integer("substeps", &S::substeps, 1, 1000, "substeps of the tet dynamics per time step")
+            .integer("iterations", &S::iterations, 1, 100, "constraint iterations per substep")
+            .number("friction", &S::friction, "", 0, 10, "Coulomb friction coefficient at the floor and walls")
+            .number("damping", &S::damping, "1/s", 0, 1e3, "velocity damping per second")
+            .choice("view", &S::view, {"fragments", "stress"}, "colours: one per fragment, or load / tau (green 0, red tau)");
+        return s;
+    }();
+    return t;
+}
+
 namespace {
 
 struct BlockGrid {

@@ -12,6 +12,7 @@
 #include <glm/vec4.hpp>
 
 #include "base/Settings.h"
+#include "fracture/TetMesh.h"
 #include "geometry/Mesh.h"
 #include "sim/sph/SphSettings.h"
 
@@ -133,6 +134,47 @@ struct DeformableSettings {
     static const SettingsTable& table();
 };
 
+// One entry of "FractureBodies": a tetrahedral body that can break (digest-004).
+struct FractureBody {
+    std::string shape = "cube";       // sphere, cone, cube, cuboid, fichera, cube_with_holes or mesh (geometryFile)
+    std::string geometryFile;         // TetGen .node/.ele or Gmsh .msh for shape "mesh", relative to the scene file
+    glm::vec3 size{1.0f, 1.0f, 1.0f}; // m, the shape's bounding box (TetShapeDesc)
+    int resolution = 6;               // lattice cells along the longest side
+    float tipRefinement = 1.3f;       // cone: grading towards the tip
+    std::string material = "glass";   // glass, iron, ceramic (digest-004 Table 1) or custom
+    float lambda = -1, mu = -1, phi = -1, psi = -1, tau = -1; // overrides of the material's values (negative: keep)
+    glm::vec3 translation{0, 0, 0};                           // m
+    glm::vec3 scale{1, 1, 1};
+    glm::vec3 rotationAxis{0, 0, 1};
+    float rotationAngle = 0.0f;         // radians
+    int orientationSeed = -1;           // >= 0: a random orientation from this seed (after the rotation)
+    glm::vec3 velocity{0, 0, 0};        // m/s
+    glm::vec3 angularVelocity{0, 0, 0}; // rad/s about the centroid
+    float density = 1000.0f;            // kg/m^3 (0: the body is fixed)
+    float youngsModulus = 1.0e8f;       // Pa, stiffness of the dynamics
+    bool breakable = true;
+    fracture::TetMesh mesh; // built and placed by the scene loader
+    static const SettingsTable& table();
+};
+
+// "Fracture": the fracture method and the tetrahedral dynamics (digest-004 §3, §5.2).
+struct FractureSceneSettings {
+    std::string method = "secondary_splits"; // none, radius, secondary_splits
+    std::string separation = "eq16";         // eq16 (digest-004 (16)) or averaged (the thesis' code)
+    int maxIterations = 3;                   // cuts per fracture event (secondary splits: 1 + this many)
+    float fragility = 2.0f;                  // secondary splits: crack nodes cut at tau / fragility
+    float radiusFactor = 3.0f;               // radius: mean edge lengths per unit of load / tau
+    float tauScale = 1.0f;                   // load (Pa) -> tau units, see README
+    float dampingTime = 1.0e-4f;             // s: phi and psi of Table 1 are taken times this
+    bool evaluateEveryStep = false;          // else only on steps with contact (the thesis)
+    int substeps = 20;
+    int iterations = 1;
+    float friction = 0.5f;          // Coulomb coefficient at the floor and walls
+    float damping = 0.0f;           // velocity damping per second
+    std::string view = "fragments"; // colours: fragments or stress
+    static const SettingsTable& table();
+};
+
 struct Scene {
     std::filesystem::path file;
     std::string name; // file stem
@@ -144,6 +186,8 @@ struct Scene {
     std::optional<ContainerSettings> container;
     std::vector<DeformableBody> deformableBodies;
     DeformableSettings deformable;
+    std::vector<FractureBody> fractureBodies;
+    FractureSceneSettings fracture;
     std::vector<std::string> warnings; // shown once by the loader's caller
 
     bool domainGiven() const { return floe.domainMax != floe.domainMin; }

@@ -3,16 +3,19 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <random>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
+#include <glm/mat3x3.hpp>
 #include <nlohmann/json.hpp>
 
 #include "base/Error.h"
 #include "body/SurfaceMesh.h"
+#include "fracture/TetShapes.h"
 
 namespace floe {
 namespace {
@@ -172,6 +175,57 @@ geometry::TriangleMesh deformableMesh(const DeformableBody& body, const std::fil
     }
 }
 
+// The tetrahedral mesh of a fracture body: generated or imported, then scaled, rotated (axis and
+// angle, then a seeded random orientation) and translated.
+fracture::TetMesh fractureMesh(const FractureBody& body, const std::filesystem::path& sceneDir, const std::string& where,
+                               const std::string& section)
+{
+    if (body.scale.x * body.scale.y * body.scale.z <= 0.0f)
+        throw Error(fmt::format("{}: {}.scale must be positive on every axis, got [{}, {}, {}]", where, section, body.scale.x,
+                                body.scale.y, body.scale.z));
+    fracture::TetMesh mesh;
+    try {
+        if (body.shape == "mesh") {
+            if (body.geometryFile.empty())
+                throw Error(fmt::format("{}.geometryFile: shape mesh needs a TetGen .node/.ele or Gmsh .msh file", section));
+            const std::filesystem::path path = sceneDir / body.geometryFile;
+            if (!std::filesystem::exists(path))
+                throw Error(fmt::format("{}.geometryFile: {} does not exist", section, path.string()));
+            mesh = fracture::loadTetMesh(path);
+        } else {
+            fracture::TetShapeDesc d;
+            d.shape = *fracture::tetShapeFromName(body.shape);
+            d.size = body.size;
+            d.resolution = body.resolution;
+            d.tipRefinement = body.tipRefinement;
+            mesh = fracture::makeTetShape(d);
+        }
+    } catch (const Error& e) {
+        throw Error(fmt::format("{}: {}: {}", where, section, e.what()));
+    }
+    glm::mat3 rotation(1.0f);
+    if (body.rotationAngle != 0.0f && glm::length(body.rotationAxis) > 0.0f) {
+        const geometry::Transform turn{{0, 0, 0}, {1, 1, 1}, body.rotationAxis, body.rotationAngle};
+        rotation = glm::mat3(turn.applyToDirection({1, 0, 0}), turn.applyToDirection({0, 1, 0}), turn.applyToDirection({0, 0, 1}));
+    }
+    if (body.orientationSeed >= 0) {
+        // A uniformly random rotation (Shoemake's quaternion) from the seed.
+        std::mt19937 rng(uint32_t(body.orientationSeed));
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        const double u1 = u(rng), u2 = u(rng), u3 = u(rng), twoPi = 6.283185307179586;
+        const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
+        const double x = a * std::sin(twoPi * u2), y = a * std::cos(twoPi * u2), z = b * std::sin(twoPi * u3),
+                     w = b * std::cos(twoPi * u3);
+        const glm::mat3 q(float(1 - 2 * (y * y + z * z)), float(2 * (x * y + w * z)), float(2 * (x * z - w * y)),
+                          float(2 * (x * y - w * z)), float(1 - 2 * (x * x + z * z)), float(2 * (y * z + w * x)),
+                          float(2 * (x * z + w * y)), float(2 * (y * z - w * x)), float(1 - 2 * (x * x + y * y)));
+        rotation = q * rotation;
+    }
+    for (glm::vec3& x : mesh.nodes) x = rotation * (x * body.scale) + body.translation;
+    mesh.name = section;
+    return mesh;
+}
+
 } // namespace
 
 Scene parseScene(const json& root, const std::string& where, const std::filesystem::path& sceneDir)
@@ -276,14 +330,28 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
             }
         } else if (key == "Deformable") {
             applyObject(DeformableSettings::table(), &scene.deformable, value, where, "Deformable", {}, scene.warnings);
+        } else if (key == "FractureBodies") {
+            if (!value.is_array()) throw Error(fmt::format("{}: FractureBodies must be an array of objects", where));
+            for (size_t i = 0; i < value.size(); ++i) {
+                FractureBody body;
+                const std::string section = fmt::format("FractureBodies[{}]", i);
+                applyObject(FractureBody::table(), &body, value[i], where, section, {}, scene.warnings);
+                if (body.material == "custom" && (body.lambda < 0 || body.mu < 0 || body.phi < 0 || body.psi < 0 || body.tau <= 0))
+                    throw Error(
+                        fmt::format("{}: {}: material custom needs lambda, mu, phi, psi (>= 0) and tau (> 0)", where, section));
+                body.mesh = fractureMesh(body, sceneDir, where, section);
+                scene.fractureBodies.push_back(std::move(body));
+            }
+        } else if (key == "Fracture") {
+            applyObject(FractureSceneSettings::table(), &scene.fracture, value, where, "Fracture", {}, scene.warnings);
         } else if (splishSections().count(key)) {
             scene.warnings.push_back(fmt::format("{}: section {} is not simulated by Floe yet and is ignored", where, key));
         } else {
-            std::vector<std::string> sections{"Configuration", "FluidBlocks",      "Materials", "RigidBodies",
-                                              "Floe",          "DeformableBodies", "Deformable"};
+            std::vector<std::string> sections{"Configuration",    "FluidBlocks", "Materials",      "RigidBodies", "Floe",
+                                              "DeformableBodies", "Deformable",  "FractureBodies", "Fracture"};
             const std::string hint = closestKey(key, sections);
             throw Error(fmt::format("{}: unknown section \"{}\"{}; Floe reads Configuration, FluidBlocks, Materials, RigidBodies, "
-                                    "Floe, DeformableBodies and Deformable",
+                                    "Floe, DeformableBodies, Deformable, FractureBodies and Fracture",
                                     where, key, hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
         }
     }
@@ -295,6 +363,13 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
 
 void validateScene(const Scene& scene, const std::string& where)
 {
+    if (!scene.fractureBodies.empty()) {
+        if (!scene.fluidBlocks.empty() || !scene.deformableBodies.empty())
+            throw Error(fmt::format("{}: FractureBodies with {} in one scene: coupling them is not implemented yet; run them as "
+                                    "separate scenes",
+                                    where, scene.fluidBlocks.empty() ? "DeformableBodies" : "FluidBlocks"));
+        return;
+    }
     if (!scene.deformableBodies.empty()) {
         if (!scene.fluidBlocks.empty())
             throw Error(fmt::format("{}: FluidBlocks and DeformableBodies in one scene: coupling fluid and deformable bodies is "
@@ -307,7 +382,9 @@ void validateScene(const Scene& scene, const std::string& where)
         return;
     }
     if (scene.fluidBlocks.empty())
-        throw Error(fmt::format("{}: FluidBlocks: expected at least one block of particles (or DeformableBodies)", where));
+        throw Error(fmt::format("{}: FluidBlocks: expected at least one block of particles (or DeformableBodies or "
+                                "FractureBodies)",
+                                where));
     const float r = scene.config.particleRadius;
     for (size_t i = 0; i < scene.fluidBlocks.size(); ++i) {
         const FluidBlock& b = scene.fluidBlocks[i];
@@ -419,6 +496,8 @@ void applyOverride(Scene& scene, const std::string& assignment)
         applyObject(configuration, json{{key, value}}, where, section, {}, unused);
     } else if (section == "Deformable") {
         applyObject(DeformableSettings::table(), &scene.deformable, json{{key, value}}, where, section, {}, unused);
+    } else if (section == "Fracture") {
+        applyObject(FractureSceneSettings::table(), &scene.fracture, json{{key, value}}, where, section, {}, unused);
     } else if (section == "Floe") {
         applyObject(floe, json{{key, value}}, where, section, {}, unused);
     } else {

@@ -23,6 +23,7 @@
 
 #include "app/BodyRun.h"
 #include "app/Commands.h"
+#include "app/FractureRun.h"
 #include "app/ProjectFiles.h"
 #include "app/SceneLoader.h"
 #include "app/SceneSetup.h"
@@ -124,9 +125,10 @@ private:
     std::unique_ptr<gpu::FrameResources> frames_;
     std::unique_ptr<render::Renderer> renderer_;
     std::unique_ptr<render::OffscreenTarget> target_;
-    std::unique_ptr<sim::Simulation> simulation_;    // a fluid scene
-    std::unique_ptr<body::DeformableBodies> bodies_; // or a scene of deformable bodies
-    std::vector<gpu::Buffer> bodyReadbacks_;         // per frame slot: vec4 per body
+    std::unique_ptr<sim::Simulation> simulation_;        // a fluid scene
+    std::unique_ptr<body::DeformableBodies> bodies_;     // or a scene of deformable bodies
+    std::unique_ptr<fracture::FractureBodies> fracture_; // or of fracture bodies
+    std::vector<gpu::Buffer> bodyReadbacks_;             // per frame slot: vec4 per body
     gpu::Buffer boundary_;
     uint32_t boundaryCount_ = 0;
     std::vector<gpu::Buffer> readbacks_;
@@ -146,7 +148,7 @@ void ViewSession::openScene(const std::filesystem::path& file)
 {
     Scene scene = loadViewScene(file, o_);
     const uint64_t particles = countFluidParticles(scene);
-    if (scene.deformableBodies.empty() && particles > sim::ParticleBuffers::maxParticles(*context_))
+    if (scene.deformableBodies.empty() && scene.fractureBodies.empty() && particles > sim::ParticleBuffers::maxParticles(*context_))
         throw Error(fmt::format("{}: {} particles do not fit on {}", file.string(), particles, context_->deviceName()));
     if (context_) vkDeviceWaitIdle(context_->device());
     scene_ = std::move(scene);
@@ -154,12 +156,16 @@ void ViewSession::openScene(const std::filesystem::path& file)
     state_.settings = scene_.sph;
     state_.bodies = !scene_.deformableBodies.empty();
     if (state_.bodies) state_.bodySettings = bodySettings(scene_);
+    state_.fracture = !scene_.fractureBodies.empty();
+    if (state_.fracture) state_.fractureSettings = fractureSettings(scene_);
     resetSimulation();
     const float aspect = swapchain_ && swapchain_->height() ? float(swapchain_->width()) / float(swapchain_->height())
                                                             : float(o_.width) / float(o_.height);
     const int mode = state_.view.mode;
     const int iterations = state_.view.fluid.iterations;
-    state_.view = state_.bodies ? bodySceneView(scene_, state_.bodySettings, aspect) : sceneView(scene_, world_, aspect);
+    state_.view = state_.fracture ? fractureSceneView(scene_, state_.fractureSettings, aspect)
+                  : state_.bodies ? bodySceneView(scene_, state_.bodySettings, aspect)
+                                  : sceneView(scene_, world_, aspect);
     state_.view.mode = mode;
     state_.view.fluid.iterations = iterations;
     state_.orbit = view::OrbitCamera::from(state_.view.camera);
@@ -172,11 +178,19 @@ void ViewSession::resetSimulation()
     vkDeviceWaitIdle(context_->device());
     simulation_.reset();
     bodies_.reset();
+    fracture_.reset();
     std::fill(readbackPending_.begin(), readbackPending_.end(), false);
     state_.resetHistories();
     state_.diverged.clear();
     state_.simTime = 0.0;
     state_.steps = 0;
+    if (state_.fracture) {
+        fracture_ = std::make_unique<fracture::FractureBodies>(*context_, *shaders_, *graph_, fractureInstances(scene_),
+                                                               state_.fractureSettings);
+        state_.fractureReport = fracture_->report();
+        boundaryCount_ = 0;
+        return;
+    }
     if (state_.bodies) {
         bodies_ =
             std::make_unique<body::DeformableBodies>(*context_, *shaders_, *graph_, bodyInstances(scene_), state_.bodySettings);
@@ -234,7 +248,9 @@ void ViewSession::reloadShaders()
     }
     // New pipelines: the renderer anew, the simulation anew with its particle state.
     vkDeviceWaitIdle(context_->device());
-    if (bodies_) {
+    if (fracture_) {
+        resetSimulation(); // new pipelines; the fracture state starts again
+    } else if (bodies_) {
         const std::vector<glm::vec4> x = bodies_->download(*graph_, bodies_->positions());
         const std::vector<glm::vec4> v = bodies_->download(*graph_, bodies_->velocities());
         bodies_ =
@@ -394,7 +410,8 @@ int ViewSession::run()
 
         ui_->newFrame();
         handleInput();
-        const view::PanelActions actions = view::drawPanels(state_, simulation_.get(), bodies_.get(), boundaryCount_);
+        const view::PanelActions actions =
+            view::drawPanels(state_, simulation_.get(), bodies_.get(), boundaryCount_, fracture_.get());
         if (actions.openScene) {
             // A bad scene file is reported in the panel; the current scene keeps running.
             try {
@@ -412,6 +429,7 @@ int ViewSession::run()
             else
                 bodies_->setSettings(state_.bodySettings);
         }
+        if (actions.fractureSettingsChanged && fracture_) fracture_->setSettings(state_.fractureSettings);
         if (actions.reloadShaders) reloadShaders();
         if (state_.autoReload && std::chrono::steady_clock::now() - lastShaderCheck > std::chrono::seconds(1)) {
             lastShaderCheck = std::chrono::steady_clock::now();
@@ -421,23 +439,43 @@ int ViewSession::run()
         }
         state_.view.camera = state_.orbit.camera(world_.sim2D);
 
-        VkCommandBuffer cmd = frames_->begin(slot);
         const bool stepping = (!state_.paused || state_.stepOnce) && state_.diverged.empty();
+        if (stepping && fracture_) {
+            // Fracture steps end with a read-back that decides the rebuild after cuts: they run
+            // to completion before the frame (no frame in flight may read the buffers they change).
+            vkDeviceWaitIdle(context_->device());
+            for (int k = 0; k < (state_.stepOnce ? 1 : state_.stepsPerFrame); ++k) {
+                fracture_->addStep(*graph_);
+                context_->submitAndWait([&](VkCommandBuffer c) { graph_->execute(c); });
+                state_.fractureReport = fracture_->afterStep(*graph_);
+                state_.fractureLoad.push(state_.fractureReport.maxLoad);
+                state_.fragments.push(float(state_.fractureReport.fragments));
+            }
+            state_.simTime =
+                double(state_.steps + uint64_t(state_.stepOnce ? 1 : state_.stepsPerFrame)) * state_.fractureSettings.timeStep;
+        }
+        VkCommandBuffer cmd = frames_->begin(slot);
         if (stepping) {
             const int steps = state_.stepOnce ? 1 : state_.stepsPerFrame;
             if (bodies_) {
                 for (int k = 0; k < steps; ++k) bodies_->addStep(*graph_);
                 bodies_->addMetricsReadback(*graph_, bodyReadbacks_[slot]);
                 graph_->addHostRead(bodyReadbacks_[slot]);
-            } else {
+            } else if (simulation_) {
                 for (int k = 0; k < steps; ++k) simulation_->addStep(*graph_);
                 simulation_->addReadback(*graph_, readbacks_[slot], 0);
             }
-            readbackPending_[slot] = true;
+            readbackPending_[slot] = !fracture_; // fracture steps were read above
             state_.steps += uint64_t(steps);
         }
         state_.stepOnce = false;
-        if (bodies_) {
+        if (fracture_) {
+            fracture_->addSurface(*graph_);
+            const render::MeshDraw mesh{&fracture_->surfacePositions(), &fracture_->surfaceNormals(),
+                                        &fracture_->surfaceTriangles(), fracture_->surfaceTriangleCount()};
+            renderer_->addPasses(*graph_, target_->color(), target_->depth(), nullptr, state_.view, slot, nullptr, 0,
+                                 std::span(&mesh, 1));
+        } else if (bodies_) {
             const render::MeshDraw mesh{&bodies_->positions(), &bodies_->normals(), &bodies_->triangles(),
                                         bodies_->triangleCount()};
             renderer_->addPasses(*graph_, target_->color(), target_->depth(), nullptr, state_.view, slot,

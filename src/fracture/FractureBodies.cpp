@@ -67,11 +67,15 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
         glm::dvec3 centre(0.0);
         for (const glm::vec3& x : body.mesh.nodes) centre += glm::dvec3(x);
         centre /= double(std::max<size_t>(body.mesh.nodes.size(), 1));
-        for (const glm::vec3& x : body.mesh.nodes) {
+        if (!body.initial.empty() && body.initial.size() != body.mesh.nodes.size())
+            throw Error(
+                fmt::format("{}: {} initial positions for {} nodes", body.mesh.name, body.initial.size(), body.mesh.nodes.size()));
+        for (size_t n = 0; n < body.mesh.nodes.size(); ++n) {
+            const glm::vec3 x = body.initial.empty() ? body.mesh.nodes[n] : body.initial[n];
             positions.emplace_back(x, 0.0f); // inverse masses from node_mass
             const glm::vec3 v = body.velocity + glm::cross(body.angularVelocity, x - glm::vec3(centre));
             velocities.emplace_back(v, 0.0f);
-            restNodes.emplace_back(x, float(b));
+            restNodes.emplace_back(body.mesh.nodes[n], float(b));
         }
         std::vector<glm::vec4> rows;
         packRest(restData(body.mesh), rows);
@@ -91,6 +95,39 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
         const float meanEdge = float(edges / double(std::max<size_t>(body.mesh.tets.size(), 1)));
         bodyInfo.emplace_back(body.material.tau, body.breakable ? 1.0f : 0.0f, 0.0f, meanEdge);
     }
+    // Colour the tets so that no two of a colour share a node (greedy, in order), and store
+    // them colour by colour: tet_goals then runs Gauss-Seidel over colours. Cuts only split
+    // nodes, so the colouring stays valid for the whole run.
+    {
+        std::vector<std::vector<uint32_t>> usedBy(positions.size());
+        std::vector<uint32_t> colour(tets.size());
+        uint32_t colours = 0;
+        for (size_t t = 0; t < tets.size(); ++t) {
+            std::vector<char> taken(colours + 1, 0);
+            for (int i = 0; i < 4; ++i)
+                for (uint32_t c : usedBy[tets[t][i]]) taken[c] = 1;
+            uint32_t c = 0;
+            while (taken[c]) ++c;
+            colour[t] = c;
+            colours = std::max(colours, c + 1);
+            for (int i = 0; i < 4; ++i) usedBy[tets[t][i]].push_back(c);
+        }
+        std::vector<uint32_t> order(tets.size());
+        for (size_t t = 0; t < order.size(); ++t) order[t] = uint32_t(t);
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return colour[a] < colour[b]; });
+        auto permuted = [&](auto& v, size_t per) {
+            auto copy = v;
+            for (size_t k = 0; k < order.size(); ++k)
+                for (size_t j = 0; j < per; ++j) v[per * k + j] = copy[per * order[k] + j];
+        };
+        permuted(tets, 1);
+        permuted(tetRows, 4);
+        permuted(lame, 1);
+        permuted(tetInfo, 1);
+        colourStart_.assign(colours + 1, 0);
+        for (uint32_t c : colour) ++colourStart_[c + 1];
+        for (uint32_t c = 0; c < colours; ++c) colourStart_[c + 1] += colourStart_[c];
+    }
     tets_ = uint32_t(tets.size());
     nodes_ = uint32_t(positions.size());
     capacity_ = 4 * tets_; // every node holds at least one distinct tet corner
@@ -108,6 +145,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     velocities_ = uploaded(context, graph, "fracture velocities", velocities, kVec4);
     restNodes_ = uploaded(context, graph, "fracture rest nodes", restNodes, kVec4);
     predicted_ = sized("fracture predicted", capacity_, 16, kVec4);
+    peak_ = sized("fracture peak loads", capacity_, 16, kVec4);
     nodeFlags_ = uploaded(context, graph, "fracture node flags", std::vector<uint32_t>(capacity_, 0u), kUint);
     nodeData_ = uploaded(context, graph, "fracture node data", std::vector<glm::vec4>(capacity_, glm::vec4(0.0f)), kVec4);
     labels_ = sized("fracture labels", capacity_, 4, kUint);
@@ -122,7 +160,6 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     tetInfo_ = uploaded(context, graph, "fracture tet info", tetInfo, kVec4);
     tetRotation_ = uploaded(context, graph, "fracture tet rotations", std::vector<glm::vec4>(tets_, glm::vec4(0, 0, 0, 1)), kVec4);
     tetSide_ = sized("fracture tet sides", tets_, 4, kUint);
-    corrections_ = sized("fracture corrections", corners, 16, kVec4);
     lambdas_ = sized("fracture multipliers", corners, 16, kVec4);
     corners_ = sized("fracture incidence corners", corners, 4, kUint);
     slots_ = sized("fracture incidence slots", corners, 4, kUint);
@@ -236,9 +273,7 @@ void FractureBodies::addRebuild(graph::RenderGraph& graph)
 void FractureBodies::addStep(graph::RenderGraph& graph)
 {
     writeParams();
-    graph.addCompute(pipelines_.compute("fracture/step_begin"))
-        .readWrite(FRACTURE_BIND_STATE, state_)
-        .dispatch(1);
+    graph.addCompute(pipelines_.compute("fracture/step_begin")).readWrite(FRACTURE_BIND_STATE, state_).dispatch(1);
     for (uint32_t s = 0; s < std::max(settings_.substeps, 1u); ++s) {
         graph.addCompute(pipelines_.compute("fracture/predict"))
             .read(FRACTURE_BIND_PARAMS, params_)
@@ -246,29 +281,24 @@ void FractureBodies::addStep(graph::RenderGraph& graph)
             .readWrite(FRACTURE_BIND_VELOCITIES, velocities_)
             .write(FRACTURE_BIND_PREDICTED, predicted_)
             .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
+            .write(FRACTURE_BIND_PEAK, peak_)
             .push(s)
             .dispatchThreads(nodes_);
-        for (uint32_t k = 0; k < std::max(settings_.iterations, 1u); ++k) {
-            graph.addCompute(pipelines_.compute("fracture/tet_goals"))
-                .read(FRACTURE_BIND_PARAMS, params_)
-                .read(FRACTURE_BIND_PREDICTED, predicted_)
-                .read(FRACTURE_BIND_REST_NODES, restNodes_)
-                .read(FRACTURE_BIND_TETS, tetBuffer_)
-                .read(FRACTURE_BIND_TET_REST, tetRest_)
-                .read(FRACTURE_BIND_TET_INFO, tetInfo_)
-                .readWrite(FRACTURE_BIND_TET_ROTATION, tetRotation_)
-                .write(FRACTURE_BIND_CORRECTIONS, corrections_)
-                .readWrite(FRACTURE_BIND_LAMBDAS, lambdas_)
-                .push(k)
-                .dispatchThreads(tets_);
-            graph.addCompute(pipelines_.compute("fracture/tet_apply"))
-                .read(FRACTURE_BIND_PARAMS, params_)
-                .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
-                .read(FRACTURE_BIND_CORRECTIONS, corrections_)
-                .read(FRACTURE_BIND_NODE_START, nodeStart_)
-                .read(FRACTURE_BIND_CORNERS, corners_)
-                .dispatchThreads(nodes_);
-        }
+        for (uint32_t k = 0; k < std::max(settings_.iterations, 1u); ++k)
+            for (size_t c = 0; c + 1 < colourStart_.size(); ++c) {
+                const glm::uvec4 range(colourStart_[c], colourStart_[c + 1] - colourStart_[c], k, 0u);
+                graph.addCompute(pipelines_.compute("fracture/tet_goals"))
+                    .read(FRACTURE_BIND_PARAMS, params_)
+                    .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
+                    .read(FRACTURE_BIND_REST_NODES, restNodes_)
+                    .read(FRACTURE_BIND_TETS, tetBuffer_)
+                    .read(FRACTURE_BIND_TET_REST, tetRest_)
+                    .read(FRACTURE_BIND_TET_INFO, tetInfo_)
+                    .readWrite(FRACTURE_BIND_TET_ROTATION, tetRotation_)
+                    .readWrite(FRACTURE_BIND_LAMBDAS, lambdas_)
+                    .push(range)
+                    .dispatchThreads(range.y);
+            }
         graph.addCompute(pipelines_.compute("fracture/collide"))
             .read(FRACTURE_BIND_PARAMS, params_)
             .read(FRACTURE_BIND_POSITIONS, positions_)
@@ -282,29 +312,31 @@ void FractureBodies::addStep(graph::RenderGraph& graph)
             .write(FRACTURE_BIND_VELOCITIES, velocities_)
             .read(FRACTURE_BIND_PREDICTED, predicted_)
             .dispatchThreads(nodes_);
+        // Stress and loads after every substep; each node keeps its peak of the step.
+        stress_->addPasses(graph, stressInputs());
+        graph.addCompute(pipelines_.compute("fracture/load"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .read(FRACTURE_BIND_NODE_SEPARATION, stress_->nodeSeparation())
+            .read(FRACTURE_BIND_REST_NODES, restNodes_)
+            .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)
+            .readWrite(FRACTURE_BIND_NODE_DATA, nodeData_)
+            .readWrite(FRACTURE_BIND_PEAK, peak_)
+            .write(FRACTURE_BIND_KEYS, keys_)
+            .write(FRACTURE_BIND_VALUES, values_)
+            .readWrite(FRACTURE_BIND_STATE, state_)
+            .dispatchThreads(nodes_);
     }
 
-    // Stress, loads and the candidates in load order.
-    stress_->addPasses(graph, stressInputs());
-    graph.addCompute(pipelines_.compute("fracture/load"))
-        .read(FRACTURE_BIND_PARAMS, params_)
-        .read(FRACTURE_BIND_NODE_SEPARATION, stress_->nodeSeparation())
-        .read(FRACTURE_BIND_REST_NODES, restNodes_)
-        .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)
-        .readWrite(FRACTURE_BIND_NODE_DATA, nodeData_)
-        .write(FRACTURE_BIND_KEYS, keys_)
-        .write(FRACTURE_BIND_VALUES, values_)
-        .readWrite(FRACTURE_BIND_STATE, state_)
-        .dispatchThreads(nodes_);
     if (settings_.method != FractureMethod::None) {
         sort_->sort(graph, keys_, values_, nodes_, 32);
-        const uint32_t cuts = settings_.method == FractureMethod::SecondarySplits ? settings_.maxIterations + 1 : settings_.maxIterations;
+        const uint32_t cuts =
+            settings_.method == FractureMethod::SecondarySplits ? settings_.maxIterations + 1 : settings_.maxIterations;
         for (uint32_t c = 0; c < cuts; ++c) {
             graph.addCompute(pipelines_.compute("fracture/cut_select"))
                 .read(FRACTURE_BIND_PARAMS, params_)
                 .read(FRACTURE_BIND_VALUES, values_)
                 .read(FRACTURE_BIND_NODE_DATA, nodeData_)
-                .read(FRACTURE_BIND_NODE_SEPARATION, stress_->nodeSeparation())
+                .read(FRACTURE_BIND_PEAK, peak_)
                 .read(FRACTURE_BIND_POSITIONS, positions_)
                 .read(FRACTURE_BIND_REST_NODES, restNodes_)
                 .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)

@@ -5,8 +5,8 @@
 // duplication, and after a step with cuts the rebuilt incidence, lumped masses and fragments
 // (connected components). Every pass goes through the render graph.
 //
-// A step: step_begin; substeps x (predict; iterations x (tet_goals, tet_apply); collide;
-// finish); stress; separation; load; candidate sort; cuts x (cut_select; cut_classify;
+// A step: step_begin; substeps x (predict; iterations x colours x tet_goals; collide;
+// finish; stress; separation; load (the step's peak per node)); candidate sort; cuts x (cut_select; cut_classify;
 // cut_split; scan; cut_duplicate; cut_rewrite; cut_finish); the state copied for the host.
 // afterStep() reads it and, if cuts added nodes, rebuilds (incidence_keys, sort,
 // incidence_start, node_mass, components).
@@ -40,7 +40,8 @@ const char* fractureMethodName(FractureMethod method);
 inline constexpr const char* kFractureMethodNames = "none, radius, secondary_splits";
 
 struct FractureBodyInstance {
-    TetMesh mesh; // in world coordinates
+    TetMesh mesh;                   // rest shape, in world coordinates
+    std::vector<glm::vec3> initial; // start positions (a deformed start), or empty: the rest shape
     Material material;
     float density = 1000.0f;      // kg/m^3; 0 makes the body fixed
     float youngsModulus = 1.0e6f; // Pa, of the dynamics (the tet constraints' stiffness)
@@ -51,10 +52,10 @@ struct FractureBodyInstance {
 struct FractureSettings {
     FractureMethod method = FractureMethod::SecondarySplits;
     SeparationMode separation = SeparationMode::Eq16;
-    uint32_t maxIterations = 3;  // cuts per fracture event (the thesis' "max. fracture iterations")
-    float fragility = 2.0f;      // secondary splits: crack nodes cut at tau / fragility (20)
-    float radiusFactor = 3.0f;   // Radius: crack radius in mean edge lengths per unit of load / tau
-    float tauScale = 1.0f;       // load (Pa) -> tau units
+    uint32_t maxIterations = 3; // cuts per fracture event (the thesis' "max. fracture iterations")
+    float fragility = 2.0f;     // secondary splits: crack nodes cut at tau / fragility (20)
+    float radiusFactor = 3.0f;  // Radius: crack radius in mean edge lengths per unit of load / tau
+    float tauScale = 1.0f;      // load (Pa) -> tau units
     bool evaluateEveryStep = false;
     uint32_t substeps = 20, iterations = 1;
     float friction = 0.5f, damping = 0.0f; // Coulomb coefficient; velocity damping per second
@@ -88,6 +89,7 @@ public:
     uint32_t tetCount() const { return tets_; }
     uint32_t nodeCount() const { return nodes_; }
     uint32_t bodyCount() const { return bodies_; }
+    uint32_t colourCount() const { return uint32_t(colourStart_.size()) - 1; }
     const FractureReport& report() const { return report_; }
     std::vector<glm::vec4> download(graph::RenderGraph& graph, const gpu::Buffer& buffer, size_t count);
 
@@ -113,10 +115,11 @@ private:
     FractureSettings settings_;
     uint32_t tets_ = 0, nodes_ = 0, capacity_ = 0, bodies_ = 0;
     FractureReport report_;
+    std::vector<uint32_t> colourStart_; // tets of colour c: [colourStart_[c], colourStart_[c+1])
     gpu::Buffer params_, state_, stateReadback_;
-    gpu::Buffer positions_, velocities_, predicted_, restNodes_, nodeFlags_, nodeData_, labels_;
+    gpu::Buffer positions_, velocities_, predicted_, peak_, restNodes_, nodeFlags_, nodeData_, labels_;
     gpu::Buffer nodeSides_, split_, offsets_, keys_, values_;
-    gpu::Buffer tetBuffer_, tetRest_, tetMaterial_, tetInfo_, tetRotation_, tetSide_, corrections_, lambdas_;
+    gpu::Buffer tetBuffer_, tetRest_, tetMaterial_, tetInfo_, tetRotation_, tetSide_, lambdas_;
     gpu::Buffer corners_, slots_, nodeStart_, heads_, bodyInfo_;
     gpu::Buffer surface_, surfaceNormals_, surfaceTriangles_;
     std::optional<sim::RadixSort> sort_;

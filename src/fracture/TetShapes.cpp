@@ -214,16 +214,16 @@ TetMesh makeTetShape(const TetShapeDesc& d)
                     for (int c = 0; c < 4; ++c) edge = std::max(edge, glm::length(mesh.nodes[mesh.tets[t][c]] - p));
                 if (std::abs(dist) > edge) continue;
                 for (float step : {1.0f, 0.75f, 0.5f, 0.25f}) {
-                mesh.nodes[v] = p - step * dist * g;
-                bool ok = true;
-                for (size_t k = 0; k < tetsOf[v].size() && ok; ++k) {
-                    const uint32_t t = tetsOf[v][k];
-                    ok = signedVolume(mesh, t) > 0.4 * latticeVolume[t] && quality(t) > 0.4 * latticeQuality[t];
+                    mesh.nodes[v] = p - step * dist * g;
+                    bool ok = true;
+                    for (size_t k = 0; k < tetsOf[v].size() && ok; ++k) {
+                        const uint32_t t = tetsOf[v][k];
+                        ok = signedVolume(mesh, t) > 0.4 * latticeVolume[t] && quality(t) > 0.4 * latticeQuality[t];
+                    }
+                    if (ok) break;
+                    mesh.nodes[v] = p;
                 }
-                if (ok) break;
-                mesh.nodes[v] = p;
             }
-        }
     }
     return validated(std::move(mesh));
 }

@@ -28,7 +28,7 @@ struct TetShapeDesc {
     // and the others all three.
     glm::vec3 size{1.0f, 1.0f, 1.0f};
     int resolution = 8;         // lattice cells along the longest side, 2..64
-    float tipRefinement = 1.6f; // cone: grading exponent of the lattice towards the tip (1: uniform), 1..3
+    float tipRefinement = 1.3f; // cone: grading exponent of the lattice towards the tip (1: uniform), 1..3
 };
 
 // Positive tets, unused nodes dropped, checked by validated(). Throws floe::Error for sizes or

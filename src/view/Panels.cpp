@@ -94,6 +94,8 @@ void PanelState::resetHistories()
 {
     volumeError = {};
     rigidError = {};
+    fractureLoad = {};
+    fragments = {};
     densityErrorAvg = {};
     densityErrorMax = {};
     iterations = {};
@@ -220,7 +222,7 @@ const char* kAttributes[] = {"speed (m/s)",
 } // namespace
 
 PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const body::DeformableBodies* bodies,
-                        uint32_t boundaryCount)
+                        uint32_t boundaryCount, const fracture::FractureBodies* fracture)
 {
     PanelActions actions;
     // On the right: dam breaks start on the left.
@@ -245,6 +247,11 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
         ImGui::Text("%u bodies, %u particles, %u triangles", bodies->bodyCount(), bodies->particleCount(), bodies->triangleCount());
         ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", double(s.steps) * s.bodySettings.timeStep,
                     static_cast<unsigned long long>(s.steps), 1000.0 * s.bodySettings.timeStep);
+    }
+    if (fracture) {
+        ImGui::Text("%u bodies, %u tets, %u nodes", fracture->bodyCount(), fracture->tetCount(), fracture->nodeCount());
+        ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", double(s.steps) * s.fractureSettings.timeStep,
+                    static_cast<unsigned long long>(s.steps), 1000.0 * s.fractureSettings.timeStep);
     }
     if (!s.diverged.empty()) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "DIVERGED: %s (R resets)", s.diverged.c_str());
 
@@ -274,6 +281,43 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
         if (changed) actions.bodySettingsChanged = true;
         plot("volume error (worst body)", s.volumeError, "%");
         plot("rigid error (worst body)", s.rigidError, "% of size");
+    }
+    if (fracture && ImGui::CollapsingHeader("Fracture", ImGuiTreeNodeFlags_DefaultOpen)) {
+        fracture::FractureSettings& f = s.fractureSettings;
+        bool changed = false;
+        int method = f.method == fracture::FractureMethod::None ? 0 : f.method == fracture::FractureMethod::Radius ? 1 : 2;
+        if (ImGui::Combo("method", &method, "none\0radius (Mueller 2001)\0secondary splits\0")) {
+            f.method = method == 0   ? fracture::FractureMethod::None
+                       : method == 1 ? fracture::FractureMethod::Radius
+                                     : fracture::FractureMethod::SecondarySplits;
+            changed = true;
+        }
+        int separation = int(f.separation);
+        if (ImGui::Combo("separation tensor", &separation, "equation (16)\0averaged elements\0")) {
+            f.separation = fracture::SeparationMode(separation);
+            changed = true;
+        }
+        int iterations = int(f.maxIterations);
+        if (ImGui::SliderInt("max. fracture iterations", &iterations, 0, 22)) {
+            f.maxIterations = uint32_t(iterations);
+            changed = true;
+        }
+        changed |= ImGui::SliderFloat("fragility", &f.fragility, 1.0f, 10.0f);
+        changed |= ImGui::SliderFloat("radius factor", &f.radiusFactor, 0.0f, 10.0f);
+        changed |= ImGui::SliderFloat("tau scale", &f.tauScale, 1.0f, 1000.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
+        changed |= ImGui::Checkbox("evaluate every step (else on contact)", &f.evaluateEveryStep);
+        changed |= ImGui::SliderFloat("friction", &f.friction, 0.0f, 2.0f);
+        int colours = int(f.colourMode);
+        if (ImGui::Combo("colours", &colours, "fragments (cluster view)\0stress (green 0, red tau)\0")) {
+            f.colourMode = uint32_t(colours);
+            changed = true;
+        }
+        if (changed) actions.fractureSettingsChanged = true;
+        const fracture::FractureReport& r = s.fractureReport;
+        ImGui::Text("%u fragments, %u fracture events, %u cuts", r.fragments, r.events, r.cuts);
+        ImGui::Text("largest load %.3f tau%s", r.maxLoad, r.contact ? " (contact)" : "");
+        plot("largest load / tau", s.fractureLoad, "");
+        plot("fragments", s.fragments, "");
     }
     if (simulation && ImGui::CollapsingHeader("Pressure solver", ImGuiTreeNodeFlags_DefaultOpen)) {
         const sim::PressureSolver solver = s.settings.pressureSolver();
@@ -309,7 +353,7 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
 
     // Rendering.
     if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
-        if (!s.bodies) { // particles and the fluid surface
+        if (!s.bodies && !s.fracture) { // particles and the fluid surface
             ImGui::Combo("draw (F)", &s.view.mode, "particles\0fluid surface\0both\0");
             int attribute = s.view.colorAttribute == RENDER_COLOR_SOLID ? RENDER_COLOR_SPEED : s.view.colorAttribute;
             if (ImGui::Combo("colour by", &attribute, "speed\0height\0\0density\0compression\0pressure\0solver phase\0")) {

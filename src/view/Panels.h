@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "body/DeformableBodies.h"
+#include "fracture/FractureBodies.h"
 #include "render/Renderer.h"
 #include "sim/World.h"
 #include "sim/sph/SphSettings.h"
@@ -48,9 +49,12 @@ struct PanelState {
     std::filesystem::path scenePath;
     std::vector<std::filesystem::path> scenes; // the picker's list
     std::string deviceName;
-    sim::SphSettings settings;       // edited live; applied with Simulation::setSettings
-    bool bodies = false;             // the scene has deformable bodies (no fluid)
-    body::BodySettings bodySettings; // edited live; omega applies on reset
+    sim::SphSettings settings;                   // edited live; applied with Simulation::setSettings
+    bool bodies = false;                         // the scene has deformable bodies (no fluid)
+    body::BodySettings bodySettings;             // edited live; omega applies on reset
+    bool fracture = false;                       // the scene has fracture bodies
+    fracture::FractureSettings fractureSettings; // edited live
+    fracture::FractureReport fractureReport;     // after the last step
     render::ViewSettings view;
     OrbitCamera orbit, homeOrbit;
     std::pair<float, float> colorDefaults{0.0f, 1.0f};
@@ -69,6 +73,7 @@ struct PanelState {
     History totalMs;
     History densityErrorAvg, densityErrorMax, iterations, dt; // per metrics read-back
     History volumeError, rigidError;                          // deformable bodies: worst body, percent
+    History fractureLoad, fragments;                          // fracture: largest load / tau, fragments
     sim::StepMetrics last;
 
     void resetHistories();
@@ -83,12 +88,13 @@ struct PanelActions {
     bool reset = false;
     bool settingsChanged = false;
     bool bodySettingsChanged = false;
+    bool fractureSettingsChanged = false;
     bool reloadShaders = false;
 };
 
-// One of `simulation` (a fluid scene) and `bodies` is set.
+// One of `simulation` (a fluid scene), `bodies` and `fracture` is set.
 PanelActions drawPanels(PanelState& state, const sim::Simulation* simulation, const body::DeformableBodies* bodies,
-                        uint32_t boundaryCount);
+                        uint32_t boundaryCount, const fracture::FractureBodies* fracture = nullptr);
 
 // assets/scenes/*.json, sorted (empty if the folder is not found).
 std::vector<std::filesystem::path> listScenes();

@@ -1,0 +1,331 @@
+// floe run for scenes of breakable tetrahedral bodies (digest-004): fixed steps of
+// Configuration.timeStepSize, metrics.csv with fragments, fracture events, the largest load and
+// GPU ms per pass, summary.json, pictures of the fragments (or of the stress), plots. The same
+// outputs and flags as a fluid run where they apply.
+#include "app/FractureRun.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+#include <glm/geometric.hpp>
+#include <nlohmann/json.hpp>
+
+#include "app/Plots.h"
+#include "app/Progress.h"
+#include "app/RunOutput.h"
+#include "app/Stat.h"
+#include "base/Error.h"
+#include "gpu/Commands.h"
+#include "gpu/Context.h"
+#include "gpu/RenderDoc.h"
+#include "gpu/ShaderLibrary.h"
+#include "graph/RenderGraph.h"
+#include "io/Csv.h"
+#include "io/Png.h"
+#include "io/TextFile.h"
+#include "render/OffscreenTarget.h"
+#include "shared/fluid.h"
+
+namespace floe {
+
+fracture::FractureSettings fractureSettings(const Scene& scene)
+{
+    const FractureSceneSettings& f = scene.fracture;
+    fracture::FractureSettings s;
+    s.method = *fracture::fractureMethodFromName(f.method);
+    s.separation = f.separation == "averaged" ? fracture::SeparationMode::Averaged : fracture::SeparationMode::Eq16;
+    s.maxIterations = uint32_t(f.maxIterations);
+    s.fragility = f.fragility;
+    s.radiusFactor = f.radiusFactor;
+    s.tauScale = f.tauScale;
+    s.evaluateEveryStep = f.evaluateEveryStep;
+    s.substeps = uint32_t(f.substeps);
+    s.iterations = uint32_t(f.iterations);
+    s.friction = f.friction;
+    s.damping = f.damping;
+    s.timeStep = scene.config.timeStepSize;
+    s.gravity = scene.config.gravitation;
+    s.colourMode = f.view == "stress" ? 1u : 0u;
+    if (scene.domainGiven()) {
+        scene.domain(s.domainMin, s.domainMax);
+    } else {
+        // The floor at y = 0 (digest-004 §5: dropped from height 5 onto the ground), room around.
+        geometry::Bounds b;
+        for (const FractureBody& body : scene.fractureBodies)
+            for (const glm::vec3& x : body.mesh.nodes) b.add(x);
+        const glm::vec3 size = b.hi - b.lo;
+        const float room = std::max(3.0f * std::max(size.x, size.z), 4.0f);
+        s.domainMin = glm::vec3(b.lo.x - room, std::min(0.0f, b.lo.y), b.lo.z - room);
+        s.domainMax = glm::vec3(b.hi.x + room, b.hi.y + room, b.hi.z + room);
+    }
+    return s;
+}
+
+std::vector<fracture::FractureBodyInstance> fractureInstances(const Scene& scene)
+{
+    std::vector<fracture::FractureBodyInstance> out;
+    const float dampingTime = scene.fracture.dampingTime;
+    for (const FractureBody& b : scene.fractureBodies) {
+        fracture::FractureBodyInstance i;
+        i.mesh = b.mesh;
+        i.material = fracture::materialPreset(b.material).value_or(fracture::Material{});
+        if (b.lambda >= 0) i.material.lambda = b.lambda;
+        if (b.mu >= 0) i.material.mu = b.mu;
+        if (b.phi >= 0) i.material.phi = b.phi;
+        if (b.psi >= 0) i.material.psi = b.psi;
+        if (b.tau > 0) i.material.tau = b.tau;
+        // Table 1 prints phi and psi without their unit's exponent (digest-004 §5.1); Floe reads
+        // them as multiples of dampingTime seconds times the Lame unit.
+        i.material.phi *= dampingTime;
+        i.material.psi *= dampingTime;
+        i.density = b.density;
+        i.youngsModulus = b.youngsModulus;
+        i.velocity = b.velocity;
+        i.angularVelocity = b.angularVelocity;
+        i.breakable = b.breakable;
+        out.push_back(std::move(i));
+    }
+    return out;
+}
+
+render::ViewSettings fractureSceneView(const Scene& scene, const fracture::FractureSettings& settings, float aspect)
+{
+    render::ViewSettings view;
+    geometry::Bounds b;
+    for (const FractureBody& body : scene.fractureBodies)
+        for (const glm::vec3& x : body.mesh.nodes) {
+            b.add(x);
+            b.add(glm::vec3(x.x, settings.domainMin.y, x.z)); // where it will land
+        }
+    // Fragments scatter: frame twice the bodies' footprint.
+    const glm::vec3 c = 0.5f * (b.lo + b.hi);
+    const float half = 0.5f * std::max(b.hi.x - b.lo.x, b.hi.z - b.lo.z);
+    b.add(glm::vec3(c.x - 2.0f * half, b.lo.y, c.z - 2.0f * half));
+    b.add(glm::vec3(c.x + 2.0f * half, b.lo.y, c.z + 2.0f * half));
+    view.camera = render::Camera::fit(b.lo, b.hi, scene.floe.fovY, false, aspect);
+    const float distance = glm::length(view.camera.position - view.camera.target);
+    view.camera.position = view.camera.target + distance * glm::normalize(glm::vec3(0.35f, 0.6f, 1.0f));
+    view.floorHeight = settings.domainMin.y;
+    view.floorHalfExtent = 3.0f * std::max(half, 0.5f);
+    view.floorCenter = {c.x, c.z};
+    return view;
+}
+
+int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart)
+{
+    if (!o.solver.empty()) throw Error(fmt::format("--solver {}: the scene has fracture bodies, no fluid", o.solver));
+    if (!o.exportFormat.empty() || !o.saveState.empty() || !o.loadState.empty())
+        throw Error("--export, --save-state and --load-state are not available for fracture scenes yet");
+    if (!o.render.empty() && o.render != "fluid")
+        throw Error(fmt::format("--render {}: fracture scenes draw their tetrahedra's faces only", o.render));
+    const double dt = scene.config.timeStepSize;
+    const uint64_t steps = o.steps ? *o.steps : uint64_t(std::llround(std::max(o.seconds.value_or(scene.config.stopAt), 0.0) / dt));
+    if (steps == 0)
+        throw Error(fmt::format("{}: no run length: Configuration.stopAt is {}; give --steps N or --seconds T", o.scene.string(),
+                                scene.config.stopAt));
+    const int frameCount = o.frames.value_or(scene.floe.frames);
+    RunOutput output = prepareRunOutput(o, scene.name);
+    const std::filesystem::path& outDir = output.dir;
+    std::unique_ptr<gpu::RenderDoc>& renderDoc = output.renderDoc;
+    gpu::ContextOptions contextOptions;
+    contextOptions.validation = o.device.validate;
+    contextOptions.deviceName = o.device.device;
+    gpu::Context context(contextOptions);
+    gpu::ShaderLibrary shaders;
+    graph::RenderGraph graph(context);
+    const fracture::FractureSettings settings = fractureSettings(scene);
+    fracture::FractureBodies bodies(context, shaders, graph, fractureInstances(scene), settings);
+
+    const bool rendering = frameCount > 0 || o.capture;
+    std::unique_ptr<render::OffscreenTarget> target;
+    std::unique_ptr<render::Renderer> renderer;
+    render::ViewSettings view;
+    if (rendering) {
+        target = std::make_unique<render::OffscreenTarget>(context, o.width, o.height);
+        renderer = std::make_unique<render::Renderer>(context, shaders, render::OffscreenTarget::kColorFormat,
+                                                      render::OffscreenTarget::kDepthFormat, 1);
+        view = fractureSceneView(scene, settings, float(o.width) / float(o.height));
+    }
+    const render::MeshDraw mesh{&bodies.surfacePositions(), &bodies.surfaceNormals(), &bodies.surfaceTriangles(),
+                                bodies.surfaceTriangleCount()};
+    const auto addPicture = [&] {
+        bodies.addSurface(graph);
+        renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, nullptr, 0, std::span(&mesh, 1));
+        target->addReadback(graph);
+    };
+
+    gpu::FrameResources frames(context, 1);
+    gpu::Buffer positionsReadback(
+        context, {"fracture positions read-back", uint64_t(bodies.tetCount()) * 4 * 16, gpu::MemoryKind::Readback});
+    std::vector<std::string> columns = {"step",
+                                        "time",
+                                        "dt",
+                                        "particles",
+                                        "density_error_avg",
+                                        "density_error_max",
+                                        "solver_iterations",
+                                        "kinetic_energy",
+                                        "escaped",
+                                        "gpu_ms_total",
+                                        "fragments",
+                                        "fracture_events",
+                                        "cuts",
+                                        "max_separation",
+                                        "contact"};
+    std::vector<std::string> passColumns;
+    std::unique_ptr<io::CsvWriter> csv;
+    std::vector<uint64_t> pictureSteps;
+    if (frameCount == 1) pictureSteps.push_back(steps);
+    for (int i = 0; frameCount > 1 && i < frameCount; ++i)
+        pictureSteps.push_back(uint64_t(std::llround(double(steps) * i / (frameCount - 1))));
+    std::vector<std::string> pictureFiles;
+    size_t nextPicture = 0;
+    const auto savePicture = [&] {
+        const std::string name = fmt::format("frame_{:04d}.png", pictureFiles.size());
+        io::writePng(outDir / name, target->width(), target->height(), target->pixels());
+        pictureFiles.push_back(name);
+    };
+    if (rendering && !pictureSteps.empty() && pictureSteps[0] == 0) {
+        addPicture();
+        context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+        savePicture();
+        ++nextPicture;
+    }
+
+    RunningStat loadStat;
+    double gpuTotal = 0.0, worstLoad = 0.0;
+    std::string diverged;
+    uint64_t step = 0;
+    fracture::FractureReport report = bodies.report();
+    const uint32_t initialFragments = report.fragments;
+    Progress progress("floe run", steps, !o.quiet);
+    std::string capturePath;
+    const glm::vec3 lo = settings.domainMin - glm::vec3(1.0f), hi = settings.domainMax + glm::vec3(1.0f);
+    for (step = 1; step <= steps; ++step) {
+        const double time = double(step) * dt;
+        if (renderDoc && step == 1) renderDoc->startFrameCapture(context.instance());
+        VkCommandBuffer cmd = frames.begin(0);
+        bodies.addStep(graph);
+        graph.addCopy("fracture positions read-back", bodies.positions(), positionsReadback, uint64_t(bodies.nodeCount()) * 16);
+        graph.addHostRead(positionsReadback);
+        const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step;
+        if (picture || (renderDoc && step == 1)) addPicture();
+        if (!csv) {
+            for (const std::string& n : graph.pendingTimerNames())
+                if (std::find(passColumns.begin(), passColumns.end(), n) == passColumns.end()) passColumns.push_back(n);
+            for (const std::string& n : passColumns) columns.push_back("gpu_ms:" + n);
+            csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns);
+        }
+        const uint32_t nodesBefore = bodies.nodeCount();
+        graph.execute(cmd, &frames.timer(0));
+        frames.submit(0);
+        frames.wait(0);
+        if (renderDoc && step == 1) {
+            capturePath = renderDoc->endFrameCapture(context.instance());
+            renderDoc.reset();
+        }
+        if (picture) {
+            savePicture();
+            ++nextPicture;
+        }
+        // Blow-ups: a non-finite position, or a node far outside the domain's walls.
+        const std::vector<glm::vec4> x = positionsReadback.readVector<glm::vec4>(nodesBefore);
+        uint64_t escaped = 0;
+        bool finite = true;
+        for (const glm::vec4& p : x) {
+            finite = finite && std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
+            if (glm::any(glm::lessThan(glm::vec3(p), lo)) || glm::any(glm::greaterThan(glm::vec3(p), hi))) ++escaped;
+        }
+        report = bodies.afterStep(graph);
+        double ms = 0;
+        std::map<std::string, double> perPass;
+        for (const gpu::PassTime& t : frames.timer(0).results()) {
+            ms += t.ms;
+            perPass[t.name] += t.ms;
+        }
+        csv->set("step", step);
+        csv->set("time", time);
+        csv->set("dt", dt);
+        csv->set("particles", uint64_t(report.nodes));
+        csv->set("escaped", escaped);
+        for (const auto& [name, value] : perPass)
+            if (std::find(passColumns.begin(), passColumns.end(), name) != passColumns.end()) csv->set("gpu_ms:" + name, value);
+        csv->set("gpu_ms_total", ms);
+        csv->set("fragments", uint64_t(report.fragments));
+        csv->set("fracture_events", uint64_t(report.events));
+        csv->set("cuts", uint64_t(report.cuts));
+        csv->set("max_separation", double(report.maxLoad));
+        csv->set("contact", uint64_t(report.contact ? 1 : 0));
+        csv->endRow();
+        gpuTotal += ms;
+        loadStat.add(report.maxLoad);
+        worstLoad = std::max(worstLoad, double(report.maxLoad));
+        if (!finite || escaped > 0 || !std::isfinite(report.maxLoad)) {
+            diverged = !finite       ? "a node position is not finite"
+                       : escaped > 0 ? fmt::format("{} nodes left the domain", escaped)
+                                     : "the largest load is not finite";
+            break;
+        }
+        progress.update(step, fmt::format("t = {:.3f} s, {} fragments, {} fracture events", time, report.fragments, report.events));
+    }
+    progress.finish();
+    csv->flush();
+    const uint64_t done = std::min(step, steps);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+
+    nlohmann::ordered_json summary;
+    summary["scene"] = o.scene.string();
+    summary["scene_name"] = scene.name;
+    summary["kind"] = "fracture";
+    summary["device"] = context.deviceName();
+    summary["bodies"] = bodies.bodyCount();
+    summary["tets"] = bodies.tetCount();
+    size_t initialNodes = 0;
+    for (const FractureBody& b : scene.fractureBodies) initialNodes += b.mesh.nodes.size();
+    summary["nodes_initial"] = initialNodes;
+    summary["nodes_final"] = report.nodes;
+    summary["method"] = scene.fracture.method;
+    summary["separation"] = scene.fracture.separation;
+    summary["max_iterations"] = scene.fracture.maxIterations;
+    summary["fragments_initial"] = initialFragments;
+    summary["fragments"] = report.fragments;
+    summary["fracture_events"] = report.events;
+    summary["cuts"] = report.cuts;
+    summary["max_separation"] = worstLoad;
+    summary["metrics"] = {{"max_separation", loadStat.json()}};
+    summary["steps"] = done;
+    summary["simulated_seconds"] = double(done) * dt;
+    summary["wall_seconds"] = wall;
+    summary["gpu_ms_per_step"] = done ? gpuTotal / double(done) : 0.0;
+    summary["frames"] = pictureFiles;
+    summary["capture"] = capturePath.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(capturePath);
+    summary["validation"] = context.validationEnabled();
+    summary["validation_messages"] = context.validationMessageCount();
+    summary["warnings"] = scene.warnings;
+    summary["status"] = diverged.empty() ? "ok" : "diverged";
+    if (!diverged.empty()) summary["diverged_reason"] = diverged;
+    if (!io::writeTextFile(outDir / "summary.json", summary.dump(2) + "\n"))
+        throw Error(fmt::format("{}: cannot write", (outDir / "summary.json").string()), ExitCode::Failure);
+
+    fmt::print("floe run: {} ({} bodies, {} tets, method {}, {} steps, t = {:.4g} s) on {}\n", scene.name, bodies.bodyCount(),
+               bodies.tetCount(), scene.fracture.method, done, double(done) * dt, context.deviceName());
+    fmt::print("  status      {}\n", diverged.empty() ? "ok" : "DIVERGED: " + diverged);
+    fmt::print("  fracture    {} events, {} cuts, {} fragments (from {}), largest load {:.3g} tau\n", report.events, report.cuts,
+               report.fragments, initialFragments, worstLoad);
+    fmt::print("  metrics     {}\n", (outDir / "metrics.csv").string());
+    fmt::print("  summary     {}\n", (outDir / "summary.json").string());
+    if (!pictureFiles.empty()) fmt::print("  pictures    {}/frame_NNNN.png ({} files)\n", outDir.string(), pictureFiles.size());
+    if (!capturePath.empty()) fmt::print("  capture     {}\n", capturePath);
+    if (context.validationEnabled()) fmt::print("  validation  {} messages\n", context.validationMessageCount());
+    fmt::print("  wall time   {:.2f} s ({:.1f} steps/s)\n", wall, wall > 0 ? double(done) / wall : 0.0);
+    if (o.plots) {
+        writePlots(output.plotScript, outDir);
+        fmt::print("  plots       {}/plots/*.png\n", outDir.string());
+    }
+    return diverged.empty() ? 0 : static_cast<int>(ExitCode::Diverged);
+}
+
+} // namespace floe
