@@ -6,7 +6,7 @@
 // evaluated on such steps).
 #include "fracture/fracture_common.glsl"
 
-FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
+FLOE_RW_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_RW_VEC4(FRACTURE_BIND_PREDICTED, predicted);
 FLOE_RW_UINT(FRACTURE_BIND_NODE_FLAGS, flags);
 FRACTURE_STATE_BLOCK;
@@ -18,7 +18,8 @@ void main()
     const vec4 p4 = FLOE_RW_LOAD_VEC4(predicted, n);
     if (p4.w == 0.0) return;
     vec3 p = p4.xyz;
-    const vec3 x = FLOE_LOAD_VEC4(positions, n).xyz;
+    const vec4 x4 = FLOE_RW_LOAD_VEC4(positions, n);
+    vec3 x = x4.xyz;
     const float friction = params.domainMin.w;
     bool hit = false;
     for (int a = 0; a < 3; ++a) {
@@ -33,6 +34,11 @@ void main()
         if (depth <= 0.0) continue;
         hit = true;
         p[a] += side * depth;
+        // A node that started the substep inside the wall (constraints pushed it there) is moved
+        // out with its start, so that v = (p - x) / dt gets no speed from the depenetration:
+        // PBD's projection alone launches crushed fragments off the floor.
+        if (side > 0.0) x[a] = max(x[a], params.domainMin[a]);
+        else x[a] = min(x[a], params.domainMax[a]);
         vec3 move = p - x;
         move[a] = 0.0;
         const float slide = length(move);
@@ -43,6 +49,7 @@ void main()
     }
     if (!hit) return;
     FLOE_STORE_VEC4(predicted, n, vec4(p, p4.w));
+    FLOE_STORE_VEC4(positions, n, vec4(x, x4.w));
     FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) | FRACTURE_NODE_CONTACT);
     atomicOr(state.counts.y, 1u);
 }

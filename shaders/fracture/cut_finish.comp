@@ -15,7 +15,11 @@ void main()
     const uint added = FLOE_LOAD_UINT(offsets, last) + FLOE_LOAD_UINT(split, last);
     state.counts2.z = added;
     state.counts.x = min(state.counts.x + added, params.nodeCapacity);
-    if (added == 0u) return;
+    if (added == 0u) {
+        // A first secondary-split cut that split nothing is no crack: the next cut tries the next node.
+        if (params.control.x == FRACTURE_METHOD_SECONDARY && state.extra.y == 0u) state.primary.w = 0.0;
+        return;
+    }
     state.counts.w += 1u;
     if (state.extra.y == 0u) state.counts.z += 1u;
     state.extra.y += 1u;

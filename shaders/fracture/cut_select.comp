@@ -7,10 +7,11 @@
 //     the node orthogonal to its largest eigenvector; tets with a node within
 //     radius = factor x mean edge x load/tau of it (the thesis used the eigenvalue itself as
 //     a length, §11 item 3).
-//   Secondary splits (the thesis' own): cut 0 at the top node through its whole fragment; then
-//     the next crack node (in load order) with load >= tau / fragility (20), normal
-//     v_init + v_new with v_new's sign turned towards v_init (§3.3's sign ambiguity), also
-//     through the whole fragment. A node of the list is visited once per event.
+//   Secondary splits (the thesis' own): the first cut at the top node through its whole
+//     fragment (if it splits nothing, the next node's); then the next crack node (in load
+//     order) with load >= tau / fragility (20), normal v_init + v_new with v_new's sign turned
+//     towards v_init (§3.3's sign ambiguity), also through the whole fragment. A node of the
+//     list is visited once per event; the budget is 1 + maxIterations cuts, tries included.
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_UINT(FRACTURE_BIND_VALUES, order);
@@ -40,7 +41,8 @@ void main()
     }
     const uint method = params.control.x;
     const bool evaluate = state.counts.y != 0u || params.control.z != 0u;
-    if (!evaluate || method == FRACTURE_METHOD_NONE || params.nodes == 0u || (cut > 0u && state.cutInfo.x == FRACTURE_NONE)) {
+    if (!evaluate || method == FRACTURE_METHOD_NONE || params.nodes == 0u || (cut > 0u && state.cutInfo.x == FRACTURE_NONE &&
+                                                                               state.primary.w == 0.0)) {
         noCut();
         state.cutInfo.x = FRACTURE_NONE;
         return;
@@ -48,11 +50,8 @@ void main()
     uint node = FRACTURE_NONE;
     vec3 normal = vec3(0.0);
     float radius = -1.0;
-    if (method == FRACTURE_METHOD_SECONDARY && cut > 0u) {
-        if (state.primary.w == 0.0) {
-            noCut();
-            return;
-        }
+    if (method == FRACTURE_METHOD_SECONDARY && state.primary.w != 0.0) {
+        // Secondary cuts: the next crack node (in load order) over tau / fragility.
         for (uint k = state.counts2.w; k < params.nodes; ++k) {
             const uint n = FLOE_LOAD_UINT(order, k);
             const float tau = FLOE_LOAD_VEC4(bodyInfo, uint(FLOE_LOAD_VEC4(restNodes, n).w)).x;
@@ -72,9 +71,13 @@ void main()
         if (dot(v, state.primary.xyz) < 0.0) v = -v;
         normal = normalize(state.primary.xyz + v);
     } else {
-        const uint k = method == FRACTURE_METHOD_SECONDARY ? 0u : cut;
+        // Radius: the cut-th node. Secondary splits' first cut: the next untried node (a cut
+        // that split nothing, a plane through a surface node with the body on one side, is
+        // not a crack: cut_finish clears primary.w and the next cut tries the next node).
+        const uint k = method == FRACTURE_METHOD_SECONDARY ? state.counts2.w : cut;
         if (k >= params.nodes) {
             noCut();
+            state.cutInfo.x = FRACTURE_NONE;
             return;
         }
         const uint n = FLOE_LOAD_UINT(order, k);
@@ -82,14 +85,14 @@ void main()
         const float load = FLOE_LOAD_VEC4(nodeData, n).w;
         if (load < body.x) {
             noCut();
-            if (cut == 0u) state.cutInfo.x = FRACTURE_NONE;
+            state.cutInfo.x = FRACTURE_NONE; // sorted: no later node reaches tau either
             return;
         }
         node = n;
         normal = FLOE_LOAD_VEC4(separation, n).xyz;
         if (method == FRACTURE_METHOD_SECONDARY) {
             state.primary = vec4(normal, 1.0);
-            state.counts2.w = 1u;
+            state.counts2.w = k + 1u;
         } else {
             radius = params.fracture.w * body.w * load / body.x;
         }

@@ -1,6 +1,7 @@
 // floe bench: elements per second of the GPU primitives (timestamp queries around each call)
 // against the C++ standard library on the CPU, measured in the same run, the SPH suite
-// (SphBench.h), the render suite (RenderBench.h) and the deformable bodies (BodyBench.h). Machine-readable results with --out
+// (SphBench.h), the render suite (RenderBench.h), the deformable bodies (BodyBench.h) and
+// fracture (FractureBench.h). Machine-readable results with --out
 // FILE.json; tables on stdout.
 #include <algorithm>
 #include <chrono>
@@ -14,6 +15,7 @@
 
 #include "app/BodyBench.h"
 #include "app/Commands.h"
+#include "app/FractureBench.h"
 #include "app/ProjectFiles.h"
 #include "app/RenderBench.h"
 #include "app/SphBench.h"
@@ -225,6 +227,7 @@ int benchCommand(const BenchOptions& o)
     const bool sph = o.suite == "sph" || o.suite == "all";
     const bool render = o.suite == "render" || o.suite == "all";
     const bool bodies = o.suite == "bodies" || o.suite == "all";
+    const bool fracture = o.suite == "fracture" || o.suite == "all";
     // Scenes first: a missing file is bad input, reported before the device starts.
     SphBenchOptions so;
     if (sph) {
@@ -274,6 +277,12 @@ int benchCommand(const BenchOptions& o)
         if (o.cubeSegments) bo.cubeSegments = o.cubeSegments;
         doc["bodies"] = bodyBench(context, shaders, bo);
         printBodyBench(doc["bodies"]);
+    }
+    if (fracture) {
+        FractureBenchOptions fo;
+        fo.drops = o.drops;
+        doc["fracture"] = fractureBench(context, shaders, fo);
+        printFractureBench(doc["fracture"]);
     }
     if (!o.out.empty()) {
         if (!io::writeTextFile(o.out, doc.dump(2) + "\n")) throw Error(fmt::format("--out {}: cannot write", o.out.string()));

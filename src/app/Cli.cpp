@@ -79,8 +79,10 @@ int runCli(int argc, char** argv)
     benchCmd->add_option("--sizes", bench.sizes, "element counts (default: 65536 1048576 2097152)")
         ->check(CLI::Range(1u, 1u << 28));
     benchCmd->add_option("--repetitions", bench.repetitions, "timed repetitions per measurement")->check(CLI::Range(1, 1000));
-    benchCmd->add_option("--suite", bench.suite, "what to measure: primitives, sph, render, bodies or all (default)")
-        ->check(CLI::IsMember({"primitives", "sph", "render", "bodies", "all"}));
+    benchCmd->add_option("--suite", bench.suite, "what to measure: primitives, sph, render, bodies, fracture or all (default)")
+        ->check(CLI::IsMember({"primitives", "sph", "render", "bodies", "fracture", "all"}));
+    benchCmd->add_option("--drops", bench.drops, "fracture suite: seeded drops per object and method (default 10)")
+        ->check(CLI::Range(1, 1000));
     benchCmd
         ->add_option("--cube-segments", bench.cubeSegments, "bodies suite: cube segments per side (default 71: 30248 particles)")
         ->check(CLI::Range(2, 400));

@@ -39,7 +39,7 @@ struct RunOptions {
 
 struct BenchOptions {
     std::filesystem::path out;   // --out FILE.json
-    std::string suite = "all";   // --suite primitives|sph|render|bodies|all
+    std::string suite = "all";   // --suite primitives|sph|render|bodies|fracture|all
     std::vector<uint32_t> sizes; // --sizes; default 65536, 1048576, 2097152
     int repetitions = 5;         // --repetitions
     // SPH suite (see SphBench.h); empty paths and counts: the defaults.
@@ -51,6 +51,7 @@ struct BenchOptions {
     bool noThroughput = false;                      // --no-throughput
     std::vector<uint64_t> renderCounts;             // --render-particles (render suite)
     int cubeSegments = 0;                           // --cube-segments (bodies suite; 0: 71, about 30k particles)
+    int drops = 10;                                 // --drops (fracture suite: seeded drops per object and method)
     double dtSeconds = 1.0;                         // --dt-seconds
     int dtRefinements = 3;                          // --dt-refinements
     DeviceOptions device;

@@ -9,6 +9,7 @@
 #include <glm/glm.hpp>
 
 #include "base/Error.h"
+#include "gpu/Commands.h"
 #include "gpu/Context.h"
 #include "graph/RenderGraph.h"
 #include "shared/fracture.h"
@@ -301,7 +302,7 @@ void FractureBodies::addStep(graph::RenderGraph& graph)
             }
         graph.addCompute(pipelines_.compute("fracture/collide"))
             .read(FRACTURE_BIND_PARAMS, params_)
-            .read(FRACTURE_BIND_POSITIONS, positions_)
+            .readWrite(FRACTURE_BIND_POSITIONS, positions_)
             .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
             .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
             .readWrite(FRACTURE_BIND_STATE, state_)
@@ -394,15 +395,23 @@ void FractureBodies::addStep(graph::RenderGraph& graph)
     graph.addHostRead(stateReadback_);
 }
 
-FractureReport FractureBodies::afterStep(graph::RenderGraph& graph)
+FractureReport FractureBodies::afterStep(graph::RenderGraph& graph, gpu::FrameResources* frames)
 {
     shared::FractureState s = stateReadback_.readVector<shared::FractureState>(1)[0];
-    if (s.counts.x != nodes_) {
+    rebuilt_ = s.counts.x != nodes_;
+    if (rebuilt_) {
         // Cuts added nodes: rebuild the incidence, masses and fragments before the next step.
         nodes_ = s.counts.x;
         writeParams();
         addRebuild(graph);
-        context_.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+        if (frames) {
+            VkCommandBuffer cmd = frames->begin(0);
+            graph.execute(cmd, &frames->timer(0));
+            frames->submit(0);
+            frames->wait(0);
+        } else {
+            context_.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+        }
         s = stateReadback_.readVector<shared::FractureState>(1)[0];
     }
     report_.nodes = nodes_;

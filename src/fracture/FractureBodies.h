@@ -31,6 +31,9 @@
 namespace floe::graph {
 class RenderGraph;
 }
+namespace floe::gpu {
+class FrameResources;
+}
 
 namespace floe::fracture {
 
@@ -44,7 +47,7 @@ struct FractureBodyInstance {
     std::vector<glm::vec3> initial; // start positions (a deformed start), or empty: the rest shape
     Material material;
     float density = 1000.0f;      // kg/m^3; 0 makes the body fixed
-    float youngsModulus = 1.0e6f; // Pa, of the dynamics (the tet constraints' stiffness)
+    float youngsModulus = 1.0e8f; // Pa, of the dynamics (the tet constraints' stiffness)
     glm::vec3 velocity{0.0f}, angularVelocity{0.0f};
     bool breakable = true;
 };
@@ -55,7 +58,7 @@ struct FractureSettings {
     uint32_t maxIterations = 3; // cuts per fracture event (the thesis' "max. fracture iterations")
     float fragility = 2.0f;     // secondary splits: crack nodes cut at tau / fragility (20)
     float radiusFactor = 3.0f;  // Radius: crack radius in mean edge lengths per unit of load / tau
-    float tauScale = 1.0f;      // load (Pa) -> tau units
+    float tauScale = 150.0f;    // load -> tau units (README: Fracture, the calibration)
     bool evaluateEveryStep = false;
     uint32_t substeps = 20, iterations = 1;
     float friction = 0.5f, damping = 0.0f; // Coulomb coefficient; velocity damping per second
@@ -81,8 +84,10 @@ public:
 
     void addStep(graph::RenderGraph& graph);
     // After the step's submission finished: reads the GPU state; after cuts rebuilds the
-    // incidence, masses and fragments (one more submission).
-    FractureReport afterStep(graph::RenderGraph& graph);
+    // incidence, masses and fragments (one more submission, timed with `frames`' slot 0 if
+    // given).
+    FractureReport afterStep(graph::RenderGraph& graph, gpu::FrameResources* frames = nullptr);
+    bool rebuiltLastStep() const { return rebuilt_; }
     // The flat-shaded tet faces for the mesh renderer (colour by fragment or stress).
     void addSurface(graph::RenderGraph& graph);
 
@@ -115,6 +120,7 @@ private:
     FractureSettings settings_;
     uint32_t tets_ = 0, nodes_ = 0, capacity_ = 0, bodies_ = 0;
     FractureReport report_;
+    bool rebuilt_ = false;
     std::vector<uint32_t> colourStart_; // tets of colour c: [colourStart_[c], colourStart_[c+1])
     gpu::Buffer params_, state_, stateReadback_;
     gpu::Buffer positions_, velocities_, predicted_, peak_, restNodes_, nodeFlags_, nodeData_, labels_;

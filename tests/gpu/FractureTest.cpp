@@ -28,8 +28,8 @@ FractureBodyInstance body(TetShape shape, int resolution, const char* material, 
     const glm::mat3 R = glm::mat3(glm::rotate(glm::mat4(1.0f), angle, glm::normalize(glm::vec3(1.0f, 0.3f, 0.6f))));
     for (glm::vec3& x : b.mesh.nodes) x = R * x + at;
     b.material = *materialPreset(material);
-    b.material.phi *= 1e-4f; // Floe's default damping time (README: Fracture)
-    b.material.psi *= 1e-4f;
+    b.material.phi *= 1e-6f; // Floe's default damping time (README: Fracture)
+    b.material.psi *= 1e-6f;
     b.youngsModulus = 1e8f;
     return b;
 }

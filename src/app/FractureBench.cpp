@@ -1,0 +1,255 @@
+#include "app/FractureBench.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include <fmt/format.h>
+#include <glm/glm.hpp>
+
+#include "app/Scene.h"
+#include "fracture/FractureBodies.h"
+#include "fracture/TetShapes.h"
+#include "gpu/Commands.h"
+#include "gpu/Context.h"
+#include "graph/RenderGraph.h"
+
+namespace floe {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using namespace fracture;
+
+struct Object {
+    TetShape shape;
+    const char* thesisName;
+    int thesisNodes, thesisTets;
+};
+// digest-004 Table 2 (the continuum methods' meshes).
+constexpr Object kObjects[] = {{TetShape::CubeWithHoles, "Cube w.h.", 182, 357},
+                               {TetShape::Fichera, "Fichera", 163, 477},
+                               {TetShape::Sphere, "Sphere", 136, 345},
+                               {TetShape::Cube, "Cube", 400, 1580},
+                               {TetShape::Cone, "Cone", 143, 406}};
+constexpr FractureMethod kMethods[] = {FractureMethod::Radius, FractureMethod::SecondarySplits};
+
+// The generator's mesh with the node count closest to the thesis' mesh.
+TetMesh objectMesh(const Object& o)
+{
+    TetMesh best;
+    for (int r = 2; r <= 14; ++r) {
+        TetShapeDesc d;
+        d.shape = o.shape;
+        d.resolution = r;
+        d.size = o.shape == TetShape::Cone ? glm::vec3(1.0f, 1.2f, 1.0f) : glm::vec3(1.0f);
+        TetMesh m = makeTetShape(d);
+        if (best.nodes.empty() || std::abs(int(m.nodes.size()) - o.thesisNodes) < std::abs(int(best.nodes.size()) - o.thesisNodes))
+            best = std::move(m);
+    }
+    return best;
+}
+
+// A body as floe run makes it from a scene with the default Fracture settings.
+FractureBodyInstance instance(TetMesh mesh, const glm::mat3& rotation, const glm::vec3& at)
+{
+    const FractureSceneSettings defaults;
+    FractureBodyInstance b;
+    for (glm::vec3& x : mesh.nodes) x = rotation * x + at;
+    b.mesh = std::move(mesh);
+    b.material = *materialPreset("glass");
+    b.material.phi *= defaults.dampingTime;
+    b.material.psi *= defaults.dampingTime;
+    return b;
+}
+
+glm::mat3 randomRotation(uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    const double u1 = u(rng), u2 = u(rng), u3 = u(rng), twoPi = 6.283185307179586;
+    const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
+    const float x = float(a * std::sin(twoPi * u2)), y = float(a * std::cos(twoPi * u2)), z = float(b * std::sin(twoPi * u3)),
+                w = float(b * std::cos(twoPi * u3));
+    return glm::mat3(1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y), 2 * (x * y - w * z),
+                     1 - 2 * (x * x + z * z), 2 * (y * z + w * x), 2 * (x * z + w * y), 2 * (y * z - w * x),
+                     1 - 2 * (x * x + y * y));
+}
+
+FractureSettings dropSettings(FractureMethod method, uint32_t iterations)
+{
+    const FractureSceneSettings defaults;
+    FractureSettings s;
+    s.method = method;
+    s.maxIterations = iterations;
+    s.tauScale = defaults.tauScale;
+    s.domainMin = glm::vec3(-10.0f, 0.0f, -10.0f);
+    s.domainMax = glm::vec3(10.0f, 20.0f, 10.0f);
+    return s;
+}
+
+// One step, timed; with `frames` also the rebuild after cuts. Returns GPU ms (step, rebuild).
+std::pair<double, double> timedStep(FractureBodies& bodies, graph::RenderGraph& graph, gpu::FrameResources& frames)
+{
+    VkCommandBuffer cmd = frames.begin(0);
+    bodies.addStep(graph);
+    graph.execute(cmd, &frames.timer(0));
+    frames.submit(0);
+    frames.wait(0);
+    double step = 0, rebuild = 0;
+    for (const gpu::PassTime& p : frames.timer(0).results()) step += p.ms;
+    bodies.afterStep(graph, &frames);
+    if (bodies.rebuiltLastStep())
+        for (const gpu::PassTime& p : frames.timer(0).results()) rebuild += p.ms;
+    return {step, rebuild};
+}
+
+// GPU ms of one fracture event: a body stretched 5 % along a random axis in free flight, the
+// step with the event against the same step without fracture, plus the rebuild after the cuts.
+Json eventCost(gpu::Context& context, const gpu::ShaderLibrary& shaders, const TetMesh& mesh, FractureMethod method,
+               uint32_t iterations)
+{
+    double ms[2] = {0, 0}, rebuild = 0;
+    FractureReport report;
+    for (int withFracture = 0; withFracture < 2; ++withFracture) {
+        graph::RenderGraph graph(context);
+        FractureSettings s = dropSettings(withFracture ? method : FractureMethod::None, iterations);
+        s.evaluateEveryStep = true;
+        s.tauScale = 1e4f; // breaks at once, with every cut of the budget
+        s.domainMin = glm::vec3(-100.0f);
+        s.domainMax = glm::vec3(100.0f);
+        FractureBodyInstance b = instance(mesh, glm::mat3(1.0f), glm::vec3(0.0f, 5.0f, 0.0f));
+        const glm::vec3 axis = glm::normalize(glm::vec3(1.0f, 0.4f, 0.2f));
+        for (const glm::vec3& x : b.mesh.nodes) b.initial.push_back(x + 0.05f * glm::dot(x - glm::vec3(0, 5, 0), axis) * axis);
+        FractureBodies bodies(context, shaders, graph, {b}, s);
+        gpu::FrameResources frames(context, 1);
+        const auto [step, re] = timedStep(bodies, graph, frames);
+        ms[withFracture] = step;
+        if (withFracture) {
+            rebuild = re;
+            report = bodies.report();
+        }
+    }
+    return {{"ms", std::max(0.0, ms[1] - ms[0]) + rebuild},
+            {"cut_passes_ms", std::max(0.0, ms[1] - ms[0])},
+            {"rebuild_ms", rebuild},
+            {"cuts", report.cuts},
+            {"fragments", report.fragments}};
+}
+
+} // namespace
+
+Json fractureBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const FractureBenchOptions& o)
+{
+    Json out;
+    Json objects = Json::array(), table5 = Json::array(), table4 = Json::array();
+    for (const Object& obj : kObjects) {
+        const TetMesh mesh = objectMesh(obj);
+        objects.push_back({{"object", tetShapeName(obj.shape)},
+                           {"thesis", obj.thesisName},
+                           {"nodes", mesh.nodes.size()},
+                           {"tets", mesh.tets.size()},
+                           {"thesis_nodes", obj.thesisNodes},
+                           {"thesis_tets", obj.thesisTets}});
+        for (FractureMethod m : kMethods) {
+            Json row = {{"object", tetShapeName(obj.shape)}, {"method", fractureMethodName(m)}};
+            for (uint32_t it : {3u, 8u}) row[fmt::format("iterations_{}", it)] = eventCost(context, shaders, mesh, m, it);
+            table5.push_back(row);
+            std::fprintf(stderr, "floe bench: fracture events, %s, %s\n", tetShapeName(obj.shape), fractureMethodName(m));
+        }
+        for (FractureMethod m : kMethods) {
+            // Table 4: fragments after drops from height 5 in seeded random orientations (glass).
+            std::vector<double> fragments;
+            double stepMs = 0;
+            int steps = 0;
+            for (int d = 0; d < o.drops; ++d) {
+                graph::RenderGraph graph(context);
+                FractureBodies bodies(context, shaders, graph,
+                                      {instance(mesh, randomRotation(uint32_t(d + 1)), glm::vec3(0.0f, 5.0f, 0.0f))},
+                                      dropSettings(m, 3));
+                gpu::FrameResources frames(context, 1);
+                for (int k = 0; k < o.dropSteps; ++k) {
+                    stepMs += timedStep(bodies, graph, frames).first;
+                    ++steps;
+                }
+                fragments.push_back(double(bodies.report().fragments));
+            }
+            double mean = 0;
+            for (double f : fragments) mean += f / double(fragments.size());
+            table4.push_back({{"object", tetShapeName(obj.shape)},
+                              {"method", fractureMethodName(m)},
+                              {"drops", o.drops},
+                              {"fragments_mean", mean},
+                              {"fragments", fragments},
+                              {"gpu_ms_per_step", steps ? stepMs / steps : 0.0}});
+            std::fprintf(stderr, "floe bench: drops, %s, %s: %.1f fragments\n", tetShapeName(obj.shape), fractureMethodName(m),
+                         mean);
+        }
+    }
+    out["objects"] = objects;
+    out["event_cost"] = table5;
+    out["fragments"] = table4;
+
+    // GPU ms per step against the fragment count: a cube broken a little more every step.
+    {
+        graph::RenderGraph graph(context);
+        TetShapeDesc d;
+        d.shape = TetShape::Cube;
+        d.resolution = 12;
+        FractureSettings s = dropSettings(FractureMethod::SecondarySplits, 8);
+        s.evaluateEveryStep = true;
+        s.tauScale = 1e4f;
+        s.domainMin = glm::vec3(-100.0f);
+        s.domainMax = glm::vec3(100.0f);
+        FractureBodyInstance b = instance(makeTetShape(d), glm::mat3(1.0f), glm::vec3(0.0f, 5.0f, 0.0f));
+        const glm::vec3 axis = glm::normalize(glm::vec3(1.0f, 0.7f, 0.3f));
+        for (const glm::vec3& x : b.mesh.nodes) b.initial.push_back(x + 0.05f * glm::dot(x - glm::vec3(0, 5, 0), axis) * axis);
+        FractureBodies bodies(context, shaders, graph, {b}, s);
+        gpu::FrameResources frames(context, 1);
+        Json sweep = Json::array();
+        // Break until maxFragments, then time plain steps (no fracture) at that count.
+        uint32_t lastRecorded = 0;
+        for (int k = 0; k < 400 && bodies.report().fragments < uint32_t(o.maxFragments); ++k) {
+            timedStep(bodies, graph, frames);
+            const uint32_t f = bodies.report().fragments;
+            if (f >= lastRecorded + 50 || lastRecorded == 0) {
+                // The cost of simulating this many fragments: steps without fracture.
+                FractureSettings plain = s;
+                plain.method = FractureMethod::None;
+                bodies.setSettings(plain);
+                std::vector<double> ms;
+                for (int r = 0; r < 3; ++r) ms.push_back(timedStep(bodies, graph, frames).first);
+                std::sort(ms.begin(), ms.end());
+                sweep.push_back({{"fragments", f}, {"nodes", bodies.nodeCount()}, {"gpu_ms_per_step", ms[1]}});
+                std::fprintf(stderr, "floe bench: %u fragments: %.2f GPU ms per step\n", f, ms[1]);
+                bodies.setSettings(s);
+                lastRecorded = f;
+            }
+        }
+        out["fragment_sweep"] = {{"tets", bodies.tetCount()}, {"points", sweep}};
+    }
+    return out;
+}
+
+void printFractureBench(const Json& r)
+{
+    fmt::print("\nfracture: objects (digest-004 Table 2 sizes)\n");
+    for (const Json& o : r["objects"])
+        fmt::print("  {:<16} {:>5} nodes {:>5} tets   (thesis {}: {} nodes, {} tets)\n", o["object"].get<std::string>(),
+                   o["nodes"].get<size_t>(), o["tets"].get<size_t>(), o["thesis"].get<std::string>(), o["thesis_nodes"].get<int>(),
+                   o["thesis_tets"].get<int>());
+    fmt::print("\nGPU ms per fracture event (Table 5 layout; cut passes + rebuild)\n");
+    fmt::print("  {:<16} {:<17} {:>10} {:>10}\n", "object", "method", "3 iter.", "8 iter.");
+    for (const Json& row : r["event_cost"])
+        fmt::print("  {:<16} {:<17} {:>10.2f} {:>10.2f}\n", row["object"].get<std::string>(), row["method"].get<std::string>(),
+                   row["iterations_3"]["ms"].get<double>(), row["iterations_8"]["ms"].get<double>());
+    fmt::print("\nfragments after drops from height 5, glass, 3 iterations (Table 4 layout, mean of seeded drops)\n");
+    for (const Json& row : r["fragments"])
+        fmt::print("  {:<16} {:<17} {:>8.1f} fragments  {:>7.2f} GPU ms/step\n", row["object"].get<std::string>(),
+                   row["method"].get<std::string>(), row["fragments_mean"].get<double>(), row["gpu_ms_per_step"].get<double>());
+    fmt::print("\nGPU ms per step against fragments ({} tets)\n", r["fragment_sweep"]["tets"].get<uint32_t>());
+    for (const Json& p : r["fragment_sweep"]["points"])
+        fmt::print("  {:>5} fragments {:>6} nodes {:>8.2f} ms\n", p["fragments"].get<uint32_t>(), p["nodes"].get<uint32_t>(),
+                   p["gpu_ms_per_step"].get<double>());
+}
+
+} // namespace floe
