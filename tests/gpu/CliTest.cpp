@@ -509,6 +509,48 @@ TEST(Cli, DeformableBodyScenesRunWithVolumeErrors)
     EXPECT_NE(o.output.find("DeformableBodies[0]"), std::string::npos) << o.output;
 }
 
+TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
+{
+    const fs::path dir = tempDir("fracture");
+    // The cone (424 tets) lands at about step 58: it breaks, and the run reports it.
+    const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/fracture_cone.json";
+    const fs::path out = dir / "cone";
+    const Result r = floe("run " + scene + " --steps 66 --frames 2 --width 320 --height 180 --quiet --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+    EXPECT_EQ(summary["kind"], "fracture");
+    EXPECT_EQ(summary["steps"], 66);
+    EXPECT_GE(summary["fracture_events"].get<int>(), 1) << summary.dump();
+    EXPECT_GE(summary["fragments"].get<int>(), 2) << summary.dump();
+    EXPECT_GT(summary["nodes_final"].get<int>(), summary["nodes_initial"].get<int>());
+    const std::string csv = readFile(out / "metrics.csv");
+    for (const char* column : {"fragments", "fracture_events", "max_separation", "gpu_ms:fracture/tet_goals",
+                               "gpu_ms:fracture/stress", "gpu_ms:fracture/cut_classify"})
+        EXPECT_NE(csv.find(column), std::string::npos) << column;
+    EXPECT_TRUE(fs::exists(out / "frame_0001.png"));
+    // Bad fracture input names the file and the key; --set reaches the Fracture section.
+    const fs::path bad = writeScene(dir, "bad.json", R"({"Configuration": {}, "FractureBodies": [{"shape": "cube",
+        "material": "custom", "lambda": 1, "mu": 1}]})");
+    const Result b = floe("run " + bad.string() + " --steps 1");
+    EXPECT_EQ(b.status, 2) << b.output;
+    EXPECT_NE(b.output.find("FractureBodies[0]: material custom needs"), std::string::npos) << b.output;
+    const fs::path missing = writeScene(dir, "missing.json", R"({"Configuration": {}, "FractureBodies": [{"shape": "mesh",
+        "geometryFile": "nothing.msh"}]})");
+    const Result m = floe("run " + missing.string() + " --steps 1");
+    EXPECT_EQ(m.status, 2) << m.output;
+    EXPECT_NE(m.output.find("FractureBodies[0].geometryFile"), std::string::npos) << m.output;
+    const Result k = floe("run " + scene + " --steps 1 --set Fracture.method=waves");
+    EXPECT_EQ(k.status, 2) << k.output;
+    EXPECT_NE(k.output.find("Fracture.method"), std::string::npos) << k.output;
+    // An imported TetGen mesh runs like a generated one.
+    std::ofstream(dir / "tet.node") << "4 3 0 0\n1 0 1 0\n2 1 1 0\n3 0 2 0\n4 0 1 1\n";
+    std::ofstream(dir / "tet.ele") << "1 4 0\n1 1 2 3 4\n";
+    const fs::path imported = writeScene(dir, "imported.json", R"({"Configuration": {"timeStepSize": 0.0166667},
+        "FractureBodies": [{"shape": "mesh", "geometryFile": "tet.ele", "material": "iron"}]})");
+    const Result i = floe("run " + imported.string() + " --steps 3 --frames 0 --quiet --out " + (dir / "imported").string());
+    EXPECT_EQ(i.status, 0) << i.output;
+}
+
 TEST(Cli, CaptureWritesARenderDocFileWithThePasses)
 {
     if (gpu::RenderDoc::locate().empty()) {

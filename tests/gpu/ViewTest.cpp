@@ -162,6 +162,21 @@ TEST_F(ViewTest, DeformableBodiesAreShownAndStepped)
     EXPECT_EQ(report["diverged"], "");
 }
 
+TEST_F(ViewTest, FractureScenesAreShownAndStepped)
+{
+    const fs::path dir = tempDir("fracture");
+    const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/fracture_cone.json";
+    const Result r =
+        view(scene + " --quit-after 6 --screenshot " + (dir / "shot.png").string() + " --report " + (dir / "report.json").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json report = readJson(dir / "report.json");
+    EXPECT_EQ(report["steps"], 6);
+    EXPECT_GT(report["simulated_seconds"].get<double>(), 0.09);
+    EXPECT_TRUE(report["gpu_ms_mean"].contains("fracture/surface")) << report.dump();
+    EXPECT_TRUE(report["gpu_ms_mean"].contains("render/mesh")) << report.dump();
+    EXPECT_GT(report["screenshot"]["luminance_variance"].get<double>(), 50.0);
+}
+
 TEST_F(ViewTest, WithoutADisplayItNamesTheHeadlessCommand)
 {
     const Result r = shell("env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(FLOE_BINARY) + " view " + kScene + " --quit-after 1");
