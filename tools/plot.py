@@ -140,6 +140,21 @@ def plot_run(csv_path, out_dir):
     ax2.set_ylabel("dt (ms)", color="tab:blue")
     ax.set_title("Kinetic energy and time step")
     save(plt, fig, os.path.join(out_dir, "energy_dt.png"), written)
+
+    if "fragments" in m:  # fracture runs: fragments and the largest load over time
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        x, y = finite(t, m["fragments"])
+        ax.step(x, y, where="post", color="tab:green", linewidth=1.2)
+        ax.set_xlabel("simulated time (s)")
+        ax.set_ylabel("fragments", color="tab:green")
+        ax.grid(alpha=0.3)
+        ax2 = ax.twinx()
+        x, y = finite(t, m["max_separation"])
+        ax2.plot(x, y, color="tab:red", linewidth=0.9)
+        ax2.axhline(1.0, color="tab:red", linestyle=":", linewidth=0.8)
+        ax2.set_ylabel("largest load / tau", color="tab:red")
+        ax.set_title("Fragments and the largest separation load")
+        save(plt, fig, os.path.join(out_dir, "fracture.png"), written)
     return written
 
 
