@@ -6,7 +6,8 @@
 //   stage 1 (one thread per tet, indirect): m = the smallest label (and label's label) of its
 //            nodes; atomicMin of every node's label and its label's label with m; changed
 //   stage 2 (one thread per node, indirect): pointer jumping label = label[label]
-//   stage 3 (one thread): no change in this round -> zero the arguments of the later rounds
+//   stage 3 (one thread): no change in this round -> converged (extra.z = 1): zero the
+//            arguments of the later rounds
 //   stage 4 (one thread per node): count the roots (label == index) as fragments
 #include "fracture/fracture_common.glsl"
 
@@ -24,6 +25,7 @@ void main()
         if (i == 0u) {
             state.counts2.x = 0u;
             state.counts2.y = 1u;
+            state.extra.z = 0u;
             state.tetArgs = uvec4((params.tets + FRACTURE_GROUP_SIZE - 1u) / FRACTURE_GROUP_SIZE, 1u, 1u, 0u);
             state.nodeArgs = uvec4((params.nodes + FRACTURE_GROUP_SIZE - 1u) / FRACTURE_GROUP_SIZE, 1u, 1u, 0u);
         }
@@ -46,6 +48,7 @@ void main()
         if (state.counts2.y == 0u) {
             state.tetArgs.x = 0u;
             state.nodeArgs.x = 0u;
+            state.extra.z = 1u;
         }
         state.counts2.y = 0u;
     } else {

@@ -42,7 +42,6 @@
 #define FRACTURE_BIND_SURFACE 31         // vec4 per surface vertex (12 per tet): position m
 #define FRACTURE_BIND_SURFACE_NORMALS 32 // vec4 per surface vertex: face normal
 #define FRACTURE_BIND_SURFACE_TRIS 33    // uvec4 per surface triangle (4 per tet): vertex indices, colour code
-#define FRACTURE_BIND_TET_ADJ 34         // uvec4 per tet: the tet across each face (opposite corner c), or none
 #define FRACTURE_BIND_PEAK 36            // vec4 per node: unit crack normal at the step's peak load, w that load (tau units x tau)
 #define FRACTURE_BIND_LAMBDAS 35         // vec4 per corner: the XPBD multiplier of its goal constraint this substep
 
@@ -53,7 +52,6 @@
 // Fracture methods (FractureParams.control.x, digest-004 §3).
 #define FRACTURE_METHOD_NONE 0u
 #define FRACTURE_METHOD_RADIUS 1u     // Mueller et al. 2001, plane through the node, tets within a radius
-#define FRACTURE_METHOD_RADIUS_ADJ 2u // the same, only tets connected to the node through faces (no jumps across air)
 #define FRACTURE_METHOD_SECONDARY 3u  // the thesis' own: one global cut, then cuts from crack nodes at tau / fragility
 
 // Separation tensor per node (FractureParams.separation).

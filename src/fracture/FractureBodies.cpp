@@ -414,6 +414,10 @@ FractureReport FractureBodies::afterStep(graph::RenderGraph& graph, gpu::FrameRe
         }
         s = stateReadback_.readVector<shared::FractureState>(1)[0];
     }
+    if (s.extra.z == 0)
+        throw Error(fmt::format("fracture: the fragments' labels did not converge in {} rounds ({} nodes); this is a bug",
+                                kComponentRounds, nodes_),
+                    ExitCode::Failure);
     report_.nodes = nodes_;
     report_.fragments = s.counts2.x;
     report_.events = s.counts.z;
