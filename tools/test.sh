@@ -11,9 +11,9 @@ tools/build.sh
 export FLOE_REQUIRE_GPU=1 FLOE_EXPECT_LAVAPIPE=1 FLOE_VALIDATE=1
 echo "test: full build (CPU and GPU tests, lavapipe, validation on)"
 ctest --test-dir build --output-on-failure --parallel 2 --timeout 900 -L cpu
-# One GPU test process at a time: two lavapipe processes starting together (JIT, shader and
-# validation caches under ~/.cache and /tmp) crashed at start-up twice in fresh-clone runs
-# (SIGBUS, heap corruption) before any test code ran; serial runs have not.
+# One GPU test process at a time: with two at once (lavapipe, its shader cache in ~/.cache and
+# the validation layer), fresh-clone runs crashed twice (a SIGBUS 0.08 s into a process, before
+# any test code ran; a heap corruption in another test), never when run alone.
 tools/with-lavapipe.sh ctest --test-dir build --output-on-failure --parallel 1 --timeout 900 -L gpu
 
 echo "test: CPU tests under ASan/UBSan (build-asan/)"
