@@ -51,8 +51,8 @@
 
 // Fracture methods (FractureParams.control.x, digest-004 §3).
 #define FRACTURE_METHOD_NONE 0u
-#define FRACTURE_METHOD_RADIUS 1u     // Mueller et al. 2001, plane through the node, tets within a radius
-#define FRACTURE_METHOD_SECONDARY 3u  // the thesis' own: one global cut, then cuts from crack nodes at tau / fragility
+#define FRACTURE_METHOD_RADIUS 1u    // Mueller et al. 2001, plane through the node, tets within a radius
+#define FRACTURE_METHOD_SECONDARY 3u // the thesis' own: one global cut, then cuts from crack nodes at tau / fragility
 
 // Separation tensor per node (FractureParams.separation).
 #define FRACTURE_SEPARATION_EQ16 0u     // digest-004 (16): forces' outer products per node
