@@ -122,33 +122,23 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     if (!o.render.empty() && o.render != "fluid")
         throw Error(fmt::format("--render {}: fracture scenes draw their tetrahedra's faces only", o.render));
     const double dt = scene.config.timeStepSize;
-    const uint64_t steps = o.steps ? *o.steps : uint64_t(std::llround(std::max(o.seconds.value_or(scene.config.stopAt), 0.0) / dt));
-    if (steps == 0)
-        throw Error(fmt::format("{}: no run length: Configuration.stopAt is {}; give --steps N or --seconds T", o.scene.string(),
-                                scene.config.stopAt));
+    const uint64_t steps = fixedStepCount(o, scene.config.stopAt, dt);
     const int frameCount = o.frames.value_or(scene.floe.frames);
     RunOutput output = prepareRunOutput(o, scene.name);
     const std::filesystem::path& outDir = output.dir;
     std::unique_ptr<gpu::RenderDoc>& renderDoc = output.renderDoc;
-    gpu::ContextOptions contextOptions;
-    contextOptions.validation = o.device.validate;
-    contextOptions.deviceName = o.device.device;
-    gpu::Context context(contextOptions);
+    gpu::Context context(runContextOptions(o));
     gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
     const fracture::FractureSettings settings = fractureSettings(scene);
     fracture::FractureBodies bodies(context, shaders, graph, fractureInstances(scene), settings);
 
     const bool rendering = frameCount > 0 || o.capture;
-    std::unique_ptr<render::OffscreenTarget> target;
-    std::unique_ptr<render::Renderer> renderer;
+    const RunPictures pictures = makeRunPictures(context, shaders, o, rendering, 1);
+    render::OffscreenTarget* target = pictures.target.get();
+    render::Renderer* renderer = pictures.renderer.get();
     render::ViewSettings view;
-    if (rendering) {
-        target = std::make_unique<render::OffscreenTarget>(context, o.width, o.height);
-        renderer = std::make_unique<render::Renderer>(context, shaders, render::OffscreenTarget::kColorFormat,
-                                                      render::OffscreenTarget::kDepthFormat, 1);
-        view = fractureSceneView(scene, settings, float(o.width) / float(o.height));
-    }
+    if (rendering) view = fractureSceneView(scene, settings, float(o.width) / float(o.height));
     const render::MeshDraw mesh{&bodies.surfacePositions(), &bodies.surfaceNormals(), &bodies.surfaceTriangles(),
                                 bodies.surfaceTriangleCount()};
     const auto addPicture = [&] {
@@ -177,10 +167,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
                                         "contact"};
     std::vector<std::string> passColumns;
     std::unique_ptr<io::CsvWriter> csv;
-    std::vector<uint64_t> pictureSteps;
-    if (frameCount == 1) pictureSteps.push_back(steps);
-    for (int i = 0; frameCount > 1 && i < frameCount; ++i)
-        pictureSteps.push_back(uint64_t(std::llround(double(steps) * i / (frameCount - 1))));
+    const std::vector<uint64_t> pictureSteps = pictureSchedule(steps, frameCount);
     std::vector<std::string> pictureFiles;
     size_t nextPicture = 0;
     const auto savePicture = [&] {

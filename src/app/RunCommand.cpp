@@ -141,10 +141,7 @@ int runCommand(const RunOptions& o)
     const std::filesystem::path& plotScript = output.plotScript;
     std::unique_ptr<gpu::RenderDoc>& renderDoc = output.renderDoc;
 
-    gpu::ContextOptions contextOptions;
-    contextOptions.validation = o.device.validate;
-    contextOptions.deviceName = o.device.device;
-    gpu::Context context(contextOptions);
+    gpu::Context context(runContextOptions(o));
     const uint64_t particleCount = countFluidParticles(scene);
     const uint64_t maxParticles = sim::ParticleBuffers::maxParticles(context);
     if (particleCount > maxParticles)
@@ -182,13 +179,11 @@ int runCommand(const RunOptions& o)
             context, gpu::BufferDesc{fmt::format("step read-back {}", i), sizeof(sim::StepReadback), gpu::MemoryKind::Readback});
 
     const bool rendering = frameCount > 0 || o.capture;
-    std::unique_ptr<render::OffscreenTarget> target;
-    std::unique_ptr<render::Renderer> renderer;
+    const RunPictures pictures = makeRunPictures(context, shaders, o, rendering, kFramesInFlight);
+    render::OffscreenTarget* target = pictures.target.get();
+    render::Renderer* renderer = pictures.renderer.get();
     render::ViewSettings view;
     if (rendering) {
-        target = std::make_unique<render::OffscreenTarget>(context, o.width, o.height);
-        renderer = std::make_unique<render::Renderer>(context, shaders, render::OffscreenTarget::kColorFormat,
-                                                      render::OffscreenTarget::kDepthFormat, kFramesInFlight);
         view = sceneView(scene, world, float(o.width) / float(o.height));
         view.mode = render::parseRenderMode(o.render.empty() ? "particles" : o.render);
         if (view.mode < 0) throw Error(fmt::format("--render: '{}' is not particles, fluid or both", o.render));
