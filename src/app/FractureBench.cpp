@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 #include <fmt/format.h>
@@ -104,6 +105,7 @@ StepTime timedStep(FractureBodies& bodies, graph::RenderGraph& graph, gpu::Frame
     frames.submit(0);
     frames.wait(0);
     StepTime t;
+    if (frames.timer(0).dropped()) std::fprintf(stderr, "floe bench: warning: %u passes untimed\n", frames.timer(0).dropped());
     const std::vector<gpu::PassTime> passes = frames.timer(0).results();
     size_t lastLoad = 0;
     for (size_t i = 0; i < passes.size(); ++i) {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include <fmt/format.h>
@@ -183,6 +184,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     }
 
     RunningStat loadStat;
+    bool timingWarned = false;
     double gpuTotal = 0.0, worstLoad = 0.0;
     std::string diverged;
     uint64_t step = 0;
@@ -227,6 +229,11 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
             if (glm::any(glm::lessThan(glm::vec3(p), lo)) || glm::any(glm::greaterThan(glm::vec3(p), hi))) ++escaped;
         }
         report = bodies.afterStep(graph);
+        if (frames.timer(0).dropped() && !timingWarned) {
+            std::fprintf(stderr, "floe run: warning: %u passes of step %llu were not timed (timer scopes used up)\n",
+                         frames.timer(0).dropped(), static_cast<unsigned long long>(step));
+            timingWarned = true;
+        }
         double ms = 0;
         std::map<std::string, double> perPass;
         for (const gpu::PassTime& t : frames.timer(0).results()) {

@@ -29,11 +29,16 @@ void GpuTimer::reset()
     if (!names_.empty()) vkResetQueryPool(device_, pool_, 0, 2 * static_cast<uint32_t>(names_.size()));
     names_.clear();
     closed_.clear();
+    dropped_ = 0;
 }
 
 int GpuTimer::begin(VkCommandBuffer cmd, const std::string& name)
 {
-    if (!pool_ || names_.size() >= maxScopes_) return -1;
+    if (!pool_) return -1;
+    if (names_.size() >= maxScopes_) {
+        ++dropped_;
+        return -1;
+    }
     const uint32_t scope = static_cast<uint32_t>(names_.size());
     names_.push_back(name);
     closed_.push_back(false);

@@ -19,7 +19,8 @@ struct PassTime {
 
 class GpuTimer {
 public:
-    GpuTimer(Context& context, uint32_t maxScopes = 256);
+    // A fracture step opens about 800 scopes (20 substeps x 30 colours of constraints, ...).
+    GpuTimer(Context& context, uint32_t maxScopes = 4096);
     ~GpuTimer();
     GpuTimer(const GpuTimer&) = delete;
     GpuTimer& operator=(const GpuTimer&) = delete;
@@ -32,11 +33,13 @@ public:
     void end(VkCommandBuffer cmd, int scope);
     // After the command buffer completed: milliseconds per name, in first-use order.
     std::vector<PassTime> results() const;
+    // Scopes asked for after all were used since the last reset (those passes are untimed).
+    uint32_t dropped() const { return dropped_; }
 
 private:
     VkDevice device_ = VK_NULL_HANDLE;
     VkQueryPool pool_ = VK_NULL_HANDLE;
-    uint32_t maxScopes_ = 0;
+    uint32_t maxScopes_ = 0, dropped_ = 0;
     double periodNs_ = 1.0;
     uint64_t validMask_ = ~0ull;
     std::vector<std::string> names_;
