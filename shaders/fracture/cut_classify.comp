@@ -2,7 +2,8 @@
 // One thread per tet (indirect: only when a cut is active): the side of the cut plane its
 // centroid b lies on, (b - x_n) . n >= 0 -> +1 else -1 (the node-relative plane, digest-004
 // §11 item 2; the thesis' code put the plane through the origin). Only tets of the node's
-// fragment take part; Radius also only those with a node within the radius of the node.
+// fragment take part; Radius also only those with a node within the radius of the node,
+// radius_connected only those cut_reach reached.
 // Marks every node of a classified tet with the side(s) it is on.
 #include "fracture/fracture_common.glsl"
 
@@ -10,6 +11,7 @@ FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_IN_UVEC4(FRACTURE_BIND_TETS, tets);
 FLOE_IN_UINT(FRACTURE_BIND_LABELS, labels);
 FLOE_OUT_UINT(FRACTURE_BIND_TET_SIDE, side);
+FLOE_IN_UINT(FRACTURE_BIND_TET_REACH, reach); // radius_connected: the tets cut_reach reached
 layout(std430, binding = FRACTURE_BIND_NODE_SIDES) buffer Sides { uint nodeSides[]; };
 FRACTURE_STATE_BLOCK;
 
@@ -29,6 +31,7 @@ void main()
             middle += 0.25 * x;
             near = near || distance(x, point) <= radius;
         }
+        if (params.control.x == FRACTURE_METHOD_RADIUS_CONNECTED) near = FLOE_LOAD_UINT(reach, t) != 0u;
         if (near) s = dot(middle - point, state.cutNormal.xyz) >= 0.0 ? 1 : -1;
     }
     FLOE_STORE_UINT(side, t, uint(s));

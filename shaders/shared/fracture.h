@@ -43,6 +43,8 @@
 #define FRACTURE_BIND_SURFACE_NORMALS 32 // vec4 per surface vertex: face normal
 #define FRACTURE_BIND_SURFACE_TRIS 33    // uvec4 per surface triangle (4 per tet): vertex indices, colour code
 #define FRACTURE_BIND_PEAK 36            // vec4 per node: unit crack normal at the step's peak load, w that load (tau units x tau)
+#define FRACTURE_BIND_TET_REACH 37       // uint per tet: 1 if reached from the cut node (radius_connected)
+#define FRACTURE_BIND_NODE_REACH 38      // uint per node: 1 if a reached tet holds it
 #define FRACTURE_BIND_LAMBDAS 35         // vec4 per corner: the XPBD multiplier of its goal constraint this substep
 
 #define FRACTURE_NODE_CRACK 1u   // the node lies on a crack (secondary splits start only there)
@@ -51,8 +53,9 @@
 
 // Fracture methods (FractureParams.control.x, digest-004 §3).
 #define FRACTURE_METHOD_NONE 0u
-#define FRACTURE_METHOD_RADIUS 1u    // Mueller et al. 2001, plane through the node, tets within a radius
-#define FRACTURE_METHOD_SECONDARY 3u // the thesis' own: one global cut, then cuts from crack nodes at tau / fragility
+#define FRACTURE_METHOD_RADIUS 1u           // Mueller et al. 2001, plane through the node, tets within a radius
+#define FRACTURE_METHOD_RADIUS_CONNECTED 2u // the same, only tets reached from the node through tets within the radius
+#define FRACTURE_METHOD_SECONDARY 3u        // the thesis' own: one global cut, then cuts from crack nodes at tau / fragility
 
 // Separation tensor per node (FractureParams.separation).
 #define FRACTURE_SEPARATION_EQ16 0u     // digest-004 (16): forces' outer products per node
@@ -78,17 +81,18 @@ SHARED_SIZE(FractureParams, 96);
 
 // GPU-side state of a step; cut passes are dispatched indirectly from it.
 struct FractureState {
-    uvec4 counts;   // x nodes, y contact this step (0/1), z fracture events (total), w cuts (total)
-    uvec4 counts2;  // x fragments, y labels changed this round, z nodes added by this cut, w secondary cursor
-    uvec4 tetArgs;  // indirect dispatch over tets for the current cut (x = 0: no cut)
-    uvec4 nodeArgs; // indirect dispatch over the node capacity for the current cut
-    vec4 cutPoint;  // xyz m, w radius m (negative: the whole fragment)
-    vec4 cutNormal; // xyz unit normal, w 1 if a cut is active
-    uvec4 cutInfo;  // x node, y body, z fragment label, w method
-    vec4 primary;   // secondary splits: xyz the first cut's normal, w 1 once it was made this step
-    uvec4 extra;    // x largest node load / tau this step (float bits), y cuts this step, zw 0
+    uvec4 counts;    // x nodes, y contact this step (0/1), z fracture events (total), w cuts (total)
+    uvec4 counts2;   // x fragments, y labels changed this round, z nodes added by this cut, w secondary cursor
+    uvec4 tetArgs;   // indirect dispatch over tets for the current cut (x = 0: no cut)
+    uvec4 nodeArgs;  // indirect dispatch over the node capacity for the current cut
+    vec4 cutPoint;   // xyz m, w radius m (negative: the whole fragment)
+    vec4 cutNormal;  // xyz unit normal, w 1 if a cut is active
+    uvec4 cutInfo;   // x node, y body, z fragment label, w method
+    vec4 primary;    // secondary splits: xyz the first cut's normal, w 1 once it was made this step
+    uvec4 extra;     // x largest node load / tau this step (float bits), y cuts this step, z labels converged, w reach changed
+    uvec4 reachArgs; // indirect dispatch over tets for the next reach round (x = 0: done or no cut)
 };
-SHARED_SIZE(FractureState, 144);
+SHARED_SIZE(FractureState, 160);
 
 FLOE_SHARED_END
 

@@ -194,7 +194,8 @@ const SettingsTable& FractureSceneSettings::table()
     static const SettingsTable t = [] {
         SettingsTable s("Fracture");
         using S = FractureSceneSettings;
-        s.choice("method", &S::method, {"none", "radius", "secondary_splits"}, "fracture method (digest-004 §3)")
+        s.choice("method", &S::method, {"none", "radius", "radius_connected", "secondary_splits"},
+                 "fracture method (digest-004 §3; radius_connected: Radius without cracks across air)")
             .choice("separation", &S::separation, {"eq16", "averaged"},
                     "node separation tensor: equation (16) or the mean of the elements' (the thesis' code)")
             .integer("maxIterations", &S::maxIterations, 0, 150, "cuts per fracture event (secondary splits: 1 + this many)")

@@ -159,7 +159,7 @@ struct FractureBody {
 
 // "Fracture": the fracture method and the tetrahedral dynamics (digest-004 §3, §5.2).
 struct FractureSceneSettings {
-    std::string method = "secondary_splits"; // none, radius, secondary_splits
+    std::string method = "secondary_splits"; // none, radius, radius_connected, secondary_splits
     std::string separation = "eq16";         // eq16 (digest-004 (16)) or averaged (the thesis' code)
     int maxIterations = 3;                   // cuts per fracture event (secondary splits: 1 + this many)
     float fragility = 2.0f;                  // secondary splits: crack nodes cut at tau / fragility

@@ -23,13 +23,16 @@ constexpr VkFormat kVec4 = VK_FORMAT_R32G32B32A32_SFLOAT;
 constexpr VkFormat kUint = VK_FORMAT_R32_UINT;
 constexpr VkFormat kUvec4 = VK_FORMAT_R32G32B32A32_UINT;
 constexpr uint32_t kComponentRounds = 32; // hooking + jumping rounds; stops early when nothing changes
+constexpr uint32_t kReachRounds = 24;     // radius_connected: tets a crack may cross from its node (stops early)
 
 struct NamedMethod {
     const char* name;
     FractureMethod method;
 };
-constexpr NamedMethod kMethods[] = {
-    {"none", FractureMethod::None}, {"radius", FractureMethod::Radius}, {"secondary_splits", FractureMethod::SecondarySplits}};
+constexpr NamedMethod kMethods[] = {{"none", FractureMethod::None},
+                                    {"radius", FractureMethod::Radius},
+                                    {"radius_connected", FractureMethod::RadiusConnected},
+                                    {"secondary_splits", FractureMethod::SecondarySplits}};
 
 uint32_t bitsFor(uint32_t n)
 {
@@ -161,6 +164,8 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     tetInfo_ = uploaded(context, graph, "fracture tet info", tetInfo, kVec4);
     tetRotation_ = uploaded(context, graph, "fracture tet rotations", std::vector<glm::vec4>(tets_, glm::vec4(0, 0, 0, 1)), kVec4);
     tetSide_ = sized("fracture tet sides", tets_, 4, kUint);
+    tetReach_ = sized("fracture tet reach", tets_, 4, kUint);
+    nodeReach_ = sized("fracture node reach", capacity_, 4, kUint);
     lambdas_ = sized("fracture multipliers", corners, 16, kVec4);
     corners_ = sized("fracture incidence corners", corners, 4, kUint);
     slots_ = sized("fracture incidence slots", corners, 4, kUint);
@@ -346,12 +351,33 @@ void FractureBodies::addStep(graph::RenderGraph& graph)
                 .readWrite(FRACTURE_BIND_STATE, state_)
                 .push(c)
                 .dispatch(1);
+            if (settings_.method == FractureMethod::RadiusConnected) {
+                // The tets reached from the cut node through tets within the radius.
+                graph.addFill("fracture/node_reach_clear", nodeReach_, 0u);
+                auto reach = [&](uint32_t stage) {
+                    return graph.addCompute(pipelines_.compute("fracture/cut_reach"))
+                        .read(FRACTURE_BIND_PARAMS, params_)
+                        .read(FRACTURE_BIND_POSITIONS, positions_)
+                        .read(FRACTURE_BIND_TETS, tetBuffer_)
+                        .read(FRACTURE_BIND_LABELS, labels_)
+                        .readWrite(FRACTURE_BIND_TET_REACH, tetReach_)
+                        .readWrite(FRACTURE_BIND_NODE_REACH, nodeReach_)
+                        .readWrite(FRACTURE_BIND_STATE, state_)
+                        .push(stage);
+                };
+                reach(0).dispatchThreads(tets_);
+                for (uint32_t round = 0; round < kReachRounds; ++round) {
+                    reach(1).dispatchIndirect(state_, offsetof(shared::FractureState, reachArgs));
+                    reach(2).dispatch(1);
+                }
+            }
             graph.addFill("fracture/node_sides_clear", nodeSides_, 0u);
             graph.addCompute(pipelines_.compute("fracture/cut_classify"))
                 .read(FRACTURE_BIND_PARAMS, params_)
                 .read(FRACTURE_BIND_POSITIONS, positions_)
                 .read(FRACTURE_BIND_TETS, tetBuffer_)
                 .read(FRACTURE_BIND_LABELS, labels_)
+                .read(FRACTURE_BIND_TET_REACH, tetReach_)
                 .write(FRACTURE_BIND_TET_SIDE, tetSide_)
                 .readWrite(FRACTURE_BIND_NODE_SIDES, nodeSides_)
                 .readWrite(FRACTURE_BIND_STATE, state_)

@@ -5,9 +5,10 @@
 // duplication, and after a step with cuts the rebuilt incidence, lumped masses and fragments
 // (connected components). Every pass goes through the render graph.
 //
-// A step: step_begin; substeps x (predict; iterations x colours x tet_goals; collide;
-// finish; stress; separation; load (the step's peak per node)); candidate sort; cuts x (cut_select; cut_classify;
-// cut_split; scan; cut_duplicate; cut_rewrite; cut_finish); the state copied for the host.
+// A step: step_begin; substeps x (predict; iterations x colours x tet_goals; collide; finish;
+// stress; separation; load (the step's peak per node)); candidate sort; cuts x (cut_select;
+// [radius_connected: cut_reach rounds]; cut_classify; cut_split; scan; cut_duplicate;
+// cut_rewrite; cut_finish); the state copied for the host.
 // afterStep() reads it and, if cuts added nodes, rebuilds (incidence_keys, sort,
 // incidence_start, node_mass, components).
 #pragma once
@@ -37,10 +38,10 @@ class FrameResources;
 
 namespace floe::fracture {
 
-enum class FractureMethod : uint32_t { None = 0, Radius = 1, SecondarySplits = 3 };
-std::optional<FractureMethod> fractureMethodFromName(const std::string& name); // "none", "radius", "secondary_splits"
+enum class FractureMethod : uint32_t { None = 0, Radius = 1, RadiusConnected = 2, SecondarySplits = 3 };
+std::optional<FractureMethod> fractureMethodFromName(const std::string& name); // "none", "radius", ...
 const char* fractureMethodName(FractureMethod method);
-inline constexpr const char* kFractureMethodNames = "none, radius, secondary_splits";
+inline constexpr const char* kFractureMethodNames = "none, radius, radius_connected, secondary_splits";
 
 struct FractureBodyInstance {
     TetMesh mesh;                   // rest shape, in world coordinates
@@ -125,7 +126,7 @@ private:
     gpu::Buffer params_, state_, stateReadback_;
     gpu::Buffer positions_, velocities_, predicted_, peak_, restNodes_, nodeFlags_, nodeData_, labels_;
     gpu::Buffer nodeSides_, split_, offsets_, keys_, values_;
-    gpu::Buffer tetBuffer_, tetRest_, tetMaterial_, tetInfo_, tetRotation_, tetSide_, lambdas_;
+    gpu::Buffer tetBuffer_, tetRest_, tetMaterial_, tetInfo_, tetRotation_, tetSide_, tetReach_, nodeReach_, lambdas_;
     gpu::Buffer corners_, slots_, nodeStart_, heads_, bodyInfo_;
     gpu::Buffer surface_, surfaceNormals_, surfaceTriangles_;
     std::optional<sim::RadixSort> sort_;

@@ -285,11 +285,11 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
     if (fracture && ImGui::CollapsingHeader("Fracture", ImGuiTreeNodeFlags_DefaultOpen)) {
         fracture::FractureSettings& f = s.fractureSettings;
         bool changed = false;
-        int method = f.method == fracture::FractureMethod::None ? 0 : f.method == fracture::FractureMethod::Radius ? 1 : 2;
-        if (ImGui::Combo("method", &method, "none\0radius (Mueller 2001)\0secondary splits\0")) {
-            f.method = method == 0   ? fracture::FractureMethod::None
-                       : method == 1 ? fracture::FractureMethod::Radius
-                                     : fracture::FractureMethod::SecondarySplits;
+        // The combo's entries are the method ids (none 0, radius 1, radius connected 2, secondary splits 3).
+        int method = int(f.method);
+        if (ImGui::Combo("method", &method,
+                         "none\0radius (Mueller 2001)\0radius, connected (no jumps across air)\0secondary splits\0")) {
+            f.method = fracture::FractureMethod(method);
             changed = true;
         }
         int separation = int(f.separation);

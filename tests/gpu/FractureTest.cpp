@@ -196,6 +196,31 @@ TEST_F(FractureTest, RadiusCutsStayWithinTheRadiusAndFragmentsMatchComponents)
     EXPECT_GT(snap.positions.size(), b.mesh.nodes.size());
 }
 
+TEST_F(FractureTest, ConnectedRadiusCutsOnlyWhatItReachesWithinTheRadius)
+{
+    // The same stretched bar and cut budget: radius_connected classifies a subset of the tets
+    // Radius classifies (those reached from the node within the radius), so it duplicates at
+    // most as many nodes; both leave a valid topology.
+    uint32_t added[2] = {0, 0};
+    for (int connected = 0; connected < 2; ++connected) {
+        FractureSettings s = freeFlight();
+        s.method = connected ? FractureMethod::RadiusConnected : FractureMethod::Radius;
+        s.evaluateEveryStep = true;
+        s.maxIterations = 3;
+        s.radiusFactor = 2.0f;
+        FractureBodyInstance b =
+            body(TetShape::Cuboid, 10, "glass", glm::vec3(0.0f, 5.0f, 0.0f), 0.0f, glm::vec3(2.0f, 1.0f, 1.0f));
+        stretch(b, glm::vec3(1.0f, 0.0f, 0.0f), 0.05f);
+        FractureBodies bodies(context(), shaders(), graph(), {b}, s);
+        const FractureReport r = run(bodies, 1);
+        EXPECT_GE(r.cuts, 1u) << (connected ? "radius_connected" : "radius");
+        checkFragments(snapshot(bodies), r.fragments, bodyMass(b));
+        added[connected] = bodies.nodeCount() - uint32_t(b.mesh.nodes.size());
+    }
+    EXPECT_GT(added[1], 0u);
+    EXPECT_LE(added[1], added[0]);
+}
+
 TEST_F(FractureTest, DroppedIronCubeDeformsWithoutBreakingWhileGlassBreaks)
 {
     // digest-004 §8: the iron cube (tau 24.82, secondary splits) survives the drop from
