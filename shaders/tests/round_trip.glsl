@@ -8,6 +8,7 @@
 #include "shared/render.h"
 #include "shared/fluid.h"
 #include "shared/body.h"
+#include "shared/fracture.h"
 
 layout(local_size_x = 1) in;
 layout(std430, binding = 0) readonly buffer Source { ROUND_TRIP_TYPE source; };

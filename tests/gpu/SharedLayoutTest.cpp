@@ -9,6 +9,7 @@
 #include "gpu/Pipeline.h"
 #include "shared/body.h"
 #include "shared/fluid.h"
+#include "shared/fracture.h"
 #include "shared/grid.h"
 #include "shared/prim.h"
 #include "shared/render.h"
@@ -51,6 +52,8 @@ TEST_F(GpuTest, SharedStructsRoundTrip)
     roundTrip<shared::FluidSmoothPush>(*this, context(), shaders(), graph(), "FluidSmoothPush");
     roundTrip<shared::BodyParams>(*this, context(), shaders(), graph(), "BodyParams");
     roundTrip<shared::BodyPush>(*this, context(), shaders(), graph(), "BodyPush");
+    roundTrip<shared::FractureParams>(*this, context(), shaders(), graph(), "FractureParams");
+    roundTrip<shared::FractureState>(*this, context(), shaders(), graph(), "FractureState");
 }
 
 // Reflection reads what the shaders declare: workgroup sizes from the shared header, push
