@@ -138,7 +138,6 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     const int frameCount = o.frames.value_or(scene.floe.frames);
     RunOutput output = prepareRunOutput(o, scene.name);
     const std::filesystem::path& outDir = output.dir;
-    const std::filesystem::path& plotScript = output.plotScript;
     std::unique_ptr<gpu::RenderDoc>& renderDoc = output.renderDoc;
     gpu::Context context(runContextOptions(o));
     gpu::ShaderLibrary shaders;
@@ -149,7 +148,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
 
     // Pictures: the surfaces from the front and above, with the floor.
     const bool rendering = frameCount > 0 || o.capture;
-    const RunPictures pictures = makeRunPictures(context, shaders, o, rendering, 1);
+    RunPictures pictures = makeRunPictures(context, shaders, o, rendering, 1);
     render::OffscreenTarget* target = pictures.target.get();
     render::Renderer* renderer = pictures.renderer.get();
     render::ViewSettings view;
@@ -196,32 +195,24 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
                                         "volume_error_max",
                                         "volume_error_avg",
                                         "rigid_error_max"};
-    std::vector<std::string> passColumns;
+    std::vector<std::string> gpuColumns;
     std::unique_ptr<io::CsvWriter> csv;
     const std::vector<uint64_t> pictureSteps = pictureSchedule(steps, frameCount);
-    std::vector<std::string> pictureFiles;
     size_t nextPicture = 0;
-    const auto savePicture = [&](uint64_t step) {
-        const std::string name = fmt::format("frame_{:04d}.png", pictureFiles.size());
-        io::writePng(outDir / name, target->width(), target->height(), target->pixels());
-        pictureFiles.push_back(name);
-        (void)step;
-    };
     if (rendering && !pictureSteps.empty() && pictureSteps[0] == 0) {
         renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, drawn);
         target->addReadback(graph);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-        savePicture(0);
+        pictures.save(outDir);
         ++nextPicture;
     }
 
     RunningStat volumeStat, rigidStat;
     double worstVolume = 0.0, gpuTotal = 0.0;
     std::vector<double> finalVolume(bodies.bodyCount(), 0.0);
-    std::string diverged;
+    RunEnd end;
     uint64_t step = 0;
     Progress progress("floe run", steps, !o.quiet);
-    std::string capturePath;
     for (step = 1; step <= steps; ++step) {
         const double time = double(step) * dt;
         if (scene.deformable.plateSpeed > 0.0f) {
@@ -242,20 +233,19 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
             target->addReadback(graph);
         }
         if (!csv) {
-            for (const std::string& n : graph.pendingTimerNames())
-                if (std::find(passColumns.begin(), passColumns.end(), n) == passColumns.end()) passColumns.push_back(n);
-            for (const std::string& n : passColumns) columns.push_back("gpu_ms:" + n);
+            gpuColumns = passColumns(graph.pendingTimerNames());
+            for (const std::string& n : gpuColumns) columns.push_back("gpu_ms:" + n);
             csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns);
         }
         graph.execute(cmd, &frames.timer(0));
         frames.submit(0);
         frames.wait(0);
         if (renderDoc && step == 1) {
-            capturePath = renderDoc->endFrameCapture(context.instance());
+            end.capture = renderDoc->endFrameCapture(context.instance());
             renderDoc.reset();
         }
         if (picture) {
-            savePicture(step);
+            pictures.save(outDir);
             ++nextPicture;
         }
         const std::vector<glm::vec4> m = readback.readVector<glm::vec4>(bodies.bodyCount());
@@ -268,21 +258,12 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
             maxRigid = std::max(maxRigid, double(m[b].z));
             finalVolume[b] = m[b].x;
         }
-        double ms = 0;
         csv->set("step", step);
         csv->set("time", time);
         csv->set("dt", dt);
         csv->set("particles", uint64_t(bodies.particleCount()));
         csv->set("escaped", uint64_t(0));
-        // A pass that runs several times per step (body/normals) gets the sum of its runs.
-        std::map<std::string, double> perPass;
-        for (const gpu::PassTime& t : frames.timer(0).results()) {
-            ms += t.ms;
-            perPass[t.name] += t.ms;
-        }
-        for (const auto& [name, value] : perPass)
-            if (std::find(passColumns.begin(), passColumns.end(), name) != passColumns.end()) csv->set("gpu_ms:" + name, value);
-        csv->set("gpu_ms_total", ms);
+        const double ms = recordPassTimes(*csv, frames.timer(0).results(), gpuColumns);
         csv->set("volume_error_max", maxVolume);
         csv->set("volume_error_avg", sumVolume / bodies.bodyCount());
         csv->set("rigid_error_max", maxRigid);
@@ -292,8 +273,8 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         rigidStat.add(maxRigid);
         worstVolume = std::max(worstVolume, std::fabs(maxVolume));
         if (!finite || std::fabs(maxVolume) > 1.0) {
-            diverged = !finite ? "a body's volume or shape error is not finite"
-                               : fmt::format("a body's volume changed by {:.0f} %", 100.0 * maxVolume);
+            end.diverged = !finite ? "a body's volume or shape error is not finite"
+                                   : fmt::format("a body's volume changed by {:.0f} %", 100.0 * maxVolume);
             break;
         }
         progress.update(step, fmt::format("t = {:.3f} s, volume error {:.3f} %", time, 100.0 * maxVolume));
@@ -301,7 +282,9 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     progress.finish();
     csv->flush();
     const uint64_t done = std::min(step, steps);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    end.steps = done;
+    end.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    end.pictures = pictures.files;
 
     nlohmann::ordered_json summary;
     summary["scene"] = o.scene.string();
@@ -316,37 +299,20 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     summary["volume"] = scene.deformable.volume;
     summary["steps"] = done;
     summary["simulated_seconds"] = double(done) * dt;
-    summary["wall_seconds"] = wall;
+    summary["wall_seconds"] = end.wallSeconds;
     summary["volume_error_abs_max"] = worstVolume;
     summary["metrics"] = {{"volume_error_abs_max", volumeStat.json()}, {"rigid_error_max", rigidStat.json()}};
     summary["volume_error_final"] = finalVolume;
     summary["gpu_ms_per_step"] = done ? gpuTotal / double(done) : 0.0;
-    summary["frames"] = pictureFiles;
-    summary["capture"] = capturePath.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(capturePath);
-    summary["validation"] = context.validationEnabled();
-    summary["validation_messages"] = context.validationMessageCount();
-    summary["warnings"] = scene.warnings;
-    summary["status"] = diverged.empty() ? "ok" : "diverged";
-    if (!diverged.empty()) summary["diverged_reason"] = diverged;
-    if (!io::writeTextFile(outDir / "summary.json", summary.dump(2) + "\n"))
-        throw Error(fmt::format("{}: cannot write", (outDir / "summary.json").string()), ExitCode::Failure);
+    writeRunSummary(summary, end, context, scene.warnings, outDir);
 
     fmt::print("floe run: {} ({} bodies, {} particles, omega {}, volume {}, {} steps, t = {:.4g} s) on {}\n", scene.name,
                bodies.bodyCount(), bodies.particleCount(), settings.omega, scene.deformable.volume, done, double(done) * dt,
                context.deviceName());
-    fmt::print("  status      {}\n", diverged.empty() ? "ok" : "DIVERGED: " + diverged);
+    fmt::print("  status      {}\n", end.diverged.empty() ? "ok" : "DIVERGED: " + end.diverged);
     fmt::print("  volume      largest |V - V0| / V0 {:.4f} %\n", 100.0 * worstVolume);
-    fmt::print("  metrics     {}\n", (outDir / "metrics.csv").string());
-    fmt::print("  summary     {}\n", (outDir / "summary.json").string());
-    if (!pictureFiles.empty()) fmt::print("  pictures    {}/frame_NNNN.png ({} files)\n", outDir.string(), pictureFiles.size());
-    if (!capturePath.empty()) fmt::print("  capture     {}\n", capturePath);
-    if (context.validationEnabled()) fmt::print("  validation  {} messages\n", context.validationMessageCount());
-    fmt::print("  wall time   {:.2f} s ({:.1f} steps/s)\n", wall, wall > 0 ? double(done) / wall : 0.0);
-    if (o.plots) {
-        writePlots(plotScript, outDir);
-        fmt::print("  plots       {}/plots/*.png\n", outDir.string());
-    }
-    return diverged.empty() ? 0 : static_cast<int>(ExitCode::Diverged);
+    printRunFiles(output, end, context, o.plots);
+    return end.diverged.empty() ? 0 : static_cast<int>(ExitCode::Diverged);
 }
 
 } // namespace floe

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <random>
 
 #include <fmt/format.h>
 #include <glm/glm.hpp>
@@ -64,19 +63,6 @@ FractureBodyInstance instance(TetMesh mesh, const glm::mat3& rotation, const glm
     b.material.phi *= defaults.dampingTime;
     b.material.psi *= defaults.dampingTime;
     return b;
-}
-
-glm::mat3 randomRotation(uint32_t seed)
-{
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    const double u1 = u(rng), u2 = u(rng), u3 = u(rng), twoPi = 6.283185307179586;
-    const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
-    const float x = float(a * std::sin(twoPi * u2)), y = float(a * std::cos(twoPi * u2)), z = float(b * std::sin(twoPi * u3)),
-                w = float(b * std::cos(twoPi * u3));
-    return glm::mat3(1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y), 2 * (x * y - w * z),
-                     1 - 2 * (x * x + z * z), 2 * (y * z + w * x), 2 * (x * z + w * y), 2 * (y * z - w * x),
-                     1 - 2 * (x * x + y * y));
 }
 
 FractureSettings dropSettings(FractureMethod method, uint32_t iterations)
@@ -170,7 +156,7 @@ Json fractureBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, con
             for (int d = 0; d < o.drops; ++d) {
                 graph::RenderGraph graph(context);
                 FractureBodies bodies(context, shaders, graph,
-                                      {instance(mesh, randomRotation(uint32_t(d + 1)), glm::vec3(0.0f, 5.0f, 0.0f))},
+                                      {instance(mesh, seededRotation(uint32_t(d + 1)), glm::vec3(0.0f, 5.0f, 0.0f))},
                                       dropSettings(m, 3));
                 gpu::FrameResources frames(context, 1);
                 for (int k = 0; k < o.dropSteps; ++k) {

@@ -135,7 +135,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     fracture::FractureBodies bodies(context, shaders, graph, fractureInstances(scene), settings);
 
     const bool rendering = frameCount > 0 || o.capture;
-    const RunPictures pictures = makeRunPictures(context, shaders, o, rendering, 1);
+    RunPictures pictures = makeRunPictures(context, shaders, o, rendering, 1);
     render::OffscreenTarget* target = pictures.target.get();
     render::Renderer* renderer = pictures.renderer.get();
     render::ViewSettings view;
@@ -166,32 +166,25 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
                                         "cuts",
                                         "max_separation",
                                         "contact"};
-    std::vector<std::string> passColumns;
+    std::vector<std::string> gpuColumns;
     std::unique_ptr<io::CsvWriter> csv;
     const std::vector<uint64_t> pictureSteps = pictureSchedule(steps, frameCount);
-    std::vector<std::string> pictureFiles;
     size_t nextPicture = 0;
-    const auto savePicture = [&] {
-        const std::string name = fmt::format("frame_{:04d}.png", pictureFiles.size());
-        io::writePng(outDir / name, target->width(), target->height(), target->pixels());
-        pictureFiles.push_back(name);
-    };
     if (rendering && !pictureSteps.empty() && pictureSteps[0] == 0) {
         addPicture();
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-        savePicture();
+        pictures.save(outDir);
         ++nextPicture;
     }
 
     RunningStat loadStat;
     bool timingWarned = false;
     double gpuTotal = 0.0, worstLoad = 0.0;
-    std::string diverged;
+    RunEnd end;
     uint64_t step = 0;
     fracture::FractureReport report = bodies.report();
     const uint32_t initialFragments = report.fragments;
     Progress progress("floe run", steps, !o.quiet);
-    std::string capturePath;
     const glm::vec3 lo = settings.domainMin - glm::vec3(1.0f), hi = settings.domainMax + glm::vec3(1.0f);
     for (step = 1; step <= steps; ++step) {
         const double time = double(step) * dt;
@@ -203,9 +196,8 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step;
         if (picture || (renderDoc && step == 1)) addPicture();
         if (!csv) {
-            for (const std::string& n : graph.pendingTimerNames())
-                if (std::find(passColumns.begin(), passColumns.end(), n) == passColumns.end()) passColumns.push_back(n);
-            for (const std::string& n : passColumns) columns.push_back("gpu_ms:" + n);
+            gpuColumns = passColumns(graph.pendingTimerNames());
+            for (const std::string& n : gpuColumns) columns.push_back("gpu_ms:" + n);
             csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns);
         }
         const uint32_t nodesBefore = bodies.nodeCount();
@@ -213,11 +205,11 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         frames.submit(0);
         frames.wait(0);
         if (renderDoc && step == 1) {
-            capturePath = renderDoc->endFrameCapture(context.instance());
+            end.capture = renderDoc->endFrameCapture(context.instance());
             renderDoc.reset();
         }
         if (picture) {
-            savePicture();
+            pictures.save(outDir);
             ++nextPicture;
         }
         // Blow-ups: a non-finite position, or a node far outside the domain's walls.
@@ -234,20 +226,12 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
                          frames.timer(0).dropped(), static_cast<unsigned long long>(step));
             timingWarned = true;
         }
-        double ms = 0;
-        std::map<std::string, double> perPass;
-        for (const gpu::PassTime& t : frames.timer(0).results()) {
-            ms += t.ms;
-            perPass[t.name] += t.ms;
-        }
         csv->set("step", step);
         csv->set("time", time);
         csv->set("dt", dt);
         csv->set("particles", uint64_t(report.nodes));
         csv->set("escaped", escaped);
-        for (const auto& [name, value] : perPass)
-            if (std::find(passColumns.begin(), passColumns.end(), name) != passColumns.end()) csv->set("gpu_ms:" + name, value);
-        csv->set("gpu_ms_total", ms);
+        const double ms = recordPassTimes(*csv, frames.timer(0).results(), gpuColumns);
         csv->set("fragments", uint64_t(report.fragments));
         csv->set("fracture_events", uint64_t(report.events));
         csv->set("cuts", uint64_t(report.cuts));
@@ -258,9 +242,9 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         loadStat.add(report.maxLoad);
         worstLoad = std::max(worstLoad, double(report.maxLoad));
         if (!finite || escaped > 0 || !std::isfinite(report.maxLoad)) {
-            diverged = !finite       ? "a node position is not finite"
-                       : escaped > 0 ? fmt::format("{} nodes left the domain", escaped)
-                                     : "the largest load is not finite";
+            end.diverged = !finite       ? "a node position is not finite"
+                           : escaped > 0 ? fmt::format("{} nodes left the domain", escaped)
+                                         : "the largest load is not finite";
             break;
         }
         progress.update(step, fmt::format("t = {:.3f} s, {} fragments, {} fracture events", time, report.fragments, report.events));
@@ -268,7 +252,9 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     progress.finish();
     csv->flush();
     const uint64_t done = std::min(step, steps);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    end.steps = done;
+    end.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    end.pictures = pictures.files;
 
     nlohmann::ordered_json summary;
     summary["scene"] = o.scene.string();
@@ -292,34 +278,17 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     summary["metrics"] = {{"max_separation", loadStat.json()}};
     summary["steps"] = done;
     summary["simulated_seconds"] = double(done) * dt;
-    summary["wall_seconds"] = wall;
+    summary["wall_seconds"] = end.wallSeconds;
     summary["gpu_ms_per_step"] = done ? gpuTotal / double(done) : 0.0;
-    summary["frames"] = pictureFiles;
-    summary["capture"] = capturePath.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(capturePath);
-    summary["validation"] = context.validationEnabled();
-    summary["validation_messages"] = context.validationMessageCount();
-    summary["warnings"] = scene.warnings;
-    summary["status"] = diverged.empty() ? "ok" : "diverged";
-    if (!diverged.empty()) summary["diverged_reason"] = diverged;
-    if (!io::writeTextFile(outDir / "summary.json", summary.dump(2) + "\n"))
-        throw Error(fmt::format("{}: cannot write", (outDir / "summary.json").string()), ExitCode::Failure);
+    writeRunSummary(summary, end, context, scene.warnings, outDir);
 
     fmt::print("floe run: {} ({} bodies, {} tets, method {}, {} steps, t = {:.4g} s) on {}\n", scene.name, bodies.bodyCount(),
                bodies.tetCount(), scene.fracture.method, done, double(done) * dt, context.deviceName());
-    fmt::print("  status      {}\n", diverged.empty() ? "ok" : "DIVERGED: " + diverged);
+    fmt::print("  status      {}\n", end.diverged.empty() ? "ok" : "DIVERGED: " + end.diverged);
     fmt::print("  fracture    {} events, {} cuts, {} fragments (from {}), largest load {:.3g} tau\n", report.events, report.cuts,
                report.fragments, initialFragments, worstLoad);
-    fmt::print("  metrics     {}\n", (outDir / "metrics.csv").string());
-    fmt::print("  summary     {}\n", (outDir / "summary.json").string());
-    if (!pictureFiles.empty()) fmt::print("  pictures    {}/frame_NNNN.png ({} files)\n", outDir.string(), pictureFiles.size());
-    if (!capturePath.empty()) fmt::print("  capture     {}\n", capturePath);
-    if (context.validationEnabled()) fmt::print("  validation  {} messages\n", context.validationMessageCount());
-    fmt::print("  wall time   {:.2f} s ({:.1f} steps/s)\n", wall, wall > 0 ? double(done) / wall : 0.0);
-    if (o.plots) {
-        writePlots(output.plotScript, outDir);
-        fmt::print("  plots       {}/plots/*.png\n", outDir.string());
-    }
-    return diverged.empty() ? 0 : static_cast<int>(ExitCode::Diverged);
+    printRunFiles(output, end, context, o.plots);
+    return end.diverged.empty() ? 0 : static_cast<int>(ExitCode::Diverged);
 }
 
 } // namespace floe

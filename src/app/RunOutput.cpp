@@ -4,9 +4,13 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "app/Plots.h"
 #include "base/Error.h"
+#include "io/Csv.h"
+#include "io/Png.h"
+#include "io/TextFile.h"
 
 namespace floe {
 
@@ -62,6 +66,62 @@ RunPictures makeRunPictures(gpu::Context& context, const gpu::ShaderLibrary& sha
     p.renderer = std::make_unique<render::Renderer>(context, shaders, render::OffscreenTarget::kColorFormat,
                                                     render::OffscreenTarget::kDepthFormat, framesInFlight);
     return p;
+}
+
+void RunPictures::save(const std::filesystem::path& dir)
+{
+    const std::string name = fmt::format("frame_{:04d}.png", files.size());
+    io::writePng(dir / name, target->width(), target->height(), target->pixels());
+    files.push_back(name);
+}
+
+std::vector<std::string> passColumns(const std::vector<std::string>& timerNames)
+{
+    std::vector<std::string> columns;
+    for (const std::string& n : timerNames)
+        if (std::find(columns.begin(), columns.end(), n) == columns.end()) columns.push_back(n);
+    return columns;
+}
+
+double recordPassTimes(io::CsvWriter& csv, const std::vector<gpu::PassTime>& times, const std::vector<std::string>& columns)
+{
+    // GpuTimer::results() sums the runs of a pass that runs several times per step.
+    double total = 0;
+    for (const gpu::PassTime& t : times) {
+        total += t.ms;
+        if (std::find(columns.begin(), columns.end(), t.name) != columns.end()) csv.set("gpu_ms:" + t.name, t.ms);
+    }
+    csv.set("gpu_ms_total", total);
+    return total;
+}
+
+void writeRunSummary(nlohmann::ordered_json& summary, const RunEnd& end, const gpu::Context& context,
+                     const std::vector<std::string>& warnings, const std::filesystem::path& dir)
+{
+    summary["frames"] = end.pictures;
+    summary["capture"] = end.capture.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(end.capture);
+    summary["validation"] = context.validationEnabled();
+    summary["validation_messages"] = context.validationMessageCount();
+    summary["warnings"] = warnings;
+    summary["status"] = end.diverged.empty() ? "ok" : "diverged";
+    if (!end.diverged.empty()) summary["diverged_reason"] = end.diverged;
+    if (!io::writeTextFile(dir / "summary.json", summary.dump(2) + "\n"))
+        throw Error(fmt::format("{}: cannot write", (dir / "summary.json").string()), ExitCode::Failure);
+}
+
+void printRunFiles(const RunOutput& output, const RunEnd& end, const gpu::Context& context, bool plots)
+{
+    fmt::print("  metrics     {}\n", (output.dir / "metrics.csv").string());
+    fmt::print("  summary     {}\n", (output.dir / "summary.json").string());
+    if (!end.pictures.empty()) fmt::print("  pictures    {}/frame_NNNN.png ({} files)\n", output.dir.string(), end.pictures.size());
+    if (!end.capture.empty()) fmt::print("  capture     {}\n", end.capture);
+    if (context.validationEnabled()) fmt::print("  validation  {} messages\n", context.validationMessageCount());
+    fmt::print("  wall time   {:.2f} s ({:.1f} steps/s)\n", end.wallSeconds,
+               end.wallSeconds > 0 ? double(end.steps) / end.wallSeconds : 0.0);
+    if (plots) {
+        writePlots(output.plotScript, output.dir);
+        fmt::print("  plots       {}/plots/*.png\n", output.dir.string());
+    }
 }
 
 } // namespace floe

@@ -1,4 +1,5 @@
-// What every `floe run` prepares before the device starts, for fluid and body scenes alike.
+// What every `floe run` prepares before the device starts, for fluid and body scenes alike, and
+// what the fixed-step runs (deformable bodies, fracture) share while and after they run.
 #pragma once
 
 #include <filesystem>
@@ -6,11 +7,18 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "app/Commands.h"
 #include "gpu/Context.h"
+#include "gpu/GpuTimer.h"
 #include "gpu/RenderDoc.h"
 #include "render/OffscreenTarget.h"
 #include "render/Renderer.h"
+
+namespace floe::io {
+class CsvWriter;
+}
 
 namespace floe {
 
@@ -35,13 +43,39 @@ uint64_t fixedStepCount(const RunOptions& options, double stopAt, double dt);
 // to the end; one picture: the end.
 std::vector<uint64_t> pictureSchedule(uint64_t steps, int frames);
 
-// The offscreen target and renderer of a run's pictures (both null when nothing is drawn).
+// The offscreen target and renderer of a run's pictures (both null when nothing is drawn), and
+// the pictures written so far.
 struct RunPictures {
     std::unique_ptr<render::OffscreenTarget> target;
     std::unique_ptr<render::Renderer> renderer;
+    std::vector<std::string> files; // frame_NNNN.png in the output folder, in order
     explicit operator bool() const { return target != nullptr; }
+    // Writes the target's read-back pixels as the next frame_NNNN.png in `dir`.
+    void save(const std::filesystem::path& dir);
 };
 RunPictures makeRunPictures(gpu::Context& context, const gpu::ShaderLibrary& shaders, const RunOptions& options, bool rendering,
                             uint32_t framesInFlight);
+
+// The timed passes of a step's graph (pendingTimerNames), each once in first-use order: the
+// names of metrics.csv's gpu_ms:<pass> columns.
+std::vector<std::string> passColumns(const std::vector<std::string>& timerNames);
+// A step's GPU ms per pass into its gpu_ms:<pass> columns (passes without a column only count
+// towards the total); returns the total.
+double recordPassTimes(io::CsvWriter& csv, const std::vector<gpu::PassTime>& times, const std::vector<std::string>& columns);
+
+// How a fixed-step run ended.
+struct RunEnd {
+    uint64_t steps = 0; // steps done
+    double wallSeconds = 0;
+    std::vector<std::string> pictures; // file names in the output folder
+    std::string capture;               // RenderDoc file, or empty
+    std::string diverged;              // why the run stopped early, or empty
+};
+// summary.json's common tail (frames, capture, validation, warnings, status), then the file.
+void writeRunSummary(nlohmann::ordered_json& summary, const RunEnd& end, const gpu::Context& context,
+                     const std::vector<std::string>& warnings, const std::filesystem::path& dir);
+// The closing lines after a run's own: metrics, summary, pictures, capture, validation, wall
+// time, and the plots (drawn here with --plots).
+void printRunFiles(const RunOutput& output, const RunEnd& end, const gpu::Context& context, bool plots);
 
 } // namespace floe

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <random>
 #include <set>
 #include <sstream>
 
@@ -143,14 +142,20 @@ geometry::TriangleMesh loadMesh(const std::string& file, const geometry::Transfo
     return geometry::transformed(mesh, transform);
 }
 
+// A mirroring scale would turn a body inside out.
+void requirePositiveScale(const glm::vec3& scale, const std::string& where, const std::string& section)
+{
+    if (scale.x * scale.y * scale.z <= 0.0f)
+        throw Error(fmt::format("{}: {}.scale must be positive on every axis, got [{}, {}, {}]", where, section, scale.x, scale.y,
+                                scale.z));
+}
+
 // The closed surface of a deformable body: procedural, or an OBJ checked to be closed and
 // 2-manifold; then transformed (a mirroring scale is refused: it would turn the surface inside out).
 geometry::TriangleMesh deformableMesh(const DeformableBody& body, const std::filesystem::path& sceneDir, const std::string& where,
                                       const std::string& section)
 {
-    if (body.scale.x * body.scale.y * body.scale.z <= 0.0f)
-        throw Error(fmt::format("{}: {}.scale must be positive on every axis, got [{}, {}, {}]", where, section, body.scale.x,
-                                body.scale.y, body.scale.z));
+    requirePositiveScale(body.scale, where, section);
     geometry::TriangleMesh mesh;
     const int k = body.resolution;
     if (body.shape == "sphere") {
@@ -180,9 +185,7 @@ geometry::TriangleMesh deformableMesh(const DeformableBody& body, const std::fil
 fracture::TetMesh fractureMesh(const FractureBody& body, const std::filesystem::path& sceneDir, const std::string& where,
                                const std::string& section)
 {
-    if (body.scale.x * body.scale.y * body.scale.z <= 0.0f)
-        throw Error(fmt::format("{}: {}.scale must be positive on every axis, got [{}, {}, {}]", where, section, body.scale.x,
-                                body.scale.y, body.scale.z));
+    requirePositiveScale(body.scale, where, section);
     fracture::TetMesh mesh;
     try {
         if (body.shape == "mesh") {
@@ -209,17 +212,7 @@ fracture::TetMesh fractureMesh(const FractureBody& body, const std::filesystem::
         rotation = glm::mat3(turn.applyToDirection({1, 0, 0}), turn.applyToDirection({0, 1, 0}), turn.applyToDirection({0, 0, 1}));
     }
     if (body.orientationSeed >= 0) {
-        // A uniformly random rotation (Shoemake's quaternion) from the seed.
-        std::mt19937 rng(uint32_t(body.orientationSeed));
-        std::uniform_real_distribution<double> u(0.0, 1.0);
-        const double u1 = u(rng), u2 = u(rng), u3 = u(rng), twoPi = 6.283185307179586;
-        const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
-        const double x = a * std::sin(twoPi * u2), y = a * std::cos(twoPi * u2), z = b * std::sin(twoPi * u3),
-                     w = b * std::cos(twoPi * u3);
-        const glm::mat3 q(float(1 - 2 * (y * y + z * z)), float(2 * (x * y + w * z)), float(2 * (x * z - w * y)),
-                          float(2 * (x * y - w * z)), float(1 - 2 * (x * x + z * z)), float(2 * (y * z + w * x)),
-                          float(2 * (x * z + w * y)), float(2 * (y * z - w * x)), float(1 - 2 * (x * x + y * y)));
-        rotation = q * rotation;
+        rotation = fracture::seededRotation(uint32_t(body.orientationSeed)) * rotation;
     }
     for (glm::vec3& x : mesh.nodes) x = rotation * (x * body.scale) + body.translation;
     mesh.name = section;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include <fmt/format.h>
@@ -90,6 +91,19 @@ const char* tetShapeName(TetShape shape)
     for (const NamedShape& s : kShapes)
         if (s.shape == shape) return s.name;
     return "?";
+}
+
+glm::mat3 seededRotation(uint32_t seed)
+{
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    const double u1 = u(rng), u2 = u(rng), u3 = u(rng), twoPi = 6.283185307179586;
+    const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
+    const double x = a * std::sin(twoPi * u2), y = a * std::cos(twoPi * u2), z = b * std::sin(twoPi * u3),
+                 w = b * std::cos(twoPi * u3);
+    return glm::mat3(float(1 - 2 * (y * y + z * z)), float(2 * (x * y + w * z)), float(2 * (x * z - w * y)),
+                     float(2 * (x * y - w * z)), float(1 - 2 * (x * x + z * z)), float(2 * (y * z + w * x)),
+                     float(2 * (x * z + w * y)), float(2 * (y * z - w * x)), float(1 - 2 * (x * x + y * y)));
 }
 
 float tetShapeDistance(const TetShapeDesc& d, const glm::vec3& p)

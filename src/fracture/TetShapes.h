@@ -5,10 +5,12 @@
 // its lattice volume or shape quality. Box faces lie on lattice planes, so flat shapes are exact.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include <glm/mat3x3.hpp>
 #include <glm/vec3.hpp>
 
 #include "fracture/TetMesh.h"
@@ -34,6 +36,10 @@ struct TetShapeDesc {
 // Positive tets, unused nodes dropped, checked by validated(). Throws floe::Error for sizes or
 // resolutions out of range.
 TetMesh makeTetShape(const TetShapeDesc& desc);
+
+// A uniformly distributed rotation (Shoemake's random unit quaternion) from a seed: the seeded
+// orientations of drop scenes and benches.
+glm::mat3 seededRotation(uint32_t seed);
 
 // The signed distance (m, negative inside) the generator clips with; for tests.
 float tetShapeDistance(const TetShapeDesc& desc, const glm::vec3& p);

@@ -209,9 +209,11 @@ TEST_F(FractureStressTest, UniaxialStretchGivesACrackPlaneOrthogonalToTheAxis)
                 if (!boundary[n] && (top == SIZE_MAX || r.nodeSeparation[n].w > r.nodeSeparation[top].w)) top = n;
             ASSERT_NE(top, SIZE_MAX);
             EXPECT_GT(r.nodeSeparation[top].w, 0.0f);
-            for (size_t n = 0; n < r.nodeSeparation.size(); ++n)
-                if (!boundary[n] && r.nodeSeparation[n].w > 0.5f * r.nodeSeparation[top].w)
+            for (size_t n = 0; n < r.nodeSeparation.size(); ++n) {
+                if (!boundary[n] && r.nodeSeparation[n].w > 0.5f * r.nodeSeparation[top].w) {
                     EXPECT_GT(std::abs(glm::dot(glm::vec3(r.nodeSeparation[n]), axis)), 0.99f) << "node " << n;
+                }
+            }
         }
     }
 }
