@@ -9,9 +9,13 @@
 //   stage 3 (one thread): no change in this round -> converged (extra.z = 1): zero the
 //            arguments of the later rounds
 //   stage 4 (one thread per node): count the roots (label == index) as fragments
+//   stage 5 (one thread per link, Constraint method): an enabled link hooks its two nodes like
+//            a tet (a fragment is a group of pieces joined by intact constraints, §3.4)
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_UVEC4(FRACTURE_BIND_TETS, tets);
+FLOE_IN_UVEC4(FRACTURE_BIND_LINKS, links);
+FLOE_IN_VEC4(FRACTURE_BIND_CONSTRAINT_STATE, constraints);
 layout(std430, binding = FRACTURE_BIND_LABELS) coherent buffer Labels { uint labels[]; };
 FRACTURE_STATE_BLOCK;
 layout(push_constant) uniform Push { uint stage; };
@@ -29,13 +33,22 @@ void main()
             state.tetArgs = uvec4((params.tets + FRACTURE_GROUP_SIZE - 1u) / FRACTURE_GROUP_SIZE, 1u, 1u, 0u);
             state.nodeArgs = uvec4((params.nodes + FRACTURE_GROUP_SIZE - 1u) / FRACTURE_GROUP_SIZE, 1u, 1u, 0u);
         }
-    } else if (stage == 1u) {
-        if (i >= params.tets) return;
-        const uvec4 idx = FLOE_LOAD_UVEC4(tets, i);
+    } else if (stage == 1u || stage == 5u) {
+        uvec4 idx;
+        int corners = 4;
+        if (stage == 1u) {
+            if (i >= params.tets) return;
+            idx = FLOE_LOAD_UVEC4(tets, i);
+        } else {
+            if (i >= params.control2.y || state.extra.z != 0u) return;
+            idx = FLOE_LOAD_UVEC4(links, i);
+            if (FLOE_LOAD_VEC4(constraints, idx.z).w == 0.0) return;
+            corners = 2;
+        }
         uint m = FRACTURE_NONE;
-        for (int k = 0; k < 4; ++k) m = min(m, min(labels[idx[k]], labels[labels[idx[k]]]));
+        for (int k = 0; k < corners; ++k) m = min(m, min(labels[idx[k]], labels[labels[idx[k]]]));
         bool changed = false;
-        for (int k = 0; k < 4; ++k) {
+        for (int k = 0; k < corners; ++k) {
             changed = atomicMin(labels[labels[idx[k]]], m) > m || changed;
             changed = atomicMin(labels[idx[k]], m) > m || changed;
         }

@@ -3,7 +3,10 @@
 // centroid b lies on, (b - x_n) . n >= 0 -> +1 else -1 (the node-relative plane, digest-004
 // §11 item 2; the thesis' code put the plane through the origin). Only tets of the node's
 // fragment take part; Radius also only those with a node within the radius of the node,
-// radius_connected only those cut_reach reached.
+// radius_connected only those cut_reach reached. Wave: the tets cut_wave crossed are +1 and the
+// rest of the fragment -1 (the band detaches, as the thesis' code does), or with the band split
+// (control2.z = 1) by side like a plane cut, where tets the plane crosses beyond the crack's
+// end (not reached) stay untouched: the crack ends there.
 // Marks every node of a classified tet with the side(s) it is on.
 #include "fracture/fracture_common.glsl"
 
@@ -33,6 +36,22 @@ void main()
         }
         if (params.control.x == FRACTURE_METHOD_RADIUS_CONNECTED) near = FLOE_LOAD_UINT(reach, t) != 0u;
         if (near) s = dot(middle - point, state.cutNormal.xyz) >= 0.0 ? 1 : -1;
+        if (params.control.x == FRACTURE_METHOD_WAVE) {
+            const bool reached = FLOE_LOAD_UINT(reach, t) != 0u;
+            if (params.control2.z == 0u) {
+                s = reached ? 1 : -1;
+            } else if (!reached) {
+                // Split band: every tet by side, except those the plane crosses beyond the
+                // crack's end, which hold both sides together there (its tip).
+                bool front = false, back = false;
+                for (int i = 0; i < 4; ++i) {
+                    const float d = dot(FLOE_LOAD_VEC4(positions, idx[i]).xyz - point, state.cutNormal.xyz);
+                    front = front || d >= 0.0;
+                    back = back || d < 0.0;
+                }
+                if (front && back) s = 0;
+            }
+        }
     }
     FLOE_STORE_UINT(side, t, uint(s));
     if (s != 0)

@@ -12,6 +12,8 @@
 //     order) with load >= tau / fragility (20), normal v_init + v_new with v_new's sign turned
 //     towards v_init (§3.3's sign ambiguity), also through the whole fragment. A node of the
 //     list is visited once per event; the budget is 1 + maxIterations cuts, tries included.
+//   Wave: cut c at the c-th node like Radius, the node's eigenvector as the crack normal; the
+//     crack's start tet, point and extent are cut_wave's (its arguments are set here).
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_UINT(FRACTURE_BIND_VALUES, order);
@@ -30,6 +32,7 @@ void noCut()
     state.cutNormal.w = 0.0;
     state.tetArgs = uvec4(0u, 1u, 1u, 0u);
     state.nodeArgs = uvec4(0u, 1u, 1u, 0u);
+    state.reachArgs = uvec4(0u, 1u, 1u, 0u);
 }
 
 void main()
@@ -93,7 +96,7 @@ void main()
         if (method == FRACTURE_METHOD_SECONDARY) {
             state.primary = vec4(normal, 1.0);
             state.counts2.w = k + 1u;
-        } else {
+        } else if (method != FRACTURE_METHOD_WAVE) {
             radius = params.fracture.w * body.w * load / body.x;
         }
     }
@@ -102,4 +105,7 @@ void main()
     state.cutInfo = uvec4(node, uint(FLOE_LOAD_VEC4(restNodes, node).w), FLOE_LOAD_UINT(labels, node), method);
     state.tetArgs = uvec4((params.tets + FRACTURE_GROUP_SIZE - 1u) / FRACTURE_GROUP_SIZE, 1u, 1u, 0u);
     state.nodeArgs = uvec4((params.nodeCapacity + FRACTURE_GROUP_SIZE - 1u) / FRACTURE_GROUP_SIZE, 1u, 1u, 0u);
+    state.wave = uvec4(FRACTURE_NONE, 0u, 0u, 0u);
+    state.extra.w = 0u;
+    if (method == FRACTURE_METHOD_WAVE) state.reachArgs = state.tetArgs;
 }

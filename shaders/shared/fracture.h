@@ -39,13 +39,24 @@
 #define FRACTURE_BIND_LABELS 29       // uint per node: fragment label (the smallest node index of its component)
 #define FRACTURE_BIND_NODE_DATA                                                                                                    \
     30 // vec4 per node: lumped volume m^3, mass kg, incident tets, peak load of the step (tau scale x w / volume^(2/3))
-#define FRACTURE_BIND_SURFACE 31         // vec4 per surface vertex (12 per tet): position m
-#define FRACTURE_BIND_SURFACE_NORMALS 32 // vec4 per surface vertex: face normal
-#define FRACTURE_BIND_SURFACE_TRIS 33    // uvec4 per surface triangle (4 per tet): vertex indices, colour code
-#define FRACTURE_BIND_PEAK 36            // vec4 per node: unit crack normal at the step's peak load, w that load (tau units x tau)
-#define FRACTURE_BIND_TET_REACH 37       // uint per tet: 1 if reached from the cut node (radius_connected)
-#define FRACTURE_BIND_NODE_REACH 38      // uint per node: 1 if a reached tet holds it
-#define FRACTURE_BIND_LAMBDAS 35         // vec4 per corner: the XPBD multiplier of its goal constraint this substep
+#define FRACTURE_BIND_SURFACE 31          // vec4 per surface vertex (12 per tet): position m
+#define FRACTURE_BIND_SURFACE_NORMALS 32  // vec4 per surface vertex: face normal
+#define FRACTURE_BIND_SURFACE_TRIS 33     // uvec4 per surface triangle (4 per tet): vertex indices, colour code
+#define FRACTURE_BIND_PEAK 36             // vec4 per node: unit crack normal at the step's peak load, w that load (tau units x tau)
+#define FRACTURE_BIND_TET_REACH 37        // uint per tet: 1 if reached from the cut node (radius_connected)
+#define FRACTURE_BIND_NODE_REACH 38       // uint per node: 1 if a reached tet holds it
+#define FRACTURE_BIND_LAMBDAS 35          // vec4 per corner: the XPBD multiplier of its goal constraint this substep
+#define FRACTURE_BIND_SORTED 39           // uint per grid slot: the node in it (contacts between fragments)
+#define FRACTURE_BIND_CELL_START 40       // uint per grid cell + 1: its first slot
+#define FRACTURE_BIND_CONTACT_OUT 41      // vec4 per node: the predicted position after contacts (Jacobi output)
+#define FRACTURE_BIND_LINKS 42            // uvec4 per link (Constraint): node a, node b, its constraint, 0
+#define FRACTURE_BIND_NODE_LINK_START 43  // uint per node + 1: first entry of its links (Constraint)
+#define FRACTURE_BIND_NODE_LINKS 44       // uint: link indices grouped by node
+#define FRACTURE_BIND_CONSTRAINTS 45      // uvec4 per constraint: piece a, piece b, first link, link count
+#define FRACTURE_BIND_CONSTRAINT_STATE 46 // vec4 per constraint: threshold S (N s), initial S, impulse of the step, enabled
+#define FRACTURE_BIND_LINK_IMPULSE 47     // float per link: impulse it applied this step (N s)
+#define FRACTURE_BIND_PIECE_BREAKS 48     // uint per piece: its constraints that broke this step
+#define FRACTURE_BIND_CONTACT_START 50    // vec4 per node: the substep's start position after contacts (Jacobi output)
 
 #define FRACTURE_NODE_CRACK 1u   // the node lies on a crack (secondary splits start only there)
 #define FRACTURE_NODE_CONTACT 2u // a collision moved the node this step
@@ -56,6 +67,8 @@
 #define FRACTURE_METHOD_RADIUS 1u           // Mueller et al. 2001, plane through the node, tets within a radius
 #define FRACTURE_METHOD_RADIUS_CONNECTED 2u // the same, only tets reached from the node through tets within the radius
 #define FRACTURE_METHOD_SECONDARY 3u        // the thesis' own: one global cut, then cuts from crack nodes at tau / fragility
+#define FRACTURE_METHOD_WAVE 4u             // Glondu et al. 2012 as the thesis implemented it: a crack grown tet by tet
+#define FRACTURE_METHOD_CONSTRAINT 5u       // Smith et al. 2001: pre-fractured pieces held by breakable links
 
 // Separation tensor per node (FractureParams.separation).
 #define FRACTURE_SEPARATION_EQ16 0u     // digest-004 (16): forces' outer products per node
@@ -71,13 +84,18 @@ struct FractureParams {
     uint nodes;      // at the start of the step (cuts append more on the GPU: FractureState)
     uint separation; // FRACTURE_SEPARATION_*
     uint nodeCapacity;
-    vec4 gravity;   // xyz m/s^2, w substep dt s
-    vec4 domainMin; // xyz m, w friction coefficient
-    vec4 domainMax; // xyz m, w damping per second
-    vec4 fracture;  // x tau scale (load Pa -> tau units), y contact radius m, z fragility, w radius factor
-    uvec4 control;  // x method, y cuts per fracture event, z evaluate every step (0/1), w colour mode (0 fragments, 1 stress)
+    vec4 gravity;    // xyz m/s^2, w substep dt s
+    vec4 domainMin;  // xyz m, w friction coefficient
+    vec4 domainMax;  // xyz m, w damping per second
+    vec4 fracture;   // x tau scale (load Pa -> tau units), y contact radius m, z fragility, w radius factor
+    uvec4 control;   // x method, y cuts per fracture event, z evaluate every step (0/1), w colour mode (0 fragments, 1 stress)
+    vec4 gridOrigin; // xyz m: the contact grid's minimum corner, w its cell size m
+    uvec4 gridDims;  // xyz cells, w 1 if contacts between fragments are on
+    vec4 methods;    // x Wave toughness Gc/gamma (tau units), y Constraint weakening per broken neighbour, z its floor (x S0), w
+                     // contact radius (x mean edge)
+    uvec4 control2;  // x constraints, y links, z Wave band (0 detach, 1 split), w weak tets: 1 in this many (Wave)
 };
-SHARED_SIZE(FractureParams, 96);
+SHARED_SIZE(FractureParams, 160);
 
 // GPU-side state of a step; cut passes are dispatched indirectly from it.
 struct FractureState {
@@ -91,8 +109,9 @@ struct FractureState {
     vec4 primary;    // secondary splits: xyz the first cut's normal, w 1 once it was made this step
     uvec4 extra;     // x largest node load / tau this step (float bits), y cuts this step, z labels converged, w reach changed
     uvec4 reachArgs; // indirect dispatch over tets for the next reach round (x = 0: done or no cut)
+    uvec4 wave;      // Wave: x start tet (+ tets if not weak; atomicMin), y energy used, z energy available (fixed point), w level
 };
-SHARED_SIZE(FractureState, 160);
+SHARED_SIZE(FractureState, 176);
 
 FLOE_SHARED_END
 

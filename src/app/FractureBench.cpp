@@ -31,7 +31,7 @@ constexpr Object kObjects[] = {{TetShape::CubeWithHoles, "Cube w.h.", 182, 357},
                                {TetShape::Sphere, "Sphere", 136, 345},
                                {TetShape::Cube, "Cube", 400, 1580},
                                {TetShape::Cone, "Cone", 143, 406}};
-constexpr FractureMethod kMethods[] = {FractureMethod::Radius, FractureMethod::SecondarySplits};
+constexpr FractureMethod kMethods[] = {FractureMethod::Radius, FractureMethod::Wave, FractureMethod::SecondarySplits};
 
 // The generator's mesh with the node count closest to the thesis' mesh.
 TetMesh objectMesh(const Object& o)

@@ -50,6 +50,16 @@ fracture::FractureSettings fractureSettings(const Scene& scene)
     s.timeStep = scene.config.timeStepSize;
     s.gravity = scene.config.gravitation;
     s.colourMode = f.view == "stress" ? 1u : 0u;
+    s.waveToughness = f.waveToughness;
+    s.waveSplitBand = f.waveBand == "split";
+    s.weakEvery = uint32_t(f.weakEvery);
+    s.pieces = uint32_t(f.pieces);
+    s.pieceSeed = uint32_t(f.pieceSeed);
+    s.linkScale = f.linkScale;
+    s.weakening = f.weakening;
+    s.weakeningFloor = f.weakeningFloor;
+    s.contacts = f.contacts;
+    s.contactRadius = f.contactRadius;
     if (scene.domainGiven()) {
         scene.domain(s.domainMin, s.domainMax);
     } else {

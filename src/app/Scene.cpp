@@ -194,7 +194,7 @@ const SettingsTable& FractureSceneSettings::table()
     static const SettingsTable t = [] {
         SettingsTable s("Fracture");
         using S = FractureSceneSettings;
-        s.choice("method", &S::method, {"none", "radius", "radius_connected", "secondary_splits"},
+        s.choice("method", &S::method, {"none", "radius", "radius_connected", "secondary_splits", "wave", "constraint"},
                  "fracture method (digest-004 §3; radius_connected: Radius without cracks across air)")
             .choice("separation", &S::separation, {"eq16", "averaged"},
                     "node separation tensor: equation (16) or the mean of the elements' (the thesis' code)")
@@ -208,7 +208,18 @@ const SettingsTable& FractureSceneSettings::table()
             .integer("iterations", &S::iterations, 1, 100, "constraint iterations per substep")
             .number("friction", &S::friction, "", 0, 10, "Coulomb friction coefficient at the floor and walls")
             .number("damping", &S::damping, "1/s", 0, 1e3, "velocity damping per second")
-            .choice("view", &S::view, {"fragments", "stress"}, "colours: one per fragment, or load / tau (green 0, red tau)");
+            .choice("view", &S::view, {"fragments", "stress"}, "colours: one per fragment, or load / tau (green 0, red tau)")
+            .number("waveToughness", &S::waveToughness, "", 0, 1e3, "wave: G_c / gamma in tau units (energy stop, (18)/(19))")
+            .choice("waveBand", &S::waveBand, {"detach", "split"},
+                    "wave: the crossed band detaches (the thesis' code) or splits by side (Glondu)")
+            .integer("weakEvery", &S::weakEvery, 1, 1000000, "wave: about one tet in this many is weak")
+            .integer("pieces", &S::pieces, 0, 1000000, "constraint: Voronoi pieces per body (0: every tet a piece)")
+            .integer("pieceSeed", &S::pieceSeed, 0, 1000000, "constraint: seed of the Voronoi sites")
+            .number("linkScale", &S::linkScale, "", 1e-9, 1e9, "constraint: link threshold = this x tau x (m_A + m_B) (N s)")
+            .number("weakening", &S::weakening, "", 0, 1, "constraint: threshold factor per broken neighbour (0.975)")
+            .number("weakeningFloor", &S::weakeningFloor, "", 0, 1, "constraint: neighbour weakening stops at this fraction")
+            .flag("contacts", &S::contacts, "contacts between bodies and fragments (node spheres on the grid)")
+            .number("contactRadius", &S::contactRadius, "", 0.01, 1, "node sphere radius in mean edge lengths of its body");
         return s;
     }();
     return t;

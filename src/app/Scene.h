@@ -159,7 +159,7 @@ struct FractureBody {
 
 // "Fracture": the fracture method and the tetrahedral dynamics (digest-004 §3, §5.2).
 struct FractureSceneSettings {
-    std::string method = "secondary_splits"; // none, radius, radius_connected, secondary_splits
+    std::string method = "secondary_splits"; // none, radius, radius_connected, secondary_splits, wave, constraint
     std::string separation = "eq16";         // eq16 (digest-004 (16)) or averaged (the thesis' code)
     int maxIterations = 3;                   // cuts per fracture event (secondary splits: 1 + this many)
     float fragility = 2.0f;                  // secondary splits: crack nodes cut at tau / fragility
@@ -169,9 +169,19 @@ struct FractureSceneSettings {
     bool evaluateEveryStep = false;          // else only on steps with contact (the thesis)
     int substeps = 20;
     int iterations = 1;
-    float friction = 0.5f;          // Coulomb coefficient at the floor and walls
-    float damping = 0.0f;           // velocity damping per second
-    std::string view = "fragments"; // colours: fragments or stress
+    float friction = 0.5f;           // Coulomb coefficient at the floor and walls
+    float damping = 0.0f;            // velocity damping per second
+    std::string view = "fragments";  // colours: fragments or stress
+    float waveToughness = 0.5f;      // wave: G_c / gamma (tau units)
+    std::string waveBand = "detach"; // wave: detach the crossed band (the thesis) or split it by side (Glondu)
+    int weakEvery = 10;              // wave: one tet in this many is weak
+    int pieces = 64;                 // constraint: Voronoi pieces per body (0: every tet)
+    int pieceSeed = 1;               // constraint: seed of the Voronoi sites
+    float linkScale = 1.0f;          // constraint: threshold = this x tau x (m_A + m_B)
+    float weakening = 0.975f;        // constraint: per broken neighbour
+    float weakeningFloor = 0.5f;     // constraint: neighbour weakening stops at this fraction
+    bool contacts = true;            // contacts between bodies and fragments
+    float contactRadius = 0.4f;      // node sphere radius in mean edge lengths
     static const SettingsTable& table();
 };
 

@@ -429,7 +429,12 @@ int ViewSession::run()
             else
                 bodies_->setSettings(state_.bodySettings);
         }
-        if (actions.fractureSettingsChanged && fracture_) fracture_->setSettings(state_.fractureSettings);
+        if (actions.fractureSettingsChanged && fracture_) {
+            if (fracture_->needsRebuild(state_.fractureSettings))
+                resetSimulation(); // the Constraint method's pieces are made with the bodies
+            else
+                fracture_->setSettings(state_.fractureSettings);
+        }
         if (actions.reloadShaders) reloadShaders();
         if (state_.autoReload && std::chrono::steady_clock::now() - lastShaderCheck > std::chrono::seconds(1)) {
             lastShaderCheck = std::chrono::steady_clock::now();

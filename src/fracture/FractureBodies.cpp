@@ -4,11 +4,13 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <map>
 
 #include <fmt/format.h>
 #include <glm/glm.hpp>
 
 #include "base/Error.h"
+#include "fracture/Pieces.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
 #include "graph/RenderGraph.h"
@@ -23,7 +25,6 @@ constexpr VkFormat kVec4 = VK_FORMAT_R32G32B32A32_SFLOAT;
 constexpr VkFormat kUint = VK_FORMAT_R32_UINT;
 constexpr VkFormat kUvec4 = VK_FORMAT_R32G32B32A32_UINT;
 constexpr uint32_t kComponentRounds = 32; // hooking + jumping rounds; stops early when nothing changes
-constexpr uint32_t kReachRounds = 24;     // radius_connected: tets a crack may cross from its node (stops early)
 
 struct NamedMethod {
     const char* name;
@@ -32,7 +33,9 @@ struct NamedMethod {
 constexpr NamedMethod kMethods[] = {{"none", FractureMethod::None},
                                     {"radius", FractureMethod::Radius},
                                     {"radius_connected", FractureMethod::RadiusConnected},
-                                    {"secondary_splits", FractureMethod::SecondarySplits}};
+                                    {"secondary_splits", FractureMethod::SecondarySplits},
+                                    {"wave", FractureMethod::Wave},
+                                    {"constraint", FractureMethod::Constraint}};
 
 uint32_t bitsFor(uint32_t n)
 {
@@ -65,39 +68,65 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     if (bodies.empty()) throw Error("a fracture scene needs at least one body");
     std::vector<glm::vec4> positions, velocities, restNodes, tetRows, lame, tetInfo, bodyInfo;
     std::vector<glm::uvec4> tets;
+    // Constraint method: pieces, their links (global nodes), pieces' masses and tau.
+    pieced_ = settings.method == FractureMethod::Constraint;
+    piecesBuilt_ = settings.pieces;
+    pieceSeedBuilt_ = settings.pieceSeed;
+    std::vector<glm::uvec2> links, between;
+    std::vector<double> pieceMass;
+    std::vector<float> pieceTau;
     for (uint32_t b = 0; b < bodies_; ++b) {
         const FractureBodyInstance& body = bodies[b];
-        const uint32_t base = uint32_t(positions.size());
-        glm::dvec3 centre(0.0);
-        for (const glm::vec3& x : body.mesh.nodes) centre += glm::dvec3(x);
-        centre /= double(std::max<size_t>(body.mesh.nodes.size(), 1));
         if (!body.initial.empty() && body.initial.size() != body.mesh.nodes.size())
             throw Error(
                 fmt::format("{}: {} initial positions for {} nodes", body.mesh.name, body.initial.size(), body.mesh.nodes.size()));
-        for (size_t n = 0; n < body.mesh.nodes.size(); ++n) {
-            const glm::vec3 x = body.initial.empty() ? body.mesh.nodes[n] : body.initial[n];
+        std::optional<PiecedMesh> pieced;
+        if (pieced_ && body.breakable) pieced = preFracture(body.mesh, settings.pieces, settings.pieceSeed + b);
+        const TetMesh& mesh = pieced ? pieced->mesh : body.mesh;
+        const uint32_t base = uint32_t(positions.size());
+        const uint32_t pieceBase = uint32_t(pieceMass.size());
+        glm::dvec3 centre(0.0);
+        for (const glm::vec3& x : body.mesh.nodes) centre += glm::dvec3(x);
+        centre /= double(std::max<size_t>(body.mesh.nodes.size(), 1));
+        for (size_t n = 0; n < mesh.nodes.size(); ++n) {
+            const size_t from = pieced ? pieced->origin[n] : n;
+            const glm::vec3 x = body.initial.empty() ? mesh.nodes[n] : body.initial[from];
             positions.emplace_back(x, 0.0f); // inverse masses from node_mass
             const glm::vec3 v = body.velocity + glm::cross(body.angularVelocity, x - glm::vec3(centre));
             velocities.emplace_back(v, 0.0f);
-            restNodes.emplace_back(body.mesh.nodes[n], float(b));
+            restNodes.emplace_back(mesh.nodes[n], float(b));
+        }
+        if (pieced) {
+            pieceMass.resize(pieceBase + pieced->pieces, 0.0);
+            pieceTau.resize(pieceBase + pieced->pieces, body.material.tau);
+            for (size_t l = 0; l < pieced->links.size(); ++l) {
+                links.push_back(pieced->links[l] + glm::uvec2(base));
+                between.push_back(pieced->between[l] + glm::uvec2(pieceBase));
+            }
         }
         std::vector<glm::vec4> rows;
-        packRest(restData(body.mesh), rows);
+        packRest(restData(mesh), rows);
         tetRows.insert(tetRows.end(), rows.begin(), rows.end());
-        double edges = 0;
-        for (const glm::uvec4& t : body.mesh.tets) {
-            tets.push_back(t + glm::uvec4(base));
+        double edges = 0, volume = 0;
+        for (size_t t = 0; t < mesh.tets.size(); ++t) {
+            const glm::uvec4& tet = mesh.tets[t];
+            tets.push_back(tet + glm::uvec4(base));
             double e = 0;
             for (int i = 0; i < 4; ++i)
-                for (int j = i + 1; j < 4; ++j) e += glm::length(body.mesh.nodes[t[j]] - body.mesh.nodes[t[i]]);
+                for (int j = i + 1; j < 4; ++j) e += glm::length(mesh.nodes[tet[j]] - mesh.nodes[tet[i]]);
             edges += e / 6.0;
             lame.emplace_back(body.material.lambda, body.material.mu, body.material.phi, body.material.psi);
             // Stiffness of the tet's corner springs: E times its size (N/m).
-            const float size = float(std::cbrt(6.0 * signedVolume(body.mesh, size_t(&t - body.mesh.tets.data()))));
+            const double v = signedVolume(mesh, t);
+            volume += v;
+            if (pieced) pieceMass[pieceBase + pieced->tetPiece[t]] += v * body.density;
+            const float size = float(std::cbrt(6.0 * v));
             tetInfo.emplace_back(float(b), body.density, body.youngsModulus * size, 0.0f);
         }
-        const float meanEdge = float(edges / double(std::max<size_t>(body.mesh.tets.size(), 1)));
-        bodyInfo.emplace_back(body.material.tau, body.breakable ? 1.0f : 0.0f, 0.0f, meanEdge);
+        const double count = double(std::max<size_t>(mesh.tets.size(), 1));
+        const float meanEdge = float(edges / count);
+        maxMeanEdge_ = std::max(maxMeanEdge_, meanEdge);
+        bodyInfo.emplace_back(body.material.tau, body.breakable ? 1.0f : 0.0f, float(volume / count), meanEdge);
     }
     // Colour the tets so that no two of a colour share a node (greedy, in order), and store
     // them colour by colour: tet_goals then runs Gauss-Seidel over colours. Cuts only split
@@ -179,6 +208,72 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     scan_.emplace(context, shaders, capacity_);
     stress_.emplace(context, shaders, tets_, capacity_);
 
+    // Constraint method: one constraint per pair of touching pieces, its links contiguous.
+    {
+        std::map<std::pair<uint32_t, uint32_t>, uint32_t> index;
+        std::vector<uint32_t> constraintOf(links.size());
+        std::vector<glm::uvec2> pairs;
+        for (size_t l = 0; l < links.size(); ++l) {
+            const auto key = std::make_pair(between[l].x, between[l].y);
+            auto [it, added] = index.emplace(key, uint32_t(pairs.size()));
+            if (added) pairs.push_back(between[l]);
+            constraintOf[l] = it->second;
+        }
+        std::vector<uint32_t> order(links.size());
+        for (size_t l = 0; l < order.size(); ++l) order[l] = uint32_t(l);
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return constraintOf[a] < constraintOf[b]; });
+        std::vector<glm::uvec4> linkData, info(pairs.size(), glm::uvec4(0u));
+        std::vector<glm::vec4> state;
+        for (size_t c = 0; c < pairs.size(); ++c) {
+            info[c] = glm::uvec4(pairs[c], 0u, 0u);
+            const double mass = pieceMass[pairs[c].x] + pieceMass[pairs[c].y];
+            state.emplace_back(1.0f, float(pieceTau[pairs[c].x] * mass), 0.0f, 1.0f);
+        }
+        for (uint32_t k = 0; k < order.size(); ++k) {
+            const uint32_t l = order[k], c = constraintOf[l];
+            if (info[c].w == 0) info[c].z = k;
+            ++info[c].w;
+            linkData.emplace_back(links[l], c, 0u);
+        }
+        std::vector<uint32_t> start(size_t(capacity_) + 1, 0), list(2 * linkData.size());
+        for (const glm::uvec4& l : linkData) {
+            ++start[l.x + 1];
+            ++start[l.y + 1];
+        }
+        for (size_t n = 0; n < capacity_; ++n) start[n + 1] += start[n];
+        std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+        for (uint32_t l = 0; l < linkData.size(); ++l) {
+            list[fill[linkData[l].x]++] = l;
+            list[fill[linkData[l].y]++] = l;
+        }
+        constraints_ = uint32_t(pairs.size());
+        links_ = uint32_t(linkData.size());
+        pieces_ = uint32_t(pieceMass.size());
+        auto atLeastOne = [](auto v) {
+            if (v.empty()) v.resize(1);
+            return v;
+        };
+        linkBuffer_ = uploaded(context, graph, "fracture links", atLeastOne(linkData), kUvec4);
+        nodeLinkStart_ = uploaded(context, graph, "fracture node link start", start, kUint);
+        nodeLinks_ = uploaded(context, graph, "fracture node links", atLeastOne(list), kUint);
+        constraintInfo_ = uploaded(context, graph, "fracture constraints", atLeastOne(info), kUvec4);
+        constraintState_ = uploaded(context, graph, "fracture constraint state", atLeastOne(state), kVec4);
+        linkImpulse_ = uploaded(context, graph, "fracture link impulses", std::vector<float>(std::max(links_, 1u), 0.0f),
+                                VK_FORMAT_R32_SFLOAT);
+        pieceBreaks_ = sized("fracture piece breaks", pieces_, 4, kUint);
+    }
+    // Contacts between fragments: node spheres on a grid over the domain, cells of at least
+    // 2 r_max (larger where the domain would need too many).
+    {
+        const glm::vec3 extent = glm::max(settings.domainMax - settings.domainMin, glm::vec3(1e-3f));
+        const float cell =
+            std::max(2.0f * settings.contactRadius * maxMeanEdge_, std::cbrt(extent.x * extent.y * extent.z / 2.0e6f));
+        grid_.emplace(context, shaders, sim::GridSpec::cover(settings.domainMin, settings.domainMax, cell, false), capacity_,
+                      "fracture contact grid");
+        contactOut_ = sized("fracture contact positions", capacity_, 16, kVec4);
+        contactStart_ = sized("fracture contact starts", capacity_, 16, kVec4);
+    }
+
     shared::FractureState initial{};
     initial.counts.x = nodes_;
     initial.cutInfo.x = FRACTURE_NONE;
@@ -191,7 +286,15 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
 
 void FractureBodies::setSettings(const FractureSettings& settings)
 {
+    if (needsRebuild(settings))
+        throw Error("fracture: switching to or from the constraint method, or to other pieces, needs the bodies built anew");
     settings_ = settings;
+}
+
+bool FractureBodies::needsRebuild(const FractureSettings& settings) const
+{
+    const bool constraint = settings.method == FractureMethod::Constraint;
+    return constraint != pieced_ || (constraint && (settings.pieces != piecesBuilt_ || settings.pieceSeed != pieceSeedBuilt_));
 }
 
 void FractureBodies::writeParams()
@@ -205,9 +308,16 @@ void FractureBodies::writeParams()
     p.gravity = glm::vec4(settings_.gravity, dt);
     p.domainMin = glm::vec4(settings_.domainMin, settings_.friction);
     p.domainMax = glm::vec4(settings_.domainMax, settings_.damping);
-    p.fracture = glm::vec4(settings_.tauScale, 0.0f, settings_.fragility, settings_.radiusFactor);
+    p.fracture = glm::vec4(settings_.tauScale, settings_.linkScale, settings_.fragility, settings_.radiusFactor);
     p.control = glm::uvec4(uint32_t(settings_.method), settings_.maxIterations, settings_.evaluateEveryStep ? 1u : 0u,
                            settings_.colourMode);
+    const sim::GridSpec& grid = grid_->spec();
+    p.gridOrigin = glm::vec4(grid.origin, grid.cellSize);
+    p.gridDims = glm::uvec4(grid.dims, settings_.contacts ? 1u : 0u);
+    // The grid's cells hold spheres up to half a cell: a larger radius is cut to that.
+    const float radius = std::min(settings_.contactRadius, 0.5f * grid.cellSize / std::max(maxMeanEdge_, 1e-30f));
+    p.methods = glm::vec4(settings_.waveToughness, settings_.weakening, settings_.weakeningFloor, radius);
+    p.control2 = glm::uvec4(constraints_, links_, settings_.waveSplitBand ? 1u : 0u, std::max(settings_.weakEvery, 1u));
     params_.write(&p, sizeof(p));
 }
 
@@ -261,6 +371,8 @@ void FractureBodies::addRebuild(graph::RenderGraph& graph)
         return graph.addCompute(pipelines_.compute("fracture/components"))
             .read(FRACTURE_BIND_PARAMS, params_)
             .read(FRACTURE_BIND_TETS, tetBuffer_)
+            .read(FRACTURE_BIND_LINKS, linkBuffer_)
+            .read(FRACTURE_BIND_CONSTRAINT_STATE, constraintState_)
             .readWrite(FRACTURE_BIND_LABELS, labels_)
             .readWrite(FRACTURE_BIND_STATE, state_)
             .push(s);
@@ -268,6 +380,7 @@ void FractureBodies::addRebuild(graph::RenderGraph& graph)
     stage(0).dispatchThreads(capacity_);
     for (uint32_t round = 0; round < kComponentRounds; ++round) {
         stage(1).dispatchIndirect(state_, offsetof(shared::FractureState, tetArgs));
+        if (links_ > 0) stage(5).dispatchThreads(links_);
         stage(2).dispatchIndirect(state_, offsetof(shared::FractureState, nodeArgs));
         stage(3).dispatch(1);
     }
@@ -276,155 +389,11 @@ void FractureBodies::addRebuild(graph::RenderGraph& graph)
     graph.addHostRead(stateReadback_);
 }
 
-void FractureBodies::addStep(graph::RenderGraph& graph)
-{
-    writeParams();
-    graph.addCompute(pipelines_.compute("fracture/step_begin")).readWrite(FRACTURE_BIND_STATE, state_).dispatch(1);
-    for (uint32_t s = 0; s < std::max(settings_.substeps, 1u); ++s) {
-        graph.addCompute(pipelines_.compute("fracture/predict"))
-            .read(FRACTURE_BIND_PARAMS, params_)
-            .read(FRACTURE_BIND_POSITIONS, positions_)
-            .readWrite(FRACTURE_BIND_VELOCITIES, velocities_)
-            .write(FRACTURE_BIND_PREDICTED, predicted_)
-            .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
-            .write(FRACTURE_BIND_PEAK, peak_)
-            .push(s)
-            .dispatchThreads(nodes_);
-        for (uint32_t k = 0; k < std::max(settings_.iterations, 1u); ++k)
-            for (size_t c = 0; c + 1 < colourStart_.size(); ++c) {
-                const glm::uvec4 range(colourStart_[c], colourStart_[c + 1] - colourStart_[c], k, 0u);
-                graph.addCompute(pipelines_.compute("fracture/tet_goals"))
-                    .read(FRACTURE_BIND_PARAMS, params_)
-                    .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
-                    .read(FRACTURE_BIND_REST_NODES, restNodes_)
-                    .read(FRACTURE_BIND_TETS, tetBuffer_)
-                    .read(FRACTURE_BIND_TET_REST, tetRest_)
-                    .read(FRACTURE_BIND_TET_INFO, tetInfo_)
-                    .readWrite(FRACTURE_BIND_TET_ROTATION, tetRotation_)
-                    .readWrite(FRACTURE_BIND_LAMBDAS, lambdas_)
-                    .push(range)
-                    .dispatchThreads(range.y);
-            }
-        graph.addCompute(pipelines_.compute("fracture/collide"))
-            .read(FRACTURE_BIND_PARAMS, params_)
-            .readWrite(FRACTURE_BIND_POSITIONS, positions_)
-            .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
-            .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
-            .readWrite(FRACTURE_BIND_STATE, state_)
-            .dispatchThreads(nodes_);
-        graph.addCompute(pipelines_.compute("fracture/finish"))
-            .read(FRACTURE_BIND_PARAMS, params_)
-            .readWrite(FRACTURE_BIND_POSITIONS, positions_)
-            .write(FRACTURE_BIND_VELOCITIES, velocities_)
-            .read(FRACTURE_BIND_PREDICTED, predicted_)
-            .dispatchThreads(nodes_);
-        // Stress and loads after every substep; each node keeps its peak of the step.
-        stress_->addPasses(graph, stressInputs());
-        graph.addCompute(pipelines_.compute("fracture/load"))
-            .read(FRACTURE_BIND_PARAMS, params_)
-            .read(FRACTURE_BIND_NODE_SEPARATION, stress_->nodeSeparation())
-            .read(FRACTURE_BIND_REST_NODES, restNodes_)
-            .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)
-            .readWrite(FRACTURE_BIND_NODE_DATA, nodeData_)
-            .readWrite(FRACTURE_BIND_PEAK, peak_)
-            .write(FRACTURE_BIND_KEYS, keys_)
-            .write(FRACTURE_BIND_VALUES, values_)
-            .readWrite(FRACTURE_BIND_STATE, state_)
-            .dispatchThreads(nodes_);
-    }
-
-    if (settings_.method != FractureMethod::None) {
-        sort_->sort(graph, keys_, values_, nodes_, 32);
-        const uint32_t cuts =
-            settings_.method == FractureMethod::SecondarySplits ? settings_.maxIterations + 1 : settings_.maxIterations;
-        for (uint32_t c = 0; c < cuts; ++c) {
-            graph.addCompute(pipelines_.compute("fracture/cut_select"))
-                .read(FRACTURE_BIND_PARAMS, params_)
-                .read(FRACTURE_BIND_VALUES, values_)
-                .read(FRACTURE_BIND_NODE_DATA, nodeData_)
-                .read(FRACTURE_BIND_PEAK, peak_)
-                .read(FRACTURE_BIND_POSITIONS, positions_)
-                .read(FRACTURE_BIND_REST_NODES, restNodes_)
-                .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)
-                .read(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
-                .read(FRACTURE_BIND_LABELS, labels_)
-                .readWrite(FRACTURE_BIND_STATE, state_)
-                .push(c)
-                .dispatch(1);
-            if (settings_.method == FractureMethod::RadiusConnected) {
-                // The tets reached from the cut node through tets within the radius.
-                graph.addFill("fracture/node_reach_clear", nodeReach_, 0u);
-                auto reach = [&](uint32_t stage) {
-                    return graph.addCompute(pipelines_.compute("fracture/cut_reach"))
-                        .read(FRACTURE_BIND_PARAMS, params_)
-                        .read(FRACTURE_BIND_POSITIONS, positions_)
-                        .read(FRACTURE_BIND_TETS, tetBuffer_)
-                        .read(FRACTURE_BIND_LABELS, labels_)
-                        .readWrite(FRACTURE_BIND_TET_REACH, tetReach_)
-                        .readWrite(FRACTURE_BIND_NODE_REACH, nodeReach_)
-                        .readWrite(FRACTURE_BIND_STATE, state_)
-                        .push(stage);
-                };
-                reach(0).dispatchThreads(tets_);
-                for (uint32_t round = 0; round < kReachRounds; ++round) {
-                    reach(1).dispatchIndirect(state_, offsetof(shared::FractureState, reachArgs));
-                    reach(2).dispatch(1);
-                }
-            }
-            graph.addFill("fracture/node_sides_clear", nodeSides_, 0u);
-            graph.addCompute(pipelines_.compute("fracture/cut_classify"))
-                .read(FRACTURE_BIND_PARAMS, params_)
-                .read(FRACTURE_BIND_POSITIONS, positions_)
-                .read(FRACTURE_BIND_TETS, tetBuffer_)
-                .read(FRACTURE_BIND_LABELS, labels_)
-                .read(FRACTURE_BIND_TET_REACH, tetReach_)
-                .write(FRACTURE_BIND_TET_SIDE, tetSide_)
-                .readWrite(FRACTURE_BIND_NODE_SIDES, nodeSides_)
-                .readWrite(FRACTURE_BIND_STATE, state_)
-                .dispatchIndirect(state_, offsetof(shared::FractureState, tetArgs));
-            graph.addCompute(pipelines_.compute("fracture/cut_split"))
-                .read(FRACTURE_BIND_PARAMS, params_)
-                .read(FRACTURE_BIND_NODE_SIDES, nodeSides_)
-                .write(FRACTURE_BIND_SPLIT, split_)
-                .readWrite(FRACTURE_BIND_STATE, state_)
-                .dispatchIndirect(state_, offsetof(shared::FractureState, nodeArgs));
-            scan_->exclusive(graph, split_, offsets_, capacity_);
-            graph.addCompute(pipelines_.compute("fracture/cut_duplicate"))
-                .read(FRACTURE_BIND_PARAMS, params_)
-                .read(FRACTURE_BIND_SPLIT, split_)
-                .read(FRACTURE_BIND_OFFSETS, offsets_)
-                .readWrite(FRACTURE_BIND_POSITIONS, positions_)
-                .readWrite(FRACTURE_BIND_VELOCITIES, velocities_)
-                .readWrite(FRACTURE_BIND_REST_NODES, restNodes_)
-                .readWrite(FRACTURE_BIND_NODE_DATA, nodeData_)
-                .readWrite(FRACTURE_BIND_LABELS, labels_)
-                .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
-                .readWrite(FRACTURE_BIND_STATE, state_)
-                .dispatchIndirect(state_, offsetof(shared::FractureState, nodeArgs));
-            graph.addCompute(pipelines_.compute("fracture/cut_rewrite"))
-                .read(FRACTURE_BIND_PARAMS, params_)
-                .read(FRACTURE_BIND_TET_SIDE, tetSide_)
-                .read(FRACTURE_BIND_SPLIT, split_)
-                .read(FRACTURE_BIND_OFFSETS, offsets_)
-                .readWrite(FRACTURE_BIND_TETS, tetBuffer_)
-                .readWrite(FRACTURE_BIND_STATE, state_)
-                .dispatchIndirect(state_, offsetof(shared::FractureState, tetArgs));
-            graph.addCompute(pipelines_.compute("fracture/cut_finish"))
-                .read(FRACTURE_BIND_PARAMS, params_)
-                .read(FRACTURE_BIND_SPLIT, split_)
-                .read(FRACTURE_BIND_OFFSETS, offsets_)
-                .readWrite(FRACTURE_BIND_STATE, state_)
-                .dispatch(1);
-        }
-    }
-    graph.addCopy("fracture state read-back", state_, stateReadback_, sizeof(shared::FractureState));
-    graph.addHostRead(stateReadback_);
-}
-
 FractureReport FractureBodies::afterStep(graph::RenderGraph& graph, gpu::FrameResources* frames)
 {
     shared::FractureState s = stateReadback_.readVector<shared::FractureState>(1)[0];
-    rebuilt_ = s.counts.x != nodes_;
+    // Constraint method: links that broke this step (extra.y) change the fragments.
+    rebuilt_ = s.counts.x != nodes_ || (pieced_ && s.extra.y != 0);
     if (rebuilt_) {
         // Cuts added nodes: rebuild the incidence, masses and fragments before the next step.
         nodes_ = s.counts.x;
@@ -452,6 +421,7 @@ FractureReport FractureBodies::afterStep(graph::RenderGraph& graph, gpu::FrameRe
     float load;
     std::memcpy(&load, &s.extra.x, sizeof(load));
     report_.maxLoad = load;
+    fragments_ = report_.fragments;
     return report_;
 }
 

@@ -3,14 +3,16 @@
 // the fracture methods as a fixed number of cut passes per step whose work is dispatched
 // indirectly from GPU-side state (no read-back decides anything within a step), node
 // duplication, and after a step with cuts the rebuilt incidence, lumped masses and fragments
-// (connected components). Every pass goes through the render graph.
+// (connected components). The Constraint method instead pre-fractures the bodies into pieces
+// (Pieces.h) held by breakable links. Every pass goes through the render graph.
 //
-// A step: step_begin; substeps x (predict; iterations x colours x tet_goals; collide; finish;
-// stress; separation; load (the step's peak per node)); candidate sort; cuts x (cut_select;
-// [radius_connected: cut_reach rounds]; cut_classify; cut_split; scan; cut_duplicate;
-// cut_rewrite; cut_finish); the state copied for the host.
-// afterStep() reads it and, if cuts added nodes, rebuilds (incidence_keys, sort,
-// incidence_start, node_mass, components).
+// A step (FractureStep.cpp): step_begin; substeps x (predict; iterations x colours x
+// tet_goals; [Constraint: link_solve]; [several fragments: grid, contacts]; collide; finish;
+// stress; separation; load (the step's peak per node)); then either candidate sort and cuts x
+// (cut_select; [radius_connected: cut_reach rounds | wave: cut_wave rounds]; cut_classify;
+// cut_split; scan; cut_duplicate; cut_rewrite; cut_finish) or [Constraint] constraint_update;
+// the state copied for the host. afterStep() reads it and, if cuts added nodes or links broke,
+// rebuilds (incidence_keys, sort, incidence_start, node_mass, components).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +28,7 @@
 #include "fracture/TetStress.h"
 #include "gpu/Buffer.h"
 #include "gpu/PipelineCache.h"
+#include "sim/SpatialGrid.h"
 #include "sim/prim/RadixSort.h"
 #include "sim/prim/Scan.h"
 
@@ -38,10 +41,10 @@ class FrameResources;
 
 namespace floe::fracture {
 
-enum class FractureMethod : uint32_t { None = 0, Radius = 1, RadiusConnected = 2, SecondarySplits = 3 };
+enum class FractureMethod : uint32_t { None = 0, Radius = 1, RadiusConnected = 2, SecondarySplits = 3, Wave = 4, Constraint = 5 };
 std::optional<FractureMethod> fractureMethodFromName(const std::string& name); // "none", "radius", ...
 const char* fractureMethodName(FractureMethod method);
-inline constexpr const char* kFractureMethodNames = "none, radius, radius_connected, secondary_splits";
+inline constexpr const char* kFractureMethodNames = "none, radius, radius_connected, secondary_splits, wave, constraint";
 
 struct FractureBodyInstance {
     TetMesh mesh;                   // rest shape, in world coordinates
@@ -56,10 +59,20 @@ struct FractureBodyInstance {
 struct FractureSettings {
     FractureMethod method = FractureMethod::SecondarySplits;
     SeparationMode separation = SeparationMode::Eq16;
-    uint32_t maxIterations = 3; // cuts per fracture event (the thesis' "max. fracture iterations")
-    float fragility = 2.0f;     // secondary splits: crack nodes cut at tau / fragility (20)
-    float radiusFactor = 3.0f;  // Radius: crack radius in mean edge lengths per unit of load / tau
-    float tauScale = 150.0f;    // load -> tau units (README: Fracture, the calibration)
+    uint32_t maxIterations = 3;  // cuts per fracture event (the thesis' "max. fracture iterations")
+    float fragility = 2.0f;      // secondary splits: crack nodes cut at tau / fragility (20)
+    float radiusFactor = 3.0f;   // Radius: crack radius in mean edge lengths per unit of load / tau
+    float tauScale = 150.0f;     // load -> tau units (README: Fracture, the calibration)
+    float waveToughness = 0.5f;  // Wave: G_c / gamma in tau units (the thesis gives neither)
+    bool waveSplitBand = false;  // Wave: split the crossed band by side (Glondu) instead of detaching it (the thesis)
+    uint32_t weakEvery = 10;     // Wave: about one tet in this many is weak
+    uint32_t pieces = 64;        // Constraint: Voronoi pieces per body (0: every tet a piece)
+    uint32_t pieceSeed = 1;      // Constraint: seed of the Voronoi sites (body b uses seed + b)
+    float linkScale = 1.0f;      // Constraint: threshold = link scale x tau x (m_A + m_B), N s
+    float weakening = 0.975f;    // Constraint: threshold factor per broken neighbour (Listing 5)
+    float weakeningFloor = 0.5f; // Constraint: neighbour weakening stops at this fraction of the threshold
+    bool contacts = true;        // contacts between bodies and fragments (node spheres on the grid)
+    float contactRadius = 0.4f;  // node sphere radius in mean edge lengths of its body
     bool evaluateEveryStep = false;
     uint32_t substeps = 20, iterations = 1;
     float friction = 0.5f, damping = 0.0f; // Coulomb coefficient; velocity damping per second
@@ -81,6 +94,9 @@ public:
                    const std::vector<FractureBodyInstance>& bodies, const FractureSettings& settings);
 
     void setSettings(const FractureSettings& settings); // takes effect at the next step
+    // Settings that need new FractureBodies: switching to or from the Constraint method (its
+    // pieces are made when the bodies are), or other pieces.
+    bool needsRebuild(const FractureSettings& settings) const;
     const FractureSettings& settings() const { return settings_; }
 
     void addStep(graph::RenderGraph& graph);
@@ -96,6 +112,11 @@ public:
     uint32_t nodeCount() const { return nodes_; }
     uint32_t bodyCount() const { return bodies_; }
     uint32_t colourCount() const { return uint32_t(colourStart_.size()) - 1; }
+    uint32_t constraintCount() const { return constraints_; }
+    uint32_t linkCount() const { return links_; }
+    const gpu::Buffer& constraintState() const { return constraintState_; }
+    const gpu::Buffer& constraintInfo() const { return constraintInfo_; }
+    const gpu::Buffer& links() const { return linkBuffer_; }
     const FractureReport& report() const { return report_; }
     std::vector<glm::vec4> download(graph::RenderGraph& graph, const gpu::Buffer& buffer, size_t count);
 
@@ -114,12 +135,20 @@ public:
 private:
     void writeParams();
     void addRebuild(graph::RenderGraph& graph);
+    void addSubstep(graph::RenderGraph& graph, uint32_t substep);
+    void addCuts(graph::RenderGraph& graph);
+    void addConstraintUpdate(graph::RenderGraph& graph);
     StressInputs stressInputs() const;
 
     gpu::Context& context_;
     gpu::PipelineCache pipelines_;
     FractureSettings settings_;
     uint32_t tets_ = 0, nodes_ = 0, capacity_ = 0, bodies_ = 0;
+    uint32_t constraints_ = 0, links_ = 0, pieces_ = 0; // Constraint method
+    bool pieced_ = false;                               // built for the Constraint method
+    uint32_t piecesBuilt_ = 0, pieceSeedBuilt_ = 0;
+    float maxMeanEdge_ = 0.0f;
+    uint32_t fragments_ = 1; // at the last afterStep: contacts run only with more than one
     FractureReport report_;
     bool rebuilt_ = false;
     std::vector<uint32_t> colourStart_; // tets of colour c: [colourStart_[c], colourStart_[c+1])
@@ -129,6 +158,9 @@ private:
     gpu::Buffer tetBuffer_, tetRest_, tetMaterial_, tetInfo_, tetRotation_, tetSide_, tetReach_, nodeReach_, lambdas_;
     gpu::Buffer corners_, slots_, nodeStart_, heads_, bodyInfo_;
     gpu::Buffer surface_, surfaceNormals_, surfaceTriangles_;
+    gpu::Buffer contactOut_, contactStart_, linkBuffer_, nodeLinkStart_, nodeLinks_, constraintInfo_, constraintState_,
+        linkImpulse_, pieceBreaks_;
+    std::optional<sim::SpatialGrid> grid_;
     std::optional<sim::RadixSort> sort_;
     std::optional<sim::Scan> scan_;
     std::optional<TetStress> stress_;

@@ -285,10 +285,12 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
     if (fracture && ImGui::CollapsingHeader("Fracture", ImGuiTreeNodeFlags_DefaultOpen)) {
         fracture::FractureSettings& f = s.fractureSettings;
         bool changed = false;
-        // The combo's entries are the method ids (none 0, radius 1, radius connected 2, secondary splits 3).
+        // The combo's entries are the method ids (none 0, radius 1, radius connected 2, secondary
+        // splits 3, wave 4, constraint 5); switching to or from constraint restarts the scene.
         int method = int(f.method);
         if (ImGui::Combo("method", &method,
-                         "none\0radius (Mueller 2001)\0radius, connected (no jumps across air)\0secondary splits\0")) {
+                         "none\0radius (Mueller 2001)\0radius, connected (no jumps across air)\0secondary splits\0"
+                         "wave (Glondu 2012)\0constraint (Smith 2001, restarts)\0")) {
             f.method = fracture::FractureMethod(method);
             changed = true;
         }
@@ -304,6 +306,16 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
         }
         changed |= ImGui::SliderFloat("fragility", &f.fragility, 1.0f, 10.0f);
         changed |= ImGui::SliderFloat("radius factor", &f.radiusFactor, 0.0f, 10.0f);
+        if (f.method == fracture::FractureMethod::Wave) {
+            changed |= ImGui::SliderFloat("wave toughness Gc/gamma", &f.waveToughness, 0.0f, 5.0f);
+            changed |= ImGui::Checkbox("split the band (Glondu; else it detaches)", &f.waveSplitBand);
+        }
+        if (f.method == fracture::FractureMethod::Constraint) {
+            changed |= ImGui::SliderFloat("link scale", &f.linkScale, 0.01f, 100.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
+            changed |= ImGui::SliderFloat("neighbour weakening", &f.weakening, 0.5f, 1.0f);
+            changed |= ImGui::SliderFloat("weakening floor", &f.weakeningFloor, 0.0f, 1.0f);
+        }
+        changed |= ImGui::Checkbox("contacts between fragments", &f.contacts);
         changed |= ImGui::SliderFloat("tau scale", &f.tauScale, 1.0f, 1000.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
         changed |= ImGui::Checkbox("evaluate every step (else on contact)", &f.evaluateEveryStep);
         changed |= ImGui::SliderFloat("friction", &f.friction, 0.0f, 2.0f);

@@ -14,6 +14,7 @@
 #include "FractureReference.h"
 #include "base/Error.h"
 #include "fracture/Elasticity.h"
+#include "fracture/Pieces.h"
 #include "fracture/TetMesh.h"
 #include "fracture/TetShapes.h"
 
@@ -334,4 +335,51 @@ TEST(FractureReference, EigenDecompositionAndTensileCompressiveSplit)
             for (int j = 0; j < 3; ++j) EXPECT_NEAR(s.tensile[i][j] + s.compressive[i][j], s.stress[i][j], 1e-12);
         }
     }
+}
+
+TEST(Pieces, VoronoiPiecesShareNoNodeAndLinksRestoreTheMesh)
+{
+    // digest-004 §3.4: pre-fractured pieces (Voronoi cells of tets, or single tets); every node
+    // shared by pieces is copied per piece and the copies are linked pairwise.
+    TetShapeDesc d;
+    d.shape = TetShape::Cuboid;
+    d.size = glm::vec3(2.0f, 1.0f, 1.0f);
+    d.resolution = 8;
+    const TetMesh mesh = makeTetShape(d);
+    for (uint32_t sites : {0u, 1u, 20u}) {
+        const PiecedMesh p = preFracture(mesh, sites, 7);
+        SCOPED_TRACE(fmt::format("sites {}", sites));
+        EXPECT_EQ(p.pieces, sites == 0 ? mesh.tets.size() : sites);
+        ASSERT_EQ(p.mesh.tets.size(), mesh.tets.size());
+        ASSERT_EQ(p.origin.size(), p.mesh.nodes.size());
+        EXPECT_EQ(validated(p.mesh).nodes.size(), p.mesh.nodes.size()) << "every copy is used by a tet";
+        // No node is shared by two pieces; each tet keeps its corners' positions.
+        std::vector<uint32_t> pieceOf(p.mesh.nodes.size(), ~0u);
+        for (size_t t = 0; t < p.mesh.tets.size(); ++t)
+            for (int i = 0; i < 4; ++i) {
+                const uint32_t n = p.mesh.tets[t][i];
+                ASSERT_TRUE(pieceOf[n] == ~0u || pieceOf[n] == p.tetPiece[t]) << "node " << n << " in two pieces";
+                pieceOf[n] = p.tetPiece[t];
+                EXPECT_EQ(p.origin[n], mesh.tets[t][i]);
+                EXPECT_EQ(p.mesh.nodes[n], mesh.nodes[mesh.tets[t][i]]);
+            }
+        // Links join copies of one node in two different pieces; merging them gives the input.
+        std::vector<uint32_t> parent(p.mesh.nodes.size());
+        for (size_t n = 0; n < parent.size(); ++n) parent[n] = uint32_t(n);
+        std::function<uint32_t(uint32_t)> find = [&](uint32_t x) { return parent[x] == x ? x : parent[x] = find(parent[x]); };
+        for (size_t l = 0; l < p.links.size(); ++l) {
+            const glm::uvec2 k = p.links[l];
+            EXPECT_EQ(p.origin[k.x], p.origin[k.y]);
+            EXPECT_LT(p.between[l].x, p.between[l].y);
+            EXPECT_EQ(glm::uvec2(pieceOf[k.x], pieceOf[k.y]), p.between[l]);
+            parent[find(k.x)] = find(k.y);
+        }
+        uint32_t merged = 0;
+        for (uint32_t n = 0; n < parent.size(); ++n) merged += find(n) == n ? 1 : 0;
+        EXPECT_EQ(merged, mesh.nodes.size());
+        if (sites == 1) EXPECT_TRUE(p.links.empty());
+    }
+    // The sites are seeded: the same seed gives the same pieces.
+    EXPECT_EQ(preFracture(mesh, 20, 7).tetPiece, preFracture(mesh, 20, 7).tetPiece);
+    EXPECT_NE(preFracture(mesh, 20, 7).tetPiece, preFracture(mesh, 20, 8).tetPiece);
 }

@@ -1,5 +1,6 @@
 // Tetrahedral bodies with fracture on the GPU (src/fracture/FractureBodies): dynamics, the
 // fracture methods, node duplication and fragments, against CPU checks (digest-004 §8).
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -264,4 +265,161 @@ TEST_F(FractureTest, SeededRunsGiveIdenticalFragments)
     EXPECT_EQ(runs[0].tets, runs[1].tets);
     EXPECT_EQ(runs[0].labels, runs[1].labels);
     for (size_t n = 0; n < runs[0].positions.size(); ++n) ASSERT_EQ(runs[0].positions[n], runs[1].positions[n]) << "node " << n;
+}
+
+TEST_F(FractureTest, WaveDetachesTheCrossedBandOrSplitsIt)
+{
+    // digest-004 §3.2: one wave with an unlimited budget (G_c = 0) crosses the whole section of
+    // a stretched bar; the thesis' compareAndSplit detaches the band (3 fragments: both sides and
+    // the band), Glondu's labels split it (2). A large G_c ends the crack at its start tet.
+    std::map<std::string, FractureReport> result;
+    std::map<std::string, uint32_t> added;
+    for (const char* mode : {"detach", "split", "tough"}) {
+        FractureSettings s = freeFlight();
+        s.method = FractureMethod::Wave;
+        s.evaluateEveryStep = true;
+        s.maxIterations = 1;
+        s.waveToughness = std::string(mode) == "tough" ? 1e3f : 0.0f;
+        s.waveSplitBand = std::string(mode) == "split";
+        FractureBodyInstance b =
+            body(TetShape::Cuboid, 12, "glass", glm::vec3(0.0f, 5.0f, 0.0f), 0.0f, glm::vec3(3.0f, 1.0f, 1.0f));
+        stretch(b, glm::vec3(1.0f, 0.0f, 0.0f), 0.05f);
+        FractureBodies bodies(context(), shaders(), graph(), {b}, s);
+        result[mode] = run(bodies, 1);
+        added[mode] = bodies.nodeCount() - uint32_t(b.mesh.nodes.size());
+        checkFragments(snapshot(bodies), result[mode].fragments, bodyMass(b));
+    }
+    EXPECT_EQ(result["detach"].cuts, 1u);
+    EXPECT_EQ(result["detach"].fragments, 3u);
+    EXPECT_EQ(result["split"].fragments, 2u);
+    EXPECT_EQ(result["tough"].fragments, 2u) << "the start tet alone detaches";
+    EXPECT_LT(added["tough"], added["split"]);
+    EXPECT_LT(added["split"], added["detach"]);
+}
+
+namespace {
+
+// Fragments of pieces joined by enabled links: connected components over tets and links.
+uint32_t componentsWithLinks(const Snapshot& s, const std::vector<glm::uvec4>& links, const std::vector<glm::vec4>& state)
+{
+    std::vector<uint32_t> parent(s.positions.size());
+    std::iota(parent.begin(), parent.end(), 0u);
+    auto find = [&](uint32_t x) {
+        while (parent[x] != x) x = parent[x] = parent[parent[x]];
+        return x;
+    };
+    auto join = [&](uint32_t a, uint32_t b) { parent[find(a)] = find(b); };
+    for (const glm::uvec4& t : s.tets)
+        for (int i = 1; i < 4; ++i) join(t[0], t[i]);
+    for (const glm::uvec4& l : links)
+        if (state[l.z].w != 0.0f) join(l.x, l.y);
+    uint32_t roots = 0;
+    for (uint32_t n = 0; n < parent.size(); ++n) roots += find(n) == n ? 1 : 0;
+    return roots;
+}
+
+} // namespace
+
+TEST_F(FractureTest, ConstraintLinksBreakAndWeakenTheirNeighboursBy0975)
+{
+    // digest-004 §3.4 (Listing 5): a constraint whose step impulse J reaches its threshold S
+    // breaks; one that holds loses J; every enabled constraint of a piece that lost k
+    // constraints this step is weakened by 0.975^k (not below the floor). The GPU's update is
+    // compared with this reference on the impulses the GPU measured in a stretched cube.
+    FractureBodyInstance b = body(TetShape::Cube, 6, "glass", glm::vec3(0.0f, 5.0f, 0.0f));
+    stretch(b, glm::vec3(0.0f, 1.0f, 0.0f), 0.03f);
+    auto settings = [](float linkScale, float floor) {
+        FractureSettings s = freeFlight();
+        s.method = FractureMethod::Constraint;
+        s.pieces = 12;
+        s.linkScale = linkScale;
+        s.weakeningFloor = floor;
+        return s;
+    };
+    // The first step's impulses do not depend on the thresholds (breaks act at the step's end).
+    std::vector<float> ratio;
+    {
+        FractureBodies probe(context(), shaders(), graph(), {b}, settings(1e9f, 0.0f));
+        ASSERT_GT(probe.constraintCount(), 10u);
+        run(probe, 1);
+        for (const glm::vec4& c : download<glm::vec4>(probe.constraintState(), probe.constraintCount())) ratio.push_back(c.z / c.y);
+    }
+    std::vector<float> sorted = ratio;
+    std::sort(sorted.begin(), sorted.end());
+    const float scale = sorted[sorted.size() / 2]; // about half the constraints break
+    ASSERT_GT(scale, 0.0f);
+    for (float floor : {0.0f, 0.9f}) {
+        FractureBodies bodies(context(), shaders(), graph(), {b}, settings(scale, floor));
+        const auto info = download<glm::uvec4>(bodies.constraintInfo(), bodies.constraintCount());
+        const auto before = download<glm::vec4>(bodies.constraintState(), bodies.constraintCount());
+        const FractureReport r = run(bodies, 1);
+        const auto after = download<glm::vec4>(bodies.constraintState(), bodies.constraintCount());
+        std::vector<uint32_t> breaks(bodies.constraintCount() + 1, 0);
+        std::vector<glm::vec4> expected = before;
+        uint32_t broken = 0;
+        for (size_t c = 0; c < info.size(); ++c) {
+            const float j = after[c].z;
+            EXPECT_NEAR(j / after[c].y, ratio[c], 1e-4f * ratio[c]) << "constraint " << c << ": impulses differ between runs";
+            expected[c].z = j;
+            const float x = j / (before[c].y * scale);
+            if (x >= before[c].x) {
+                expected[c].w = 0.0f;
+                ++breaks[info[c].x];
+                ++breaks[info[c].y];
+                ++broken;
+            } else {
+                expected[c].x -= x;
+            }
+        }
+        ASSERT_GT(broken, 0u);
+        ASSERT_LT(broken, info.size());
+        EXPECT_EQ(r.cuts, broken);
+        uint32_t weakened = 0;
+        for (size_t c = 0; c < info.size(); ++c) {
+            const uint32_t k = breaks[info[c].x] + breaks[info[c].y];
+            if (expected[c].w == 0.0f || k == 0) continue;
+            const float s = expected[c].x;
+            expected[c].x = std::max(s * std::pow(0.975f, float(k)), std::min(s, floor));
+            weakened += expected[c].x < s ? 1 : 0;
+        }
+        if (floor == 0.0f) EXPECT_GT(weakened, 0u);
+        for (size_t c = 0; c < info.size(); ++c) {
+            EXPECT_EQ(after[c].w, expected[c].w) << "constraint " << c;
+            EXPECT_NEAR(after[c].x, expected[c].x, 1e-5f) << "constraint " << c << " floor " << floor;
+        }
+        // Fragments: pieces joined by the intact constraints.
+        const Snapshot snap = snapshot(bodies);
+        const auto links = download<glm::uvec4>(bodies.links(), bodies.linkCount());
+        EXPECT_EQ(componentsWithLinks(snap, links, after), r.fragments);
+        for (const glm::uvec4& l : links)
+            if (after[l.z].w != 0.0f) EXPECT_EQ(snap.labels[l.x], snap.labels[l.y]);
+    }
+}
+
+TEST_F(FractureTest, BodiesCollideInsteadOfPassingThroughEachOther)
+{
+    // A ball dropped onto a fixed plate stays above it (up to the nodes' contact spheres) with
+    // contacts between bodies; without them it falls through to the floor.
+    std::map<bool, float> lowest;
+    for (bool contacts : {true, false}) {
+        FractureSettings s;
+        s.method = FractureMethod::None;
+        s.contacts = contacts;
+        s.domainMin = glm::vec3(-5.0f, 0.0f, -5.0f);
+        s.domainMax = glm::vec3(5.0f, 10.0f, 5.0f);
+        FractureBodyInstance base =
+            body(TetShape::Cuboid, 12, "iron", glm::vec3(0.0f, 1.0f, 0.0f), 0.0f, glm::vec3(3.0f, 0.5f, 3.0f));
+        base.density = 0.0f; // fixed
+        FractureBodyInstance ball = body(TetShape::Sphere, 5, "iron", glm::vec3(0.0f, 2.6f, 0.0f), 0.0f, glm::vec3(0.6f));
+        FractureBodies bodies(context(), shaders(), graph(), {base, ball}, s);
+        float low = 1e9f;
+        for (int k = 0; k < 12; ++k) {
+            run(bodies, 5);
+            const auto x = download<glm::vec4>(bodies.positions(), bodies.nodeCount());
+            for (size_t n = base.mesh.nodes.size(); n < x.size(); ++n) low = std::min(low, x[n].y);
+        }
+        lowest[contacts] = low;
+    }
+    EXPECT_GT(lowest[true], 1.2f) << "the ball sank into the plate (top at 1.25)";
+    EXPECT_LT(lowest[false], 0.5f) << "without contacts the ball should fall through";
 }

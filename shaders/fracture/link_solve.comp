@@ -1,0 +1,41 @@
+#version 460
+// Constraint method (digest-004 §3.4, §10.8; Smith et al. 2001): the links that hold the
+// pre-fractured pieces together, one thread per node. A link joins two copies of one node of
+// the input mesh (zero rest length, (21) with d_i = 0); each enabled link pulls its two ends
+// together by their shares of the inverse masses (PBD, stiff), averaged over the node's links
+// (Jacobi). The thesis used Bullet's locked 6-DOF constraints between rigid pieces and Bullet's
+// applied impulse as F-hat (§3.4); here a link's impulse is the one that closes its gap,
+// |p_b - p_a| / ((w_a + w_b) dt), summed over the step's substeps by the link's node a.
+#include "fracture/fracture_common.glsl"
+
+FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted);
+FLOE_OUT_VEC4(FRACTURE_BIND_CONTACT_OUT, outPredicted);
+FLOE_IN_UVEC4(FRACTURE_BIND_LINKS, links);
+FLOE_IN_UINT(FRACTURE_BIND_NODE_LINK_START, linkStart);
+FLOE_IN_UINT(FRACTURE_BIND_NODE_LINKS, nodeLinks);
+FLOE_IN_VEC4(FRACTURE_BIND_CONSTRAINT_STATE, constraints);
+FLOE_RW_FLOAT(FRACTURE_BIND_LINK_IMPULSE, impulse);
+
+void main()
+{
+    const uint i = floeGlobalIndex();
+    if (i >= params.nodes) return;
+    const vec4 pi = FLOE_LOAD_VEC4(predicted, i);
+    vec3 move = vec3(0.0);
+    uint count = 0u;
+    const uint end = FLOE_LOAD_UINT(linkStart, i + 1u);
+    for (uint k = FLOE_LOAD_UINT(linkStart, i); k < end; ++k) {
+        const uint l = FLOE_LOAD_UINT(nodeLinks, k);
+        const uvec4 link = FLOE_LOAD_UVEC4(links, l);
+        if (FLOE_LOAD_VEC4(constraints, link.z).w == 0.0) continue;
+        const uint j = link.x == i ? link.y : link.x;
+        const vec4 pj = FLOE_LOAD_VEC4(predicted, j);
+        const float w = pi.w + pj.w;
+        if (w == 0.0) continue;
+        const vec3 gap = pj.xyz - pi.xyz;
+        move += (pi.w / w) * gap;
+        ++count;
+        if (link.x == i) FLOE_STORE_FLOAT(impulse, l, FLOE_RW_LOAD_FLOAT(impulse, l) + length(gap) / (w * params.gravity.w));
+    }
+    FLOE_STORE_VEC4(outPredicted, i, vec4(pi.xyz + (count > 0u ? move / float(count) : vec3(0.0)), pi.w));
+}

@@ -1,0 +1,248 @@
+// The passes of one fracture step (FractureBodies.h has the order): the substeps' dynamics,
+// contacts and stress, then the fracture method's cut passes or the Constraint method's update.
+#include <algorithm>
+#include <cstddef>
+
+#include "fracture/FractureBodies.h"
+#include "graph/RenderGraph.h"
+#include "shared/fracture.h"
+
+namespace floe::fracture {
+
+namespace {
+constexpr uint32_t kReachRounds = 24; // radius_connected: tets a crack may cross from its node (stops early)
+constexpr uint32_t kWaveLevels = 48;  // Wave: breadth-first levels per wave (stops early: energy, no more tets)
+} // namespace
+
+void FractureBodies::addStep(graph::RenderGraph& graph)
+{
+    writeParams();
+    graph.addCompute(pipelines_.compute("fracture/step_begin")).readWrite(FRACTURE_BIND_STATE, state_).dispatch(1);
+    for (uint32_t s = 0; s < std::max(settings_.substeps, 1u); ++s) addSubstep(graph, s);
+    if (settings_.method == FractureMethod::Constraint)
+        addConstraintUpdate(graph);
+    else if (settings_.method != FractureMethod::None)
+        addCuts(graph);
+    graph.addCopy("fracture state read-back", state_, stateReadback_, sizeof(shared::FractureState));
+    graph.addHostRead(stateReadback_);
+}
+
+void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
+{
+    graph.addCompute(pipelines_.compute("fracture/predict"))
+        .read(FRACTURE_BIND_PARAMS, params_)
+        .read(FRACTURE_BIND_POSITIONS, positions_)
+        .readWrite(FRACTURE_BIND_VELOCITIES, velocities_)
+        .write(FRACTURE_BIND_PREDICTED, predicted_)
+        .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
+        .write(FRACTURE_BIND_PEAK, peak_)
+        .push(substep)
+        .dispatchThreads(nodes_);
+    for (uint32_t k = 0; k < std::max(settings_.iterations, 1u); ++k) {
+        for (size_t c = 0; c + 1 < colourStart_.size(); ++c) {
+            const glm::uvec4 range(colourStart_[c], colourStart_[c + 1] - colourStart_[c], k, 0u);
+            graph.addCompute(pipelines_.compute("fracture/tet_goals"))
+                .read(FRACTURE_BIND_PARAMS, params_)
+                .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
+                .read(FRACTURE_BIND_REST_NODES, restNodes_)
+                .read(FRACTURE_BIND_TETS, tetBuffer_)
+                .read(FRACTURE_BIND_TET_REST, tetRest_)
+                .read(FRACTURE_BIND_TET_INFO, tetInfo_)
+                .readWrite(FRACTURE_BIND_TET_ROTATION, tetRotation_)
+                .readWrite(FRACTURE_BIND_LAMBDAS, lambdas_)
+                .push(range)
+                .dispatchThreads(range.y);
+        }
+        if (settings_.method == FractureMethod::Constraint && links_ > 0) {
+            graph.addCompute(pipelines_.compute("fracture/link_solve"))
+                .read(FRACTURE_BIND_PARAMS, params_)
+                .read(FRACTURE_BIND_PREDICTED, predicted_)
+                .write(FRACTURE_BIND_CONTACT_OUT, contactOut_)
+                .read(FRACTURE_BIND_LINKS, linkBuffer_)
+                .read(FRACTURE_BIND_NODE_LINK_START, nodeLinkStart_)
+                .read(FRACTURE_BIND_NODE_LINKS, nodeLinks_)
+                .read(FRACTURE_BIND_CONSTRAINT_STATE, constraintState_)
+                .readWrite(FRACTURE_BIND_LINK_IMPULSE, linkImpulse_)
+                .dispatchThreads(nodes_);
+            graph.addCopy("fracture/link_positions", contactOut_, predicted_, uint64_t(nodes_) * 16);
+        }
+    }
+    // Contacts between fragments and bodies: only once there are several.
+    if (settings_.contacts && fragments_ > 1) {
+        grid_->addBuild(graph, predicted_, nodes_);
+        graph.addCompute(pipelines_.compute("fracture/contacts"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .read(FRACTURE_BIND_POSITIONS, positions_)
+            .read(FRACTURE_BIND_PREDICTED, predicted_)
+            .read(FRACTURE_BIND_REST_NODES, restNodes_)
+            .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)
+            .read(FRACTURE_BIND_LABELS, labels_)
+            .read(FRACTURE_BIND_SORTED, grid_->sortedIndex())
+            .read(FRACTURE_BIND_CELL_START, grid_->cellStart())
+            .write(FRACTURE_BIND_CONTACT_OUT, contactOut_)
+            .write(FRACTURE_BIND_CONTACT_START, contactStart_)
+            .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
+            .readWrite(FRACTURE_BIND_STATE, state_)
+            .dispatchThreads(nodes_);
+        graph.addCopy("fracture/contact_positions", contactOut_, predicted_, uint64_t(nodes_) * 16);
+        graph.addCopy("fracture/contact_starts", contactStart_, positions_, uint64_t(nodes_) * 16);
+    }
+    graph.addCompute(pipelines_.compute("fracture/collide"))
+        .read(FRACTURE_BIND_PARAMS, params_)
+        .readWrite(FRACTURE_BIND_POSITIONS, positions_)
+        .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
+        .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
+        .readWrite(FRACTURE_BIND_STATE, state_)
+        .dispatchThreads(nodes_);
+    graph.addCompute(pipelines_.compute("fracture/finish"))
+        .read(FRACTURE_BIND_PARAMS, params_)
+        .readWrite(FRACTURE_BIND_POSITIONS, positions_)
+        .write(FRACTURE_BIND_VELOCITIES, velocities_)
+        .read(FRACTURE_BIND_PREDICTED, predicted_)
+        .dispatchThreads(nodes_);
+    // Stress and loads after every substep; each node keeps its peak of the step.
+    stress_->addPasses(graph, stressInputs());
+    graph.addCompute(pipelines_.compute("fracture/load"))
+        .read(FRACTURE_BIND_PARAMS, params_)
+        .read(FRACTURE_BIND_NODE_SEPARATION, stress_->nodeSeparation())
+        .read(FRACTURE_BIND_REST_NODES, restNodes_)
+        .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)
+        .readWrite(FRACTURE_BIND_NODE_DATA, nodeData_)
+        .readWrite(FRACTURE_BIND_PEAK, peak_)
+        .write(FRACTURE_BIND_KEYS, keys_)
+        .write(FRACTURE_BIND_VALUES, values_)
+        .readWrite(FRACTURE_BIND_STATE, state_)
+        .dispatchThreads(nodes_);
+}
+
+void FractureBodies::addConstraintUpdate(graph::RenderGraph& graph)
+{
+    if (constraints_ == 0) return;
+    graph.addFill("fracture/piece_breaks_clear", pieceBreaks_, 0u);
+    auto stage = [&](uint32_t s) {
+        return graph.addCompute(pipelines_.compute("fracture/constraint_update"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .read(FRACTURE_BIND_CONSTRAINTS, constraintInfo_)
+            .readWrite(FRACTURE_BIND_CONSTRAINT_STATE, constraintState_)
+            .readWrite(FRACTURE_BIND_LINK_IMPULSE, linkImpulse_)
+            .readWrite(FRACTURE_BIND_PIECE_BREAKS, pieceBreaks_)
+            .readWrite(FRACTURE_BIND_STATE, state_)
+            .push(s);
+    };
+    stage(0).dispatchThreads(constraints_);
+    stage(1).dispatchThreads(constraints_);
+    stage(2).dispatch(1);
+}
+
+void FractureBodies::addCuts(graph::RenderGraph& graph)
+{
+    sort_->sort(graph, keys_, values_, nodes_, 32);
+    const uint32_t cuts =
+        settings_.method == FractureMethod::SecondarySplits ? settings_.maxIterations + 1 : settings_.maxIterations;
+    for (uint32_t c = 0; c < cuts; ++c) {
+        graph.addCompute(pipelines_.compute("fracture/cut_select"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .read(FRACTURE_BIND_VALUES, values_)
+            .read(FRACTURE_BIND_NODE_DATA, nodeData_)
+            .read(FRACTURE_BIND_PEAK, peak_)
+            .read(FRACTURE_BIND_POSITIONS, positions_)
+            .read(FRACTURE_BIND_REST_NODES, restNodes_)
+            .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)
+            .read(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
+            .read(FRACTURE_BIND_LABELS, labels_)
+            .readWrite(FRACTURE_BIND_STATE, state_)
+            .push(c)
+            .dispatch(1);
+        if (settings_.method == FractureMethod::RadiusConnected) {
+            // The tets reached from the cut node through tets within the radius.
+            graph.addFill("fracture/node_reach_clear", nodeReach_, 0u);
+            auto reach = [&](uint32_t stage) {
+                return graph.addCompute(pipelines_.compute("fracture/cut_reach"))
+                    .read(FRACTURE_BIND_PARAMS, params_)
+                    .read(FRACTURE_BIND_POSITIONS, positions_)
+                    .read(FRACTURE_BIND_TETS, tetBuffer_)
+                    .read(FRACTURE_BIND_LABELS, labels_)
+                    .readWrite(FRACTURE_BIND_TET_REACH, tetReach_)
+                    .readWrite(FRACTURE_BIND_NODE_REACH, nodeReach_)
+                    .readWrite(FRACTURE_BIND_STATE, state_)
+                    .push(stage);
+            };
+            reach(0).dispatchThreads(tets_);
+            for (uint32_t round = 0; round < kReachRounds; ++round) {
+                reach(1).dispatchIndirect(state_, offsetof(shared::FractureState, reachArgs));
+                reach(2).dispatch(1);
+            }
+        }
+        if (settings_.method == FractureMethod::Wave) {
+            // The crack grown level by level from its start tet (cut_wave).
+            graph.addFill("fracture/node_reach_clear", nodeReach_, FRACTURE_NONE);
+            auto wave = [&](uint32_t stage) {
+                return graph.addCompute(pipelines_.compute("fracture/cut_wave"))
+                    .read(FRACTURE_BIND_PARAMS, params_)
+                    .read(FRACTURE_BIND_POSITIONS, positions_)
+                    .read(FRACTURE_BIND_TETS, tetBuffer_)
+                    .read(FRACTURE_BIND_LABELS, labels_)
+                    .read(FRACTURE_BIND_TET_REST, tetRest_)
+                    .read(FRACTURE_BIND_NODE_DATA, nodeData_)
+                    .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)
+                    .read(FRACTURE_BIND_REST_NODES, restNodes_)
+                    .readWrite(FRACTURE_BIND_TET_REACH, tetReach_)
+                    .readWrite(FRACTURE_BIND_NODE_REACH, nodeReach_)
+                    .readWrite(FRACTURE_BIND_STATE, state_)
+                    .push(stage);
+            };
+            wave(0).dispatchIndirect(state_, offsetof(shared::FractureState, reachArgs));
+            wave(1).dispatch(1);
+            for (uint32_t level = 0; level < kWaveLevels; ++level) {
+                wave(2).dispatchIndirect(state_, offsetof(shared::FractureState, reachArgs));
+                wave(3).dispatch(1);
+            }
+        }
+        graph.addFill("fracture/node_sides_clear", nodeSides_, 0u);
+        graph.addCompute(pipelines_.compute("fracture/cut_classify"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .read(FRACTURE_BIND_POSITIONS, positions_)
+            .read(FRACTURE_BIND_TETS, tetBuffer_)
+            .read(FRACTURE_BIND_LABELS, labels_)
+            .read(FRACTURE_BIND_TET_REACH, tetReach_)
+            .write(FRACTURE_BIND_TET_SIDE, tetSide_)
+            .readWrite(FRACTURE_BIND_NODE_SIDES, nodeSides_)
+            .readWrite(FRACTURE_BIND_STATE, state_)
+            .dispatchIndirect(state_, offsetof(shared::FractureState, tetArgs));
+        graph.addCompute(pipelines_.compute("fracture/cut_split"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .read(FRACTURE_BIND_NODE_SIDES, nodeSides_)
+            .write(FRACTURE_BIND_SPLIT, split_)
+            .readWrite(FRACTURE_BIND_STATE, state_)
+            .dispatchIndirect(state_, offsetof(shared::FractureState, nodeArgs));
+        scan_->exclusive(graph, split_, offsets_, capacity_);
+        graph.addCompute(pipelines_.compute("fracture/cut_duplicate"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .read(FRACTURE_BIND_SPLIT, split_)
+            .read(FRACTURE_BIND_OFFSETS, offsets_)
+            .readWrite(FRACTURE_BIND_POSITIONS, positions_)
+            .readWrite(FRACTURE_BIND_VELOCITIES, velocities_)
+            .readWrite(FRACTURE_BIND_REST_NODES, restNodes_)
+            .readWrite(FRACTURE_BIND_NODE_DATA, nodeData_)
+            .readWrite(FRACTURE_BIND_LABELS, labels_)
+            .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
+            .readWrite(FRACTURE_BIND_STATE, state_)
+            .dispatchIndirect(state_, offsetof(shared::FractureState, nodeArgs));
+        graph.addCompute(pipelines_.compute("fracture/cut_rewrite"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .read(FRACTURE_BIND_TET_SIDE, tetSide_)
+            .read(FRACTURE_BIND_SPLIT, split_)
+            .read(FRACTURE_BIND_OFFSETS, offsets_)
+            .readWrite(FRACTURE_BIND_TETS, tetBuffer_)
+            .readWrite(FRACTURE_BIND_STATE, state_)
+            .dispatchIndirect(state_, offsetof(shared::FractureState, tetArgs));
+        graph.addCompute(pipelines_.compute("fracture/cut_finish"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .read(FRACTURE_BIND_SPLIT, split_)
+            .read(FRACTURE_BIND_OFFSETS, offsets_)
+            .readWrite(FRACTURE_BIND_STATE, state_)
+            .dispatch(1);
+    }
+}
+
+} // namespace floe::fracture
