@@ -3,7 +3,7 @@
 // per constraint (the links between two pieces). The state holds s = S / S0 with
 // S0 = tau x (m_A + m_B) (the thesis' threshold, Listing 3) times the documented link scale
 // (params.fracture.y), so that the scale can change while the scene runs.
-//   stage 0: J = the step's impulse of its links (then cleared); an enabled constraint breaks
+//   stage 0: J = the sum of its links' net impulses of the step (then cleared); an enabled constraint breaks
 //            if J >= S (its pieces count the break), else S -= J (the thesis' cumulative
 //            weakening).
 //   stage 1: an enabled constraint is weakened by 0.975 (params.methods.y) per constraint of
@@ -15,7 +15,7 @@
 
 FLOE_IN_UVEC4(FRACTURE_BIND_CONSTRAINTS, constraints);
 FLOE_RW_VEC4(FRACTURE_BIND_CONSTRAINT_STATE, constraintState);
-FLOE_RW_FLOAT(FRACTURE_BIND_LINK_IMPULSE, impulse);
+FLOE_RW_VEC4(FRACTURE_BIND_LINK_IMPULSE, impulse);
 layout(std430, binding = FRACTURE_BIND_PIECE_BREAKS) buffer Breaks { uint breaks[]; };
 FRACTURE_STATE_BLOCK;
 layout(push_constant) uniform Push { uint stage; };
@@ -33,8 +33,8 @@ void main()
     if (stage == 0u) {
         float j = 0.0;
         for (uint l = info.z; l < info.z + info.w; ++l) {
-            j += FLOE_RW_LOAD_FLOAT(impulse, l);
-            FLOE_STORE_FLOAT(impulse, l, 0.0);
+            j += length(FLOE_RW_LOAD_VEC4(impulse, l).xyz);
+            FLOE_STORE_VEC4(impulse, l, vec4(0.0));
         }
         s.z = j;
         if (s.w != 0.0) {

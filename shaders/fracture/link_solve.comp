@@ -5,7 +5,9 @@
 // together by their shares of the inverse masses (PBD, stiff), averaged over the node's links
 // (Jacobi). The thesis used Bullet's locked 6-DOF constraints between rigid pieces and Bullet's
 // applied impulse as F-hat (§3.4); here a link's impulse is the one that closes its gap,
-// |p_b - p_a| / ((w_a + w_b) dt), summed over the step's substeps by the link's node a.
+// (p_b - p_a) / ((w_a + w_b) dt), summed as a vector over the step's substeps by the link's
+// node a: the step's net impulse, as one Bullet step would apply it (summing magnitudes counted
+// the pieces' elastic ringing within a step as load and broke vibrating bodies apart).
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted);
@@ -14,7 +16,7 @@ FLOE_IN_UVEC4(FRACTURE_BIND_LINKS, links);
 FLOE_IN_UINT(FRACTURE_BIND_NODE_LINK_START, linkStart);
 FLOE_IN_UINT(FRACTURE_BIND_NODE_LINKS, nodeLinks);
 FLOE_IN_VEC4(FRACTURE_BIND_CONSTRAINT_STATE, constraints);
-FLOE_RW_FLOAT(FRACTURE_BIND_LINK_IMPULSE, impulse);
+FLOE_RW_VEC4(FRACTURE_BIND_LINK_IMPULSE, impulse);
 
 void main()
 {
@@ -35,7 +37,7 @@ void main()
         const vec3 gap = pj.xyz - pi.xyz;
         move += (pi.w / w) * gap;
         ++count;
-        if (link.x == i) FLOE_STORE_FLOAT(impulse, l, FLOE_RW_LOAD_FLOAT(impulse, l) + length(gap) / (w * params.gravity.w));
+        if (link.x == i) FLOE_STORE_VEC4(impulse, l, FLOE_RW_LOAD_VEC4(impulse, l) + vec4(gap / (w * params.gravity.w), 0.0));
     }
     FLOE_STORE_VEC4(outPredicted, i, vec4(pi.xyz + (count > 0u ? move / float(count) : vec3(0.0)), pi.w));
 }

@@ -1,6 +1,7 @@
 #include "app/FractureBench.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -128,6 +129,93 @@ Json eventCost(gpu::Context& context, const gpu::ShaderLibrary& shaders, const T
             {"cuts", report.cuts},          {"fragments", report.fragments}};
 }
 
+// The Constraint method's objects (digest-004 Table 2, the rigid-piece rows; Table 6).
+struct PiecedObject {
+    const char* name;
+    TetShape shape;
+    glm::vec3 size;
+    int thesisElements, thesisConstraints;
+    uint32_t pieces; // 0: every tet a piece
+    int thesisTets;  // the mesh to match for tet pieces (0: the Voronoi objects use Table 2's continuum Cube size)
+};
+constexpr PiecedObject kPieced[] = {{"Voronoi-Cube", TetShape::Cube, {1.0f, 1.0f, 1.0f}, 76, 346, 76, 0},
+                                    {"Voronoi-Cuboid", TetShape::Cuboid, {2.0f, 0.6f, 1.0f}, 143, 652, 143, 0},
+                                    {"Cuboid", TetShape::Cuboid, {2.0f, 0.6f, 1.0f}, 513, 6840, 0, 513},
+                                    {"Cube w.h. (moderate)", TetShape::CubeWithHoles, {1.0f, 1.0f, 1.0f}, 99, 591, 99, 0},
+                                    {"Cube w.h. (fine)", TetShape::CubeWithHoles, {1.0f, 1.0f, 1.0f}, 357, 3567, 0, 357}};
+
+TetMesh piecedMesh(const PiecedObject& o)
+{
+    TetMesh best;
+    const int target = o.thesisTets > 0 ? o.thesisTets : 1580; // Voronoi objects: cut from a mesh like Table 2's Cube
+    for (int r = 2; r <= 16; ++r) {
+        TetShapeDesc d;
+        d.shape = o.shape;
+        d.resolution = r;
+        d.size = o.size;
+        TetMesh m = makeTetShape(d);
+        if (best.tets.empty() || std::abs(int(m.tets.size()) - target) < std::abs(int(best.tets.size()) - target))
+            best = std::move(m);
+    }
+    return best;
+}
+
+// Table 6 for the Constraint method: initialisation (host ms to pre-fracture and build),
+// GPU ms of a step without breaks and of a step with breaks (its update and the fragments'
+// rebuild), and the fragments after seeded drops (tau 2.5, the thesis' "moderate").
+Json constraintBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const FractureBenchOptions& o)
+{
+    Json rows = Json::array();
+    for (const PiecedObject& obj : kPieced) {
+        const TetMesh mesh = piecedMesh(obj);
+        FractureSettings s = dropSettings(FractureMethod::Constraint, 3);
+        s.pieces = obj.pieces;
+        double initMs = 0, plainMs = 0, breakMs = 0;
+        int plainSteps = 0, breakSteps = 0;
+        uint32_t constraints = 0, pieces = 0;
+        std::vector<double> fragments;
+        for (int d = 0; d < o.drops; ++d) {
+            graph::RenderGraph graph(context);
+            FractureBodyInstance b = instance(mesh, seededRotation(uint32_t(d + 1)), glm::vec3(0.0f, 5.0f, 0.0f));
+            b.material.tau = 2.5f;
+            const auto start = std::chrono::steady_clock::now();
+            FractureBodies bodies(context, shaders, graph, {b}, s);
+            initMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            constraints = bodies.constraintCount();
+            pieces = obj.pieces ? obj.pieces : uint32_t(mesh.tets.size());
+            gpu::FrameResources frames(context, 1);
+            for (int k = 0; k < o.dropSteps; ++k) {
+                const uint32_t before = bodies.report().cuts;
+                const StepTime t = timedStep(bodies, graph, frames);
+                if (bodies.report().cuts > before) {
+                    breakMs += t.step + t.rebuild;
+                    ++breakSteps;
+                } else {
+                    plainMs += t.step;
+                    ++plainSteps;
+                }
+            }
+            fragments.push_back(double(bodies.report().fragments));
+        }
+        double mean = 0;
+        for (double f : fragments) mean += f / double(fragments.size());
+        rows.push_back({{"object", obj.name},
+                        {"tets", mesh.tets.size()},
+                        {"pieces", pieces},
+                        {"constraints", constraints},
+                        {"thesis_pieces", obj.thesisElements},
+                        {"thesis_constraints", obj.thesisConstraints},
+                        {"init_ms", initMs / std::max(o.drops, 1)},
+                        {"step_ms", plainSteps ? plainMs / plainSteps : 0.0},
+                        {"break_step_ms", breakSteps ? breakMs / breakSteps : 0.0},
+                        {"break_steps", breakSteps},
+                        {"fragments_mean", mean},
+                        {"fragments", fragments}});
+        std::fprintf(stderr, "floe bench: constraint, %s: %.1f fragments\n", obj.name, mean);
+    }
+    return rows;
+}
+
 } // namespace
 
 Json fractureBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const FractureBenchOptions& o)
@@ -180,6 +268,7 @@ Json fractureBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, con
     out["objects"] = objects;
     out["event_cost"] = table5;
     out["fragments"] = table4;
+    out["constraint"] = constraintBench(context, shaders, o);
 
     // GPU ms per step against the fragment count: a cube broken a little more every step.
     {
@@ -240,6 +329,15 @@ void printFractureBench(const Json& r)
     for (const Json& row : r["fragments"])
         fmt::print("  {:<16} {:<17} {:>8.1f} fragments  {:>7.2f} GPU ms/step\n", row["object"].get<std::string>(),
                    row["method"].get<std::string>(), row["fragments_mean"].get<double>(), row["gpu_ms_per_step"].get<double>());
+    fmt::print("\nConstraint method (Table 6 layout; tau 2.5, drops from height 5): init host ms, GPU ms per step without and "
+               "with breaks, fragments\n");
+    for (const Json& row : r["constraint"])
+        fmt::print(
+            "  {:<21} {:>5} pieces {:>5} constraints (thesis {} / {})  init {:>8.1f}  step {:>7.2f}  break {:>7.2f}  {:>6.1f} "
+            "fragments\n",
+            row["object"].get<std::string>(), row["pieces"].get<uint32_t>(), row["constraints"].get<uint32_t>(),
+            row["thesis_pieces"].get<int>(), row["thesis_constraints"].get<int>(), row["init_ms"].get<double>(),
+            row["step_ms"].get<double>(), row["break_step_ms"].get<double>(), row["fragments_mean"].get<double>());
     fmt::print("\nGPU ms per step against fragments ({} tets)\n", r["fragment_sweep"]["tets"].get<uint32_t>());
     for (const Json& p : r["fragment_sweep"]["points"])
         fmt::print("  {:>5} fragments {:>6} nodes {:>8.2f} ms\n", p["fragments"].get<uint32_t>(), p["nodes"].get<uint32_t>(),

@@ -172,12 +172,12 @@ struct FractureSceneSettings {
     float friction = 0.5f;           // Coulomb coefficient at the floor and walls
     float damping = 0.0f;            // velocity damping per second
     std::string view = "fragments";  // colours: fragments or stress
-    float waveToughness = 0.5f;      // wave: G_c / gamma (tau units)
+    float waveToughness = 0.2f;      // wave: G_c / gamma (tau units)
     std::string waveBand = "detach"; // wave: detach the crossed band (the thesis) or split it by side (Glondu)
     int weakEvery = 10;              // wave: one tet in this many is weak
     int pieces = 64;                 // constraint: Voronoi pieces per body (0: every tet)
     int pieceSeed = 1;               // constraint: seed of the Voronoi sites
-    float linkScale = 1.0f;          // constraint: threshold = this x tau x (m_A + m_B)
+    float linkScale = 3.0f;          // constraint: threshold = this x tau x (m_A + m_B)
     float weakening = 0.975f;        // constraint: per broken neighbour
     float weakeningFloor = 0.5f;     // constraint: neighbour weakening stops at this fraction
     bool contacts = true;            // contacts between bodies and fragments

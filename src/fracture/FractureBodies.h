@@ -63,12 +63,12 @@ struct FractureSettings {
     float fragility = 2.0f;      // secondary splits: crack nodes cut at tau / fragility (20)
     float radiusFactor = 3.0f;   // Radius: crack radius in mean edge lengths per unit of load / tau
     float tauScale = 150.0f;     // load -> tau units (README: Fracture, the calibration)
-    float waveToughness = 0.5f;  // Wave: G_c / gamma in tau units (the thesis gives neither)
+    float waveToughness = 0.2f;  // Wave: G_c / gamma in tau units (the thesis gives neither)
     bool waveSplitBand = false;  // Wave: split the crossed band by side (Glondu) instead of detaching it (the thesis)
     uint32_t weakEvery = 10;     // Wave: about one tet in this many is weak
     uint32_t pieces = 64;        // Constraint: Voronoi pieces per body (0: every tet a piece)
     uint32_t pieceSeed = 1;      // Constraint: seed of the Voronoi sites (body b uses seed + b)
-    float linkScale = 1.0f;      // Constraint: threshold = link scale x tau x (m_A + m_B), N s
+    float linkScale = 3.0f;      // Constraint: threshold = link scale x tau x (m_A + m_B), N s
     float weakening = 0.975f;    // Constraint: threshold factor per broken neighbour (Listing 5)
     float weakeningFloor = 0.5f; // Constraint: neighbour weakening stops at this fraction of the threshold
     bool contacts = true;        // contacts between bodies and fragments (node spheres on the grid)

@@ -1,6 +1,7 @@
 #include "fracture/Pieces.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <random>
 
@@ -21,12 +22,19 @@ PiecedMesh preFracture(const TetMesh& mesh, uint32_t sites, uint32_t seed)
     if (sites == 0 || sites >= tets) {
         for (size_t t = 0; t < tets; ++t) cell[t] = uint32_t(t);
     } else {
-        // Fisher-Yates with the generator's raw output (std::shuffle's use of it is not specified).
+        // Sites drawn without replacement with probability proportional to the tets' volumes
+        // (Efraimidis-Spirakis keys u^(1/V)), so that pieces have about equal volume also in
+        // graded meshes (a cone's fine tip would otherwise get many tiny pieces, whose
+        // thresholds tau (m_A + m_B) are tiny). The thesis' cells came from mesh nodes (§3.4).
         std::mt19937 random(seed);
-        std::vector<uint32_t> order(tets);
-        for (size_t t = 0; t < tets; ++t) order[t] = uint32_t(t);
-        for (size_t i = tets - 1; i > 0; --i) std::swap(order[i], order[random() % (i + 1)]);
-        order.resize(sites);
+        std::vector<std::pair<double, uint32_t>> keys(tets);
+        for (size_t t = 0; t < tets; ++t) {
+            const double u = (double(random()) + 1.0) / (double(std::mt19937::max()) + 2.0);
+            keys[t] = {std::log(u) / std::max(signedVolume(mesh, t), 1e-300), uint32_t(t)};
+        }
+        std::partial_sort(keys.begin(), keys.begin() + sites, keys.end(), [](auto& a, auto& b) { return a.first > b.first; });
+        std::vector<uint32_t> order(sites);
+        for (uint32_t s = 0; s < sites; ++s) order[s] = keys[s].second;
         for (size_t t = 0; t < tets; ++t) {
             float best = std::numeric_limits<float>::max();
             for (uint32_t s = 0; s < sites; ++s) {

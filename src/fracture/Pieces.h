@@ -23,8 +23,9 @@ struct PiecedMesh {
 };
 
 // sites = 0: every tet is a piece (the thesis' tet mode); otherwise that many Voronoi sites at
-// the centroids of tets drawn with `seed` (at most one per tet), each tet in the cell of the site
-// nearest to its centroid ("Voronoi mode"; the thesis built its cells from mesh nodes, §3.4).
+// the centroids of tets drawn with `seed` in proportion to their volumes (at most one per tet),
+// each tet in the cell of the site nearest to its centroid ("Voronoi mode"; the thesis built
+// its cells from mesh nodes, §3.4).
 // Pieces are numbered by their first tet.
 PiecedMesh preFracture(const TetMesh& mesh, uint32_t sites, uint32_t seed);
 

@@ -542,6 +542,24 @@ TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
     const Result k = floe("run " + scene + " --steps 1 --set Fracture.method=waves");
     EXPECT_EQ(k.status, 2) << k.output;
     EXPECT_NE(k.output.find("Fracture.method"), std::string::npos) << k.output;
+    // The projectile scene: the ball reaches the cube in step 3 and breaks it (Wave); the
+    // Voronoi scene runs the Constraint method's passes.
+    const fs::path shot = dir / "projectile";
+    const Result p = floe("run " + std::string(FLOE_SOURCE_DIR) +
+                          "/assets/scenes/fracture_projectile.json --steps 6 --frames 0 --quiet --out " + shot.string());
+    ASSERT_EQ(p.status, 0) << p.output;
+    const nlohmann::json ps = nlohmann::json::parse(readFile(shot / "summary.json"));
+    EXPECT_EQ(ps["method"], "wave");
+    EXPECT_GE(ps["fracture_events"].get<int>(), 1) << ps.dump();
+    EXPECT_GE(ps["fragments"].get<int>(), 3) << ps.dump(); // the ball and at least two pieces of the cube
+    EXPECT_NE(readFile(shot / "metrics.csv").find("gpu_ms:fracture/contacts"), std::string::npos);
+    const fs::path voronoi = dir / "voronoi";
+    const Result v = floe("run " + std::string(FLOE_SOURCE_DIR) +
+                          "/assets/scenes/fracture_voronoi_cube.json --steps 2 --frames 0 --quiet --out " + voronoi.string());
+    ASSERT_EQ(v.status, 0) << v.output;
+    const std::string vcsv = readFile(voronoi / "metrics.csv");
+    for (const char* column : {"gpu_ms:fracture/link_solve", "gpu_ms:fracture/constraint_update"})
+        EXPECT_NE(vcsv.find(column), std::string::npos) << column;
     // An imported TetGen mesh runs like a generated one.
     std::ofstream(dir / "tet.node") << "4 3 0 0\n1 0 1 0\n2 1 1 0\n3 0 2 0\n4 0 1 1\n";
     std::ofstream(dir / "tet.ele") << "1 4 0\n1 1 2 3 4\n";

@@ -423,3 +423,71 @@ TEST_F(FractureTest, BodiesCollideInsteadOfPassingThroughEachOther)
     EXPECT_GT(lowest[true], 1.2f) << "the ball sank into the plate (top at 1.25)";
     EXPECT_LT(lowest[false], 0.5f) << "without contacts the ball should fall through";
 }
+
+TEST_F(FractureTest, ConnectedRadiusNeverCrossesTheGapOfAFork)
+{
+    // digest-004 §3.1's correction: a fork (two prongs over a common base, a 0.4 m slot between
+    // them) with a crack forced across prong A (its upper part lifted by 2 cm). The crack's
+    // radius reaches over the slot into prong B, but the way round through the base is longer:
+    // Radius cuts prong B too (a crack through air), radius_connected must not.
+    TetShapeDesc d;
+    d.shape = TetShape::Cuboid;
+    d.size = glm::vec3(1.2f, 2.0f, 0.4f);
+    d.resolution = 12;
+    TetMesh fork = makeTetShape(d);
+    std::vector<glm::uvec4> kept;
+    for (const glm::uvec4& t : fork.tets) {
+        glm::vec3 c(0.0f);
+        for (int i = 0; i < 4; ++i) c += 0.25f * fork.nodes[t[i]];
+        if (std::abs(c.x) >= 0.2f || c.y <= -0.5f) kept.push_back(t);
+    }
+    fork.tets = kept;
+    fork = validated(fork);
+    ASSERT_EQ(componentCount(fork), 1u);
+    auto forkBody = [&] {
+        FractureBodyInstance b = body(TetShape::Cube, 2, "glass", glm::vec3(0.0f));
+        b.mesh = fork;
+        for (const glm::vec3& x : fork.nodes)
+            b.initial.push_back(x + (x.x < -0.2f && x.y > 0.3f ? glm::vec3(0, 0.02f, 0) : glm::vec3(0.0f)));
+        return b;
+    };
+    auto settings = [](FractureMethod method, float radiusFactor) {
+        FractureSettings s = freeFlight();
+        s.method = method;
+        s.evaluateEveryStep = true;
+        s.maxIterations = 1;
+        s.radiusFactor = radiusFactor;
+        s.tauScale = 300.0f;
+        return s;
+    };
+    // The radius is radiusFactor x mean edge x load / tau: aim at 0.8 m from the probe's load.
+    float load = 0.0f;
+    {
+        FractureBodies probe(context(), shaders(), graph(), {forkBody()}, settings(FractureMethod::None, 1.0f));
+        load = run(probe, 1).maxLoad;
+    }
+    ASSERT_GT(load, 1.0f) << "the lifted prong must break";
+    double edges = 0;
+    for (const glm::uvec4& t : fork.tets)
+        for (int i = 0; i < 4; ++i)
+            for (int j = i + 1; j < 4; ++j) edges += glm::length(fork.nodes[t[j]] - fork.nodes[t[i]]) / 6.0;
+    const float meanEdge = float(edges / double(fork.tets.size()));
+    const float factor = 0.8f / (meanEdge * load);
+    std::map<FractureMethod, int> inB; // duplicated nodes in prong B (x > 0)
+    for (FractureMethod method : {FractureMethod::Radius, FractureMethod::RadiusConnected}) {
+        FractureBodies bodies(context(), shaders(), graph(), {forkBody()}, settings(method, factor));
+        const FractureReport r = run(bodies, 1);
+        EXPECT_EQ(r.cuts, 1u) << fractureMethodName(method);
+        const Snapshot snap = snapshot(bodies);
+        checkFragments(snap, r.fragments, bodyMass(forkBody()));
+        int count = 0, inA = 0;
+        for (size_t n = fork.nodes.size(); n < snap.positions.size(); ++n) {
+            count += snap.positions[n].x > 0.0f ? 1 : 0;
+            inA += snap.positions[n].x < -0.2f ? 1 : 0;
+        }
+        EXPECT_GT(inA, 0) << fractureMethodName(method) << ": the crack runs across prong A";
+        inB[method] = count;
+    }
+    EXPECT_GT(inB[FractureMethod::Radius], 0) << "Radius should jump the slot here (else the test shows nothing)";
+    EXPECT_EQ(inB[FractureMethod::RadiusConnected], 0) << "radius_connected cut prong B through the air";
+}

@@ -175,6 +175,14 @@ TEST_F(ViewTest, FractureScenesAreShownAndStepped)
     EXPECT_TRUE(report["gpu_ms_mean"].contains("fracture/surface")) << report.dump();
     EXPECT_TRUE(report["gpu_ms_mean"].contains("render/mesh")) << report.dump();
     EXPECT_GT(report["screenshot"]["luminance_variance"].get<double>(), 50.0);
+    // The Constraint method's scene (pre-fractured pieces, links) in the window.
+    const std::string voronoi = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/fracture_voronoi_cube.json";
+    const Result v = view(voronoi + " --quit-after 3 --report " + (dir / "voronoi.json").string());
+    ASSERT_EQ(v.status, 0) << v.output;
+    const nlohmann::json vr = readJson(dir / "voronoi.json");
+    EXPECT_EQ(vr["steps"], 3);
+    EXPECT_TRUE(vr["gpu_ms_mean"].contains("fracture/surface")) << vr.dump();
+    EXPECT_EQ(vr["validation_messages"], 0);
 }
 
 TEST_F(ViewTest, WithoutADisplayItNamesTheHeadlessCommand)
