@@ -93,7 +93,7 @@ std::vector<fracture::FractureBodyInstance> fractureInstances(const Scene& scene
         i.material.phi *= dampingTime;
         i.material.psi *= dampingTime;
         i.density = b.density;
-        i.youngsModulus = b.youngsModulus;
+        i.youngsModulus = b.youngsModulus > 0 ? b.youngsModulus : fracture::dynamicsStiffness(i.material);
         i.velocity = b.velocity;
         i.angularVelocity = b.angularVelocity;
         i.breakable = b.breakable;

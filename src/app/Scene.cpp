@@ -182,7 +182,8 @@ const SettingsTable& FractureBody::table()
             .vector("velocity", &S::velocity, "m/s", -1e4, 1e4, "initial velocity")
             .vector("angularVelocity", &S::angularVelocity, "rad/s", -1e4, 1e4, "initial spin about the centroid")
             .number("density", &S::density, "kg/m^3", 0, 1e6, "density (0: a fixed body)")
-            .number("youngsModulus", &S::youngsModulus, "Pa", 1e3, 1e12, "stiffness of the dynamics (tet constraints)")
+            .number("youngsModulus", &S::youngsModulus, "Pa", 0, 1e12,
+                    "stiffness of the dynamics (tet constraints); 0: 1e8 Pa x the material's E / glass's E")
             .flag("breakable", &S::breakable, "false: the body never fractures (projectiles, supports)");
         return s;
     }();

@@ -151,7 +151,7 @@ struct FractureBody {
     glm::vec3 velocity{0, 0, 0};        // m/s
     glm::vec3 angularVelocity{0, 0, 0}; // rad/s about the centroid
     float density = 1000.0f;            // kg/m^3 (0: the body is fixed)
-    float youngsModulus = 1.0e8f;       // Pa, stiffness of the dynamics
+    float youngsModulus = 0.0f;         // Pa, stiffness of the dynamics (0: 1e8 x the material's E / glass's)
     bool breakable = true;
     fracture::TetMesh mesh; // built and placed by the scene loader
     static const SettingsTable& table();

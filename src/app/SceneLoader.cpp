@@ -332,6 +332,10 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
                 if (body.material == "custom" && (body.lambda < 0 || body.mu < 0 || body.phi < 0 || body.psi < 0 || body.tau <= 0))
                     throw Error(
                         fmt::format("{}: {}: material custom needs lambda, mu, phi, psi (>= 0) and tau (> 0)", where, section));
+                if (body.youngsModulus > 0 && body.youngsModulus < 1e3f)
+                    throw Error(fmt::format("{}: {}.youngsModulus: {} Pa is too soft for the dynamics; expected 0 (from the "
+                                            "material) or 1e3 .. 1e12",
+                                            where, section, body.youngsModulus));
                 body.mesh = fractureMesh(body, sceneDir, where, section);
                 scene.fractureBodies.push_back(std::move(body));
             }

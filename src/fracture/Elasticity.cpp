@@ -27,4 +27,14 @@ std::optional<Material> materialPreset(std::string_view name)
     return std::nullopt;
 }
 
+float youngsModulus(const Material& m)
+{
+    return m.mu * (3.0f * m.lambda + 2.0f * m.mu) / (m.lambda + m.mu);
+}
+
+float dynamicsStiffness(const Material& m)
+{
+    return 1.0e8f * youngsModulus(m) / youngsModulus(*materialPreset("glass"));
+}
+
 } // namespace floe::fracture

@@ -25,6 +25,13 @@ struct Material {
     float lambda = 0.419f, mu = 0.578f, phi = 1.04f, psi = 1.44f, tau = 6.01f;
 };
 std::optional<Material> materialPreset(std::string_view name); // glass, iron, ceramic
+// Young's modulus implied by the Lame constants, mu (3 lambda + 2 mu) / (lambda + mu), in Table
+// 1's units (glass 1.40, iron 3.45, ceramic 1.38; digest-004 §5.1's note).
+float youngsModulus(const Material& m);
+// Floe's default stiffness of a body's dynamics (Pa): 1e8 Pa for glass, scaled by the
+// material's Young's modulus relative to glass's, so that an impact strains iron less than
+// glass as it physically does (impact stress ~ v sqrt(rho E)).
+float dynamicsStiffness(const Material& m);
 inline constexpr const char* kMaterialNames = "glass, iron, ceramic";
 
 } // namespace floe::fracture

@@ -258,8 +258,8 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
         nodeLinks_ = uploaded(context, graph, "fracture node links", atLeastOne(list), kUint);
         constraintInfo_ = uploaded(context, graph, "fracture constraints", atLeastOne(info), kUvec4);
         constraintState_ = uploaded(context, graph, "fracture constraint state", atLeastOne(state), kVec4);
-        linkImpulse_ = uploaded(context, graph, "fracture link impulses", std::vector<glm::vec4>(std::max(links_, 1u), glm::vec4(0.0f)),
-                                kVec4);
+        linkImpulse_ = uploaded(context, graph, "fracture link impulses",
+                                std::vector<glm::vec4>(std::max(links_, 1u), glm::vec4(0.0f)), kVec4);
         pieceBreaks_ = sized("fracture piece breaks", pieces_, 4, kUint);
     }
     // Contacts between fragments: node spheres on a grid over the domain, cells of at least
