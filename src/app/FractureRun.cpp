@@ -280,6 +280,12 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     summary["method"] = scene.fracture.method;
     summary["separation"] = scene.fracture.separation;
     summary["max_iterations"] = scene.fracture.maxIterations;
+    if (bodies.constraintCount() > 0) {
+        // Constraint method: cuts are broken constraints; the pieces' nodes are copies.
+        summary["pieces"] = bodies.pieceCount();
+        summary["constraints"] = bodies.constraintCount();
+        summary["links"] = bodies.linkCount();
+    }
     summary["fragments_initial"] = initialFragments;
     summary["fragments"] = report.fragments;
     summary["fracture_events"] = report.events;

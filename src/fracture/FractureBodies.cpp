@@ -81,7 +81,9 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
             throw Error(
                 fmt::format("{}: {} initial positions for {} nodes", body.mesh.name, body.initial.size(), body.mesh.nodes.size()));
         std::optional<PiecedMesh> pieced;
-        if (pieced_ && body.breakable) pieced = preFracture(body.mesh, settings.pieces, settings.pieceSeed + b);
+        // Fixed bodies (density 0) have no mass for a threshold: they stay whole, like unbreakable ones.
+        if (pieced_ && body.breakable && body.density > 0.0f)
+            pieced = preFracture(body.mesh, settings.pieces, settings.pieceSeed + b);
         const TetMesh& mesh = pieced ? pieced->mesh : body.mesh;
         const uint32_t base = uint32_t(positions.size());
         const uint32_t pieceBase = uint32_t(pieceMass.size());

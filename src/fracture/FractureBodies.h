@@ -113,6 +113,7 @@ public:
     uint32_t bodyCount() const { return bodies_; }
     uint32_t colourCount() const { return uint32_t(colourStart_.size()) - 1; }
     uint32_t constraintCount() const { return constraints_; }
+    uint32_t pieceCount() const { return pieces_; }
     uint32_t linkCount() const { return links_; }
     const gpu::Buffer& constraintState() const { return constraintState_; }
     const gpu::Buffer& constraintInfo() const { return constraintInfo_; }
