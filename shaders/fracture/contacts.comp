@@ -1,8 +1,8 @@
 #version 460
 // Contacts between bodies and between fragments (issue 6 item 2; the thesis left them to
 // Bullet): one thread per node, nodes as spheres of radius r = radius factor x their body's mean
-// edge on the uniform grid (cells of at least 2 r_max, rebuilt from the predicted positions
-// every substep). A pair closer than r_i + r_j is pushed apart along the line of centres, each
+// edge on a uniform grid that wraps around (cells of at least 2 r_max, at most 64 per axis,
+// rebuilt from the predicted positions every substep; fracture/contact_cells). A pair closer than r_i + r_j is pushed apart along the line of centres, each
 // side by its share of the inverse masses, and the tangential part of their relative move in
 // this substep is removed up to friction x depth (Coulomb, position-based, as at the walls).
 // Pairs of one fragment are skipped (the tets hold them), and so are pairs of one body that lay
@@ -46,14 +46,13 @@ void main()
     const float friction = params.domainMin.w;
     const float cell = params.gridOrigin.w;
     const ivec3 dims = ivec3(params.gridDims.xyz);
-    const ivec3 c = clamp(ivec3(floor((pi.xyz - params.gridOrigin.xyz) / cell)), ivec3(0), dims - 1);
+    const ivec3 c = ivec3(mod(floor((pi.xyz - params.gridOrigin.xyz) / cell), vec3(dims))); // the grid wraps (contact_cells)
     vec3 move = vec3(0.0), startMove = vec3(0.0);
     uint hits = 0u;
     for (int dz = -1; dz <= 1; ++dz)
         for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx) {
-                const ivec3 q = c + ivec3(dx, dy, dz);
-                if (any(lessThan(q, ivec3(0))) || any(greaterThanEqual(q, dims))) continue;
+                const ivec3 q = (c + ivec3(dx, dy, dz) + dims) % dims;
                 const uint key = uint(q.x) + uint(dims.x) * (uint(q.y) + uint(dims.y) * uint(q.z));
                 const uint end = FLOE_LOAD_UINT(cellStart, key + 1u);
                 for (uint s = FLOE_LOAD_UINT(cellStart, key); s < end; ++s) {

@@ -54,9 +54,10 @@
 #define FRACTURE_BIND_NODE_LINKS 44       // uint: link indices grouped by node
 #define FRACTURE_BIND_CONSTRAINTS 45      // uvec4 per constraint: piece a, piece b, first link, link count
 #define FRACTURE_BIND_CONSTRAINT_STATE 46 // vec4 per constraint: threshold S (N s), initial S, impulse of the step, enabled
-#define FRACTURE_BIND_LINK_IMPULSE 47     // float per link: impulse it applied this step (N s)
+#define FRACTURE_BIND_LINK_IMPULSE 47     // vec4 per link: xyz its net impulse of this step (N s)
 #define FRACTURE_BIND_PIECE_BREAKS 48     // uint per piece: its constraints that broke this step
-#define FRACTURE_BIND_CONTACT_START 50    // vec4 per node: the substep's start position after contacts (Jacobi output)
+#define FRACTURE_BIND_CONTACT_START                                                                                                \
+    50 // vec4 per node: the node folded into the contact grid, then its start position after contacts
 
 #define FRACTURE_NODE_CRACK 1u   // the node lies on a crack (secondary splits start only there)
 #define FRACTURE_NODE_CONTACT 2u // a collision moved the node this step

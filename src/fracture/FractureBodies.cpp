@@ -264,14 +264,17 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
                                 std::vector<glm::vec4>(std::max(links_, 1u), glm::vec4(0.0f)), kVec4);
         pieceBreaks_ = sized("fracture piece breaks", pieces_, 4, kUint);
     }
-    // Contacts between fragments: node spheres on a grid over the domain, cells of at least
-    // 2 r_max (larger where the domain would need too many).
+    // Contacts between fragments: node spheres on a grid of cells of 2 r_max that wraps around
+    // (at most 64 cells per axis, at least 3: fracture/contact_cells), so any domain size costs
+    // the same and the nodes' neighbour search stays local (a grid sized to a large domain put a
+    // whole body in a few cells: every node tested every other).
     {
         const glm::vec3 extent = glm::max(settings.domainMax - settings.domainMin, glm::vec3(1e-3f));
-        const float cell =
-            std::max(2.0f * settings.contactRadius * maxMeanEdge_, std::cbrt(extent.x * extent.y * extent.z / 2.0e6f));
-        grid_.emplace(context, shaders, sim::GridSpec::cover(settings.domainMin, settings.domainMax, cell, false), capacity_,
-                      "fracture contact grid");
+        sim::GridSpec spec;
+        spec.cellSize = std::max(2.0f * settings.contactRadius * maxMeanEdge_, 1e-6f);
+        spec.origin = settings.domainMin;
+        for (int k = 0; k < 3; ++k) spec.dims[k] = uint32_t(std::clamp(std::ceil(extent[k] / spec.cellSize), 3.0f, 64.0f));
+        grid_.emplace(context, shaders, spec, capacity_, "fracture contact grid");
         contactOut_ = sized("fracture contact positions", capacity_, 16, kVec4);
         contactStart_ = sized("fracture contact starts", capacity_, 16, kVec4);
     }

@@ -69,7 +69,12 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
     }
     // Contacts between fragments and bodies: only once there are several.
     if (settings_.contacts && fragments_ > 1) {
-        grid_->addBuild(graph, predicted_, nodes_);
+        graph.addCompute(pipelines_.compute("fracture/contact_cells"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .read(FRACTURE_BIND_PREDICTED, predicted_)
+            .write(FRACTURE_BIND_CONTACT_START, contactStart_)
+            .dispatchThreads(nodes_);
+        grid_->addBuild(graph, contactStart_, nodes_);
         graph.addCompute(pipelines_.compute("fracture/contacts"))
             .read(FRACTURE_BIND_PARAMS, params_)
             .read(FRACTURE_BIND_POSITIONS, positions_)
