@@ -1,19 +1,19 @@
 #version 460
 // Contacts between bodies and between fragments (issue 6 item 2; the thesis left them to
-// Bullet): one thread per node, nodes as spheres of radius r = radius factor x their body's mean
-// edge on a uniform grid that wraps around (cells of at least 2 r_max, at most 64 per axis,
-// rebuilt from the predicted positions every substep; fracture/contact_cells). A pair closer than r_i + r_j is pushed apart along the line of centres, each
-// side by its share of the inverse masses, and the tangential part of their relative move in
-// this substep is removed up to friction x depth (Coulomb, position-based, as at the walls).
+// Bullet): one thread per node, nodes as spheres of radius r = radius factor x their body's
+// mean edge on a uniform grid that wraps around (cells of at least 2 r_max, at most 64 per
+// axis, rebuilt from the predicted positions every substep; fracture/contact_cells). A pair
+// closer than r_i + r_j is pushed apart along the line of centres, each side by its share of
+// the inverse masses, and the tangential part of their relative move in this substep is
+// removed up to friction x depth (Coulomb, position-based, as at the walls).
 // Pairs of one fragment are skipped (the tets hold them), and so are pairs of one body that lay
 // closer than 2 (r_i + r_j) at rest (the copies a cut or the Constraint method's pieces made of
 // one node, and near neighbours across a fresh crack): they start in or near contact, the
 // impact that broke them compresses them further, and pushing them apart blew the pieces of a
-// shattered body across the scene. One Jacobi pass, averaged over a node's contacts; results go to a
-// separate buffer. As at the walls, the part of the overlap that was there when the substep
-// began moves the node's start too, so that v = (p - x) / dt gets no speed from resolving it
-// (PBD's projection alone turns overlaps of tumbling pieces into explosions). Contact marks
-// the step for the fracture evaluation, like the floor.
+// shattered body across the scene. One Jacobi pass, averaged over a node's contacts; results
+// go to separate buffers. As at the walls, the part of the overlap that was there when the
+// substep began moves the node's start too, so that v = (p - x) / dt gets no speed from
+// resolving it. Contact marks the step for the fracture evaluation, like the floor.
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
