@@ -34,20 +34,28 @@ constexpr Object kObjects[] = {{TetShape::CubeWithHoles, "Cube w.h.", 182, 357},
                                {TetShape::Cone, "Cone", 143, 406}};
 constexpr FractureMethod kMethods[] = {FractureMethod::Radius, FractureMethod::Wave, FractureMethod::SecondarySplits};
 
-// The generator's mesh with the node count closest to the thesis' mesh.
-TetMesh objectMesh(const Object& o)
+// The generator's mesh of `shape` and `size` (resolution 2..maxResolution) whose node (or tet)
+// count is closest to `target`.
+TetMesh closestMesh(TetShape shape, const glm::vec3& size, int target, bool countTets, int maxResolution)
 {
     TetMesh best;
-    for (int r = 2; r <= 14; ++r) {
+    auto count = [&](const TetMesh& m) { return int(countTets ? m.tets.size() : m.nodes.size()); };
+    for (int r = 2; r <= maxResolution; ++r) {
         TetShapeDesc d;
-        d.shape = o.shape;
+        d.shape = shape;
         d.resolution = r;
-        d.size = o.shape == TetShape::Cone ? glm::vec3(1.0f, 1.2f, 1.0f) : glm::vec3(1.0f);
+        d.size = size;
         TetMesh m = makeTetShape(d);
-        if (best.nodes.empty() || std::abs(int(m.nodes.size()) - o.thesisNodes) < std::abs(int(best.nodes.size()) - o.thesisNodes))
-            best = std::move(m);
+        if (best.nodes.empty() || std::abs(count(m) - target) < std::abs(count(best) - target)) best = std::move(m);
     }
     return best;
+}
+
+// The continuum objects at the thesis' node counts.
+TetMesh objectMesh(const Object& o)
+{
+    return closestMesh(o.shape, o.shape == TetShape::Cone ? glm::vec3(1.0f, 1.2f, 1.0f) : glm::vec3(1.0f), o.thesisNodes, false,
+                       14);
 }
 
 // A body as floe run makes it from a scene with the default Fracture settings: glass's Lame and
@@ -144,20 +152,11 @@ constexpr PiecedObject kPieced[] = {{"Voronoi-Cube", TetShape::Cube, {1.0f, 1.0f
                                     {"Cube w.h. (moderate)", TetShape::CubeWithHoles, {1.0f, 1.0f, 1.0f}, 99, 591, 99, 0},
                                     {"Cube w.h. (fine)", TetShape::CubeWithHoles, {1.0f, 1.0f, 1.0f}, 357, 3567, 0, 357}};
 
+// The Voronoi objects are cut from a mesh of about Table 2's continuum Cube (1580 tets); the
+// tet-piece objects match the thesis' tet count.
 TetMesh piecedMesh(const PiecedObject& o)
 {
-    TetMesh best;
-    const int target = o.thesisTets > 0 ? o.thesisTets : 1580; // Voronoi objects: cut from a mesh like Table 2's Cube
-    for (int r = 2; r <= 16; ++r) {
-        TetShapeDesc d;
-        d.shape = o.shape;
-        d.resolution = r;
-        d.size = o.size;
-        TetMesh m = makeTetShape(d);
-        if (best.tets.empty() || std::abs(int(m.tets.size()) - target) < std::abs(int(best.tets.size()) - target))
-            best = std::move(m);
-    }
-    return best;
+    return closestMesh(o.shape, o.size, o.thesisTets > 0 ? o.thesisTets : 1580, true, 16);
 }
 
 // Table 6 for the Constraint method: initialisation (host ms to pre-fracture and build),
@@ -182,7 +181,7 @@ Json constraintBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, c
             FractureBodies bodies(context, shaders, graph, {b}, s);
             initMs += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
             constraints = bodies.constraintCount();
-            pieces = obj.pieces ? obj.pieces : uint32_t(mesh.tets.size());
+            pieces = bodies.pieceCount();
             gpu::FrameResources frames(context, 1);
             for (int k = 0; k < o.dropSteps; ++k) {
                 const uint32_t before = bodies.report().cuts;

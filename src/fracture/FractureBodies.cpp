@@ -70,8 +70,6 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     std::vector<glm::uvec4> tets;
     // Constraint method: pieces, their links (global nodes), pieces' masses and tau.
     pieced_ = settings.method == FractureMethod::Constraint;
-    piecesBuilt_ = settings.pieces;
-    pieceSeedBuilt_ = settings.pieceSeed;
     std::vector<glm::uvec2> links, between;
     std::vector<double> pieceMass;
     std::vector<float> pieceTau;
@@ -299,7 +297,9 @@ void FractureBodies::setSettings(const FractureSettings& settings)
 bool FractureBodies::needsRebuild(const FractureSettings& settings) const
 {
     const bool constraint = settings.method == FractureMethod::Constraint;
-    return constraint != pieced_ || (constraint && (settings.pieces != piecesBuilt_ || settings.pieceSeed != pieceSeedBuilt_));
+    // While pieced, settings_ keeps the pieces it was built with: setSettings refuses others.
+    return constraint != pieced_ ||
+           (constraint && (settings.pieces != settings_.pieces || settings.pieceSeed != settings_.pieceSeed));
 }
 
 void FractureBodies::writeParams()
@@ -426,7 +426,6 @@ FractureReport FractureBodies::afterStep(graph::RenderGraph& graph, gpu::FrameRe
     float load;
     std::memcpy(&load, &s.extra.x, sizeof(load));
     report_.maxLoad = load;
-    fragments_ = report_.fragments;
     return report_;
 }
 

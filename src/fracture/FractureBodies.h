@@ -147,9 +147,7 @@ private:
     uint32_t tets_ = 0, nodes_ = 0, capacity_ = 0, bodies_ = 0;
     uint32_t constraints_ = 0, links_ = 0, pieces_ = 0; // Constraint method
     bool pieced_ = false;                               // built for the Constraint method
-    uint32_t piecesBuilt_ = 0, pieceSeedBuilt_ = 0;
     float maxMeanEdge_ = 0.0f;
-    uint32_t fragments_ = 1; // at the last afterStep: contacts run only with more than one
     FractureReport report_;
     bool rebuilt_ = false;
     std::vector<uint32_t> colourStart_; // tets of colour c: [colourStart_[c], colourStart_[c+1])

@@ -68,7 +68,7 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
         }
     }
     // Contacts between fragments and bodies: only once there are several.
-    if (settings_.contacts && fragments_ > 1) {
+    if (settings_.contacts && report_.fragments > 1) { // as of the last afterStep()
         graph.addCompute(pipelines_.compute("fracture/contact_cells"))
             .read(FRACTURE_BIND_PARAMS, params_)
             .read(FRACTURE_BIND_PREDICTED, predicted_)
