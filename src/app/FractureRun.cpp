@@ -58,6 +58,7 @@ fracture::FractureSettings fractureSettings(const Scene& scene)
     s.linkScale = f.linkScale;
     s.weakening = f.weakening;
     s.weakeningFloor = f.weakeningFloor;
+    s.wear = f.wear;
     s.contacts = f.contacts;
     s.contactRadius = f.contactRadius;
     if (scene.domainGiven()) {
@@ -161,6 +162,11 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     gpu::FrameResources frames(context, 1);
     gpu::Buffer positionsReadback(
         context, {"fracture positions read-back", uint64_t(bodies.tetCount()) * 4 * 16, gpu::MemoryKind::Readback});
+    // Velocities and node data (mass in y) for the kinetic energy.
+    gpu::Buffer velocitiesReadback(
+        context, {"fracture velocities read-back", uint64_t(bodies.tetCount()) * 4 * 16, gpu::MemoryKind::Readback});
+    gpu::Buffer nodeDataReadback(context,
+                                 {"fracture node data read-back", uint64_t(bodies.tetCount()) * 4 * 16, gpu::MemoryKind::Readback});
     std::vector<std::string> columns = {"step",
                                         "time",
                                         "dt",
@@ -203,6 +209,10 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         bodies.addStep(graph);
         graph.addCopy("fracture positions read-back", bodies.positions(), positionsReadback, uint64_t(bodies.nodeCount()) * 16);
         graph.addHostRead(positionsReadback);
+        graph.addCopy("fracture velocities read-back", bodies.velocities(), velocitiesReadback, uint64_t(bodies.nodeCount()) * 16);
+        graph.addHostRead(velocitiesReadback);
+        graph.addCopy("fracture node data read-back", bodies.nodeData(), nodeDataReadback, uint64_t(bodies.nodeCount()) * 16);
+        graph.addHostRead(nodeDataReadback);
         const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step;
         if (picture || (renderDoc && step == 1)) addPicture();
         if (!csv) {
@@ -230,6 +240,11 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
             finite = finite && std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
             if (glm::any(glm::lessThan(glm::vec3(p), lo)) || glm::any(glm::greaterThan(glm::vec3(p), hi))) ++escaped;
         }
+        const std::vector<glm::vec4> v = velocitiesReadback.readVector<glm::vec4>(nodesBefore);
+        const std::vector<glm::vec4> data = nodeDataReadback.readVector<glm::vec4>(nodesBefore);
+        double kinetic = 0.0;
+        for (size_t n = 0; n < v.size(); ++n)
+            kinetic += 0.5 * double(data[n].y) * double(glm::dot(glm::vec3(v[n]), glm::vec3(v[n])));
         report = bodies.afterStep(graph);
         if (frames.timer(0).dropped() && !timingWarned) {
             std::fprintf(stderr, "floe run: warning: %u passes of step %llu were not timed (timer scopes used up)\n",
@@ -241,6 +256,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         csv->set("dt", dt);
         csv->set("particles", uint64_t(report.nodes));
         csv->set("escaped", escaped);
+        csv->set("kinetic_energy", kinetic);
         const double ms = recordPassTimes(*csv, frames.timer(0).results(), gpuColumns);
         csv->set("fragments", uint64_t(report.fragments));
         csv->set("fracture_events", uint64_t(report.events));
