@@ -4,8 +4,9 @@
 // S0 = tau x (m_A + m_B) (the thesis' threshold, Listing 3) times the documented link scale
 // (params.fracture.y), so that the scale can change while the scene runs.
 //   stage 0: J = the sum of its links' net impulses of the step (then cleared); an enabled constraint breaks
-//            if J >= S (its pieces count the break), else S -= J (the thesis' cumulative
-//            weakening).
+//            if J >= S (its pieces count the break), else S -= wear x J (wear 1: the thesis'
+//            cumulative weakening, which the thesis saw break bodies in mid-air and which
+//            wears a resting body down under its own weight; 0: a pure threshold).
 //   stage 1: an enabled constraint is weakened by 0.975 (params.methods.y) per constraint of
 //            either of its pieces that broke this step (Listing 5), but not below the floor
 //            x S0 (params.methods.z): the thesis limited this cascade by a threshold it does
@@ -46,7 +47,7 @@ void main()
                 atomicAdd(state.extra.y, 1u);
                 atomicAdd(state.counts.w, 1u);
             } else {
-                s.x -= ratio;
+                s.x -= params.constraint.x * ratio;
             }
         }
     } else {

@@ -13,8 +13,16 @@
 // shattered body across the scene. One Jacobi pass, averaged over a node's contacts; results
 // go to separate buffers. As at the walls, the part of the overlap that was there when the
 // substep began moves the node's start too, so that v = (p - x) / dt gets no speed from
-// resolving it. Contact marks the step for the fracture evaluation, like the floor.
+// resolving it (elastic tets; rigid pieces: below). Contact marks the step for the fracture evaluation, like the floor.
 #include "fracture/fracture_common.glsl"
+
+// The Constraint method's rigid pieces: an overlap that was there at the substep's start is
+// taken out at most this fast (m/s), as rigid-body engines cap depenetration; only the part of
+// the overlap that this substep's motion made is removed at once. Moving the start at the
+// contact nodes alone, as for elastic tets, is wrong for a rigid piece: its shape match spreads
+// the push over the piece, the start stays bent, and every substep of a lasting overlap then
+// spun the piece up (a shattering body gained kinetic energy).
+const float kDepenetration = 1.0;
 
 FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted);
@@ -48,6 +56,7 @@ void main()
     const ivec3 dims = ivec3(params.gridDims.xyz);
     const ivec3 c = ivec3(mod(floor((pi.xyz - params.gridOrigin.xyz) / cell), vec3(dims))); // the grid wraps (contact_cells)
     vec3 move = vec3(0.0), startMove = vec3(0.0);
+    const bool rigidPieces = params.control.x == FRACTURE_METHOD_CONSTRAINT;
     uint hits = 0u;
     for (int dz = -1; dz <= 1; ++dz)
         for (int dy = -1; dy <= 1; ++dy)
@@ -71,11 +80,14 @@ void main()
                     const float depth = reach - dist;
                     const vec3 xj = FLOE_LOAD_VEC4(positions, j).xyz;
                     const vec3 relative = movedI - (pj.xyz - xj);
-                    startMove += share * clamp(reach - distance(xi.xyz, xj), 0.0, depth) * n;
+                    const float before = clamp(reach - distance(xi.xyz, xj), 0.0, depth); // overlap at the start
+                    float push = depth;
+                    if (rigidPieces) push = depth - before + min(before, kDepenetration * params.gravity.w);
+                    else startMove += share * before * n;
                     const vec3 tangential = relative - dot(relative, n) * n;
                     const float slide = length(tangential);
-                    const float stop = friction * depth;
-                    move += share * (depth * n - (slide <= stop ? tangential : tangential * (stop / slide)));
+                    const float stop = friction * push;
+                    move += share * (push * n - (slide <= stop ? tangential : tangential * (stop / slide)));
                     ++hits;
                 }
             }

@@ -18,13 +18,26 @@ FLOE_IN_UINT(FRACTURE_BIND_NODE_LINKS, nodeLinks);
 FLOE_IN_VEC4(FRACTURE_BIND_CONSTRAINT_STATE, constraints);
 FLOE_RW_VEC4(FRACTURE_BIND_LINK_IMPULSE, impulse);
 
+// The links of node n that act (enabled, not both ends fixed): its corrections are averaged over them.
+uint activeLinks(uint n, float wn)
+{
+    uint count = 0u;
+    const uint end = FLOE_LOAD_UINT(linkStart, n + 1u);
+    for (uint k = FLOE_LOAD_UINT(linkStart, n); k < end; ++k) {
+        const uvec4 link = FLOE_LOAD_UVEC4(links, FLOE_LOAD_UINT(nodeLinks, k));
+        if (FLOE_LOAD_VEC4(constraints, link.z).w == 0.0) continue;
+        if (wn + FLOE_LOAD_VEC4(predicted, link.x == n ? link.y : link.x).w > 0.0) ++count;
+    }
+    return count;
+}
+
 void main()
 {
     const uint i = floeGlobalIndex();
     if (i >= params.nodes) return;
     const vec4 pi = FLOE_LOAD_VEC4(predicted, i);
+    const uint count = activeLinks(i, pi.w);
     vec3 move = vec3(0.0);
-    uint count = 0u;
     const uint end = FLOE_LOAD_UINT(linkStart, i + 1u);
     for (uint k = FLOE_LOAD_UINT(linkStart, i); k < end; ++k) {
         const uint l = FLOE_LOAD_UINT(nodeLinks, k);
@@ -36,8 +49,15 @@ void main()
         if (w == 0.0) continue;
         const vec3 gap = pj.xyz - pi.xyz;
         move += (pi.w / w) * gap;
-        ++count;
-        if (link.x == i) FLOE_STORE_VEC4(impulse, l, FLOE_RW_LOAD_VEC4(impulse, l) + vec4(gap / (w * params.gravity.w), 0.0));
+        if (link.x == i) {
+            // The impulse this link applies: each end moves by its share of the gap over its
+            // active links, m_i (w_i / w) gap / count_i / dt = gap / (w count_i dt); the mean of
+            // both ends. (The whole gap / (w dt), the impulse that would close it at once,
+            // counted a gap that the averaged solve leaves open in every substep once per
+            // substep: long chains of pieces, slow to converge, seemed loaded many times over.)
+            const float ends = 0.5 * (1.0 / float(count) + 1.0 / float(activeLinks(j, pj.w)));
+            FLOE_STORE_VEC4(impulse, l, FLOE_RW_LOAD_VEC4(impulse, l) + vec4(ends * gap / (w * params.gravity.w), 0.0));
+        }
     }
     FLOE_STORE_VEC4(outPredicted, i, vec4(pi.xyz + (count > 0u ? move / float(count) : vec3(0.0)), pi.w));
 }

@@ -56,6 +56,9 @@
 #define FRACTURE_BIND_CONSTRAINT_STATE 46 // vec4 per constraint: threshold S (N s), initial S, impulse of the step, enabled
 #define FRACTURE_BIND_LINK_IMPULSE 47     // vec4 per link: xyz its net impulse of this step (N s)
 #define FRACTURE_BIND_PIECE_BREAKS 48     // uint per piece: its constraints that broke this step
+#define FRACTURE_BIND_PIECE_NODE_START 17 // uint per piece + 1: first entry of its nodes (Constraint)
+#define FRACTURE_BIND_PIECE_NODES 34      // uint: node indices grouped by piece (Constraint)
+#define FRACTURE_BIND_PIECE_ROTATION 49   // vec4 per piece: unit quaternion, its rotation from rest (warm start)
 #define FRACTURE_BIND_CONTACT_START                                                                                                \
     50 // vec4 per node: the node folded into the contact grid, then its start position after contacts
 
@@ -88,15 +91,16 @@ struct FractureParams {
     vec4 gravity;    // xyz m/s^2, w substep dt s
     vec4 domainMin;  // xyz m, w friction coefficient
     vec4 domainMax;  // xyz m, w damping per second
-    vec4 fracture;   // x tau scale (load Pa -> tau units), y contact radius m, z fragility, w radius factor
+    vec4 fracture;   // x tau scale (load Pa -> tau units), y Constraint link scale, z fragility, w radius factor
     uvec4 control;   // x method, y cuts per fracture event, z evaluate every step (0/1), w colour mode (0 fragments, 1 stress)
     vec4 gridOrigin; // xyz m: the contact grid's minimum corner, w its cell size m
     uvec4 gridDims;  // xyz cells, w 1 if contacts between fragments are on
     vec4 methods;    // x Wave toughness Gc/gamma (tau units), y Constraint weakening per broken neighbour, z its floor (x S0), w
                      // contact radius (x mean edge)
     uvec4 control2;  // x constraints, y links, z Wave band (0 detach, 1 split), w weak tets: 1 in this many (Wave)
+    vec4 constraint; // x Constraint wear: the share of a non-breaking impulse taken off the threshold (1: the thesis), yzw 0
 };
-SHARED_SIZE(FractureParams, 160);
+SHARED_SIZE(FractureParams, 176);
 
 // GPU-side state of a step; cut passes are dispatched indirectly from it.
 struct FractureState {

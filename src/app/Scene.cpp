@@ -219,6 +219,8 @@ const SettingsTable& FractureSceneSettings::table()
             .number("linkScale", &S::linkScale, "", 1e-9, 1e9, "constraint: link threshold = this x tau x (m_A + m_B) (N s)")
             .number("weakening", &S::weakening, "", 0, 1, "constraint: threshold factor per broken neighbour (0.975)")
             .number("weakeningFloor", &S::weakeningFloor, "", 0, 1, "constraint: neighbour weakening stops at this fraction")
+            .number("wear", &S::wear, "", 0, 1,
+                    "constraint: share of a non-breaking impulse taken off the threshold (1: the thesis)")
             .flag("contacts", &S::contacts, "contacts between bodies and fragments (node spheres on the grid)")
             .number("contactRadius", &S::contactRadius, "", 0.01, 1, "node sphere radius in mean edge lengths of its body");
         return s;

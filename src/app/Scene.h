@@ -177,9 +177,10 @@ struct FractureSceneSettings {
     int weakEvery = 10;              // wave: one tet in this many is weak
     int pieces = 64;                 // constraint: Voronoi pieces per body (0: every tet)
     int pieceSeed = 1;               // constraint: seed of the Voronoi sites
-    float linkScale = 3.0f;          // constraint: threshold = this x tau x (m_A + m_B)
+    float linkScale = 0.4f;          // constraint: threshold = this x tau x (m_A + m_B)
     float weakening = 0.975f;        // constraint: per broken neighbour
     float weakeningFloor = 0.5f;     // constraint: neighbour weakening stops at this fraction
+    float wear = 0.0f;               // constraint: share of a non-breaking impulse taken off the threshold (1: the thesis)
     bool contacts = true;            // contacts between bodies and fragments
     float contactRadius = 0.4f;      // node sphere radius in mean edge lengths
     static const SettingsTable& table();

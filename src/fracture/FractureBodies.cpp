@@ -73,6 +73,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     std::vector<glm::uvec2> links, between;
     std::vector<double> pieceMass;
     std::vector<float> pieceTau;
+    std::vector<uint32_t> nodePiece; // per node: its piece, or FRACTURE_NONE outside pieced bodies
     for (uint32_t b = 0; b < bodies_; ++b) {
         const FractureBodyInstance& body = bodies[b];
         if (!body.initial.empty() && body.initial.size() != body.mesh.nodes.size())
@@ -84,6 +85,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
             pieced = preFracture(body.mesh, settings.pieces, settings.pieceSeed + b);
         const TetMesh& mesh = pieced ? pieced->mesh : body.mesh;
         const uint32_t base = uint32_t(positions.size());
+        nodePiece.resize(base + mesh.nodes.size(), FRACTURE_NONE);
         const uint32_t pieceBase = uint32_t(pieceMass.size());
         glm::dvec3 centre(0.0);
         for (const glm::vec3& x : body.mesh.nodes) centre += glm::dvec3(x);
@@ -119,7 +121,10 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
             // Stiffness of the tet's corner springs: E times its size (N/m).
             const double v = signedVolume(mesh, t);
             volume += v;
-            if (pieced) pieceMass[pieceBase + pieced->tetPiece[t]] += v * body.density;
+            if (pieced) {
+                pieceMass[pieceBase + pieced->tetPiece[t]] += v * body.density;
+                for (int i = 0; i < 4; ++i) nodePiece[base + tet[i]] = pieceBase + pieced->tetPiece[t];
+            }
             const float size = float(std::cbrt(6.0 * v));
             tetInfo.emplace_back(float(b), body.density, body.youngsModulus * size, 0.0f);
         }
@@ -261,6 +266,19 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
         linkImpulse_ = uploaded(context, graph, "fracture link impulses",
                                 std::vector<glm::vec4>(std::max(links_, 1u), glm::vec4(0.0f)), kVec4);
         pieceBreaks_ = sized("fracture piece breaks", pieces_, 4, kUint);
+        // The nodes of each piece (piece_match makes every piece rigid).
+        std::vector<uint32_t> pieceStart(size_t(pieces_) + 1, 0), pieceNodes;
+        for (uint32_t p : nodePiece)
+            if (p != FRACTURE_NONE) ++pieceStart[p + 1];
+        for (size_t p = 0; p < pieces_; ++p) pieceStart[p + 1] += pieceStart[p];
+        pieceNodes.resize(pieceStart[pieces_]);
+        std::vector<uint32_t> next(pieceStart.begin(), pieceStart.end() - 1);
+        for (uint32_t n = 0; n < nodePiece.size(); ++n)
+            if (nodePiece[n] != FRACTURE_NONE) pieceNodes[next[nodePiece[n]]++] = n;
+        pieceNodeStart_ = uploaded(context, graph, "fracture piece node start", pieceStart, kUint);
+        pieceNodes_ = uploaded(context, graph, "fracture piece nodes", atLeastOne(pieceNodes), kUint);
+        pieceRotation_ = uploaded(context, graph, "fracture piece rotations",
+                                  std::vector<glm::vec4>(std::max(pieces_, 1u), glm::vec4(0, 0, 0, 1)), kVec4);
     }
     // Contacts between fragments: node spheres on a grid of cells of 2 r_max that wraps around
     // (at most 64 cells per axis, at least 3: fracture/contact_cells), so any domain size costs
@@ -323,6 +341,7 @@ void FractureBodies::writeParams()
     const float radius = std::min(settings_.contactRadius, 0.5f * grid.cellSize / std::max(maxMeanEdge_, 1e-30f));
     p.methods = glm::vec4(settings_.waveToughness, settings_.weakening, settings_.weakeningFloor, radius);
     p.control2 = glm::uvec4(constraints_, links_, settings_.waveSplitBand ? 1u : 0u, std::max(settings_.weakEvery, 1u));
+    p.constraint = glm::vec4(settings_.wear, 0.0f, 0.0f, 0.0f);
     params_.write(&p, sizeof(p));
 }
 

@@ -4,14 +4,15 @@
 // indirectly from GPU-side state (no read-back decides anything within a step), node
 // duplication, and after a step with cuts the rebuilt incidence, lumped masses and fragments
 // (connected components). The Constraint method instead pre-fractures the bodies into pieces
-// (Pieces.h) held by breakable links. Every pass goes through the render graph.
+// (Pieces.h), rigid bodies held by breakable links. Every pass goes through the render graph.
 //
-// A step (FractureStep.cpp): step_begin; substeps x (predict; iterations x colours x
-// tet_goals; [Constraint: link_solve]; [several fragments: grid, contacts]; collide; finish;
-// stress; separation; load (the step's peak per node)); then either candidate sort and cuts x
-// (cut_select; [radius_connected: cut_reach rounds | wave: cut_wave rounds]; cut_classify;
-// cut_split; scan; cut_duplicate; cut_rewrite; cut_finish) or [Constraint] constraint_update;
-// the state copied for the host. afterStep() reads it and, if cuts added nodes or links broke,
+// A step (FractureStep.cpp): step_begin; substeps x (predict; [Constraint, several fragments:
+// grid, contacts]; iterations x (colours x tet_goals; [Constraint: link_solve, piece_match]);
+// [other methods, several fragments: grid, contacts]; collide; finish; [Constraint:
+// piece_velocity]; stress; separation; load (the step's peak per node)); then either candidate
+// sort and cuts x (cut_select; [radius_connected: cut_reach rounds | wave: cut_wave rounds];
+// cut_classify; cut_split; scan; cut_duplicate; cut_rewrite; cut_finish) or [Constraint]
+// constraint_update; the state copied for the host. afterStep() reads it and, if cuts added nodes or links broke,
 // rebuilds (incidence_keys, sort, incidence_start, node_mass, components).
 #pragma once
 
@@ -68,9 +69,10 @@ struct FractureSettings {
     uint32_t weakEvery = 10;     // Wave: about one tet in this many is weak
     uint32_t pieces = 64;        // Constraint: Voronoi pieces per body (0: every tet a piece)
     uint32_t pieceSeed = 1;      // Constraint: seed of the Voronoi sites (body b uses seed + b)
-    float linkScale = 3.0f;      // Constraint: threshold = link scale x tau x (m_A + m_B), N s
+    float linkScale = 0.4f;      // Constraint: threshold = link scale x tau x (m_A + m_B), N s
     float weakening = 0.975f;    // Constraint: threshold factor per broken neighbour (Listing 5)
     float weakeningFloor = 0.5f; // Constraint: neighbour weakening stops at this fraction of the threshold
+    float wear = 0.0f;           // Constraint: share of a non-breaking impulse taken off the threshold (1: the thesis)
     bool contacts = true;        // contacts between bodies and fragments (node spheres on the grid)
     float contactRadius = 0.4f;  // node sphere radius in mean edge lengths of its body
     bool evaluateEveryStep = false;
@@ -139,6 +141,9 @@ private:
     void addSubstep(graph::RenderGraph& graph, uint32_t substep);
     void addCuts(graph::RenderGraph& graph);
     void addConstraintUpdate(graph::RenderGraph& graph);
+    void addPieceMatch(graph::RenderGraph& graph); // the Constraint method's pieces rigid
+    void addPieceVelocity(graph::RenderGraph& graph);
+    void addContacts(graph::RenderGraph& graph);
     StressInputs stressInputs() const;
 
     gpu::Context& context_;
@@ -158,7 +163,7 @@ private:
     gpu::Buffer corners_, slots_, nodeStart_, heads_, bodyInfo_;
     gpu::Buffer surface_, surfaceNormals_, surfaceTriangles_;
     gpu::Buffer contactOut_, contactStart_, linkBuffer_, nodeLinkStart_, nodeLinks_, constraintInfo_, constraintState_,
-        linkImpulse_, pieceBreaks_;
+        linkImpulse_, pieceBreaks_, pieceNodeStart_, pieceNodes_, pieceRotation_;
     std::optional<sim::SpatialGrid> grid_;
     std::optional<sim::RadixSort> sort_;
     std::optional<sim::Scan> scan_;

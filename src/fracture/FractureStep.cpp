@@ -38,6 +38,12 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
         .write(FRACTURE_BIND_PEAK, peak_)
         .push(substep)
         .dispatchThreads(nodes_);
+    // The Constraint method's rigid pieces take contact pushes before the links and the shape
+    // match, so a push moves the whole piece; after them it left the piece bent until the next
+    // substep, where the links took the bend for load (a dropped glass cube's pieces flew apart
+    // metres high). Elastic tets take the pushes after their solve, as calibrated.
+    const bool contactsFirst = settings_.method == FractureMethod::Constraint;
+    if (contactsFirst) addContacts(graph);
     for (uint32_t k = 0; k < std::max(settings_.iterations, 1u); ++k) {
         for (size_t c = 0; c + 1 < colourStart_.size(); ++c) {
             const glm::uvec4 range(colourStart_[c], colourStart_[c + 1] - colourStart_[c], k, 0u);
@@ -66,32 +72,9 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
                 .dispatchThreads(nodes_);
             graph.addCopy("fracture/link_positions", contactOut_, predicted_, uint64_t(nodes_) * 16);
         }
+        addPieceMatch(graph); // the pieces rigid again after the links moved their nodes
     }
-    // Contacts between fragments and bodies: only once there are several.
-    if (settings_.contacts && report_.fragments > 1) { // as of the last afterStep()
-        graph.addCompute(pipelines_.compute("fracture/contact_cells"))
-            .read(FRACTURE_BIND_PARAMS, params_)
-            .read(FRACTURE_BIND_PREDICTED, predicted_)
-            .write(FRACTURE_BIND_CONTACT_START, contactStart_)
-            .dispatchThreads(nodes_);
-        grid_->addBuild(graph, contactStart_, nodes_);
-        graph.addCompute(pipelines_.compute("fracture/contacts"))
-            .read(FRACTURE_BIND_PARAMS, params_)
-            .read(FRACTURE_BIND_POSITIONS, positions_)
-            .read(FRACTURE_BIND_PREDICTED, predicted_)
-            .read(FRACTURE_BIND_REST_NODES, restNodes_)
-            .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)
-            .read(FRACTURE_BIND_LABELS, labels_)
-            .read(FRACTURE_BIND_SORTED, grid_->sortedIndex())
-            .read(FRACTURE_BIND_CELL_START, grid_->cellStart())
-            .write(FRACTURE_BIND_CONTACT_OUT, contactOut_)
-            .write(FRACTURE_BIND_CONTACT_START, contactStart_)
-            .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
-            .readWrite(FRACTURE_BIND_STATE, state_)
-            .dispatchThreads(nodes_);
-        graph.addCopy("fracture/contact_positions", contactOut_, predicted_, uint64_t(nodes_) * 16);
-        graph.addCopy("fracture/contact_starts", contactStart_, positions_, uint64_t(nodes_) * 16);
-    }
+    if (!contactsFirst) addContacts(graph);
     graph.addCompute(pipelines_.compute("fracture/collide"))
         .read(FRACTURE_BIND_PARAMS, params_)
         .readWrite(FRACTURE_BIND_POSITIONS, positions_)
@@ -105,6 +88,7 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
         .write(FRACTURE_BIND_VELOCITIES, velocities_)
         .read(FRACTURE_BIND_PREDICTED, predicted_)
         .dispatchThreads(nodes_);
+    addPieceVelocity(graph); // rigid pieces move with rigid velocities
     // Stress and loads after every substep; each node keeps its peak of the step.
     stress_->addPasses(graph, stressInputs());
     graph.addCompute(pipelines_.compute("fracture/load"))
@@ -118,6 +102,59 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
         .write(FRACTURE_BIND_VALUES, values_)
         .readWrite(FRACTURE_BIND_STATE, state_)
         .dispatchThreads(nodes_);
+}
+
+void FractureBodies::addContacts(graph::RenderGraph& graph)
+{
+    // Contacts between fragments and bodies: only once there are several.
+    if (!settings_.contacts || report_.fragments < 2) return; // as of the last afterStep()
+    graph.addCompute(pipelines_.compute("fracture/contact_cells"))
+        .read(FRACTURE_BIND_PARAMS, params_)
+        .read(FRACTURE_BIND_PREDICTED, predicted_)
+        .write(FRACTURE_BIND_CONTACT_START, contactStart_)
+        .dispatchThreads(nodes_);
+    grid_->addBuild(graph, contactStart_, nodes_);
+    graph.addCompute(pipelines_.compute("fracture/contacts"))
+        .read(FRACTURE_BIND_PARAMS, params_)
+        .read(FRACTURE_BIND_POSITIONS, positions_)
+        .read(FRACTURE_BIND_PREDICTED, predicted_)
+        .read(FRACTURE_BIND_REST_NODES, restNodes_)
+        .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)
+        .read(FRACTURE_BIND_LABELS, labels_)
+        .read(FRACTURE_BIND_SORTED, grid_->sortedIndex())
+        .read(FRACTURE_BIND_CELL_START, grid_->cellStart())
+        .write(FRACTURE_BIND_CONTACT_OUT, contactOut_)
+        .write(FRACTURE_BIND_CONTACT_START, contactStart_)
+        .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
+        .readWrite(FRACTURE_BIND_STATE, state_)
+        .dispatchThreads(nodes_);
+    graph.addCopy("fracture/contact_positions", contactOut_, predicted_, uint64_t(nodes_) * 16);
+    graph.addCopy("fracture/contact_starts", contactStart_, positions_, uint64_t(nodes_) * 16);
+}
+
+void FractureBodies::addPieceMatch(graph::RenderGraph& graph)
+{
+    if (settings_.method != FractureMethod::Constraint || pieces_ == 0) return;
+    graph.addCompute(pipelines_.compute("fracture/piece_match"))
+        .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
+        .read(FRACTURE_BIND_REST_NODES, restNodes_)
+        .read(FRACTURE_BIND_PIECE_NODE_START, pieceNodeStart_)
+        .read(FRACTURE_BIND_PIECE_NODES, pieceNodes_)
+        .readWrite(FRACTURE_BIND_PIECE_ROTATION, pieceRotation_)
+        .push(pieces_)
+        .dispatch(std::min(pieces_, 65535u));
+}
+
+void FractureBodies::addPieceVelocity(graph::RenderGraph& graph)
+{
+    if (settings_.method != FractureMethod::Constraint || pieces_ == 0) return;
+    graph.addCompute(pipelines_.compute("fracture/piece_velocity"))
+        .read(FRACTURE_BIND_POSITIONS, positions_)
+        .readWrite(FRACTURE_BIND_VELOCITIES, velocities_)
+        .read(FRACTURE_BIND_PIECE_NODE_START, pieceNodeStart_)
+        .read(FRACTURE_BIND_PIECE_NODES, pieceNodes_)
+        .push(pieces_)
+        .dispatch(std::min(pieces_, 65535u));
 }
 
 void FractureBodies::addConstraintUpdate(graph::RenderGraph& graph)

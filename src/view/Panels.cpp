@@ -314,6 +314,7 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
             changed |= ImGui::SliderFloat("link scale", &f.linkScale, 0.01f, 100.0f, "%.3f", ImGuiSliderFlags_Logarithmic);
             changed |= ImGui::SliderFloat("neighbour weakening", &f.weakening, 0.5f, 1.0f);
             changed |= ImGui::SliderFloat("weakening floor", &f.weakeningFloor, 0.0f, 1.0f);
+            changed |= ImGui::SliderFloat("wear (1: the thesis)", &f.wear, 0.0f, 1.0f);
         }
         changed |= ImGui::Checkbox("contacts between fragments", &f.contacts);
         changed |= ImGui::SliderFloat("tau scale", &f.tauScale, 1.0f, 1000.0f, "%.1f", ImGuiSliderFlags_Logarithmic);

@@ -1,0 +1,95 @@
+#version 460
+// Constraint method (digest-004 §3.4; Smith et al. 2001): the pre-fractured pieces move as
+// rigid bodies. The thesis had Bullet's rigid bodies; Floe keeps the pieces' nodes and makes
+// each piece rigid by shape matching with stiffness 1 (Mueller et al. 2005, the rigid case):
+// after the links have moved its nodes, a piece is put where a rigid motion of its rest shape
+// fits them best in the mass-weighted least-squares sense,
+//   c = sum m x / sum m,  c0 = sum m u / sum m,  A = sum m (x - c)(u - c0)^T,  R = polar(A),
+//   x <- c + R (u - c0),
+// which conserves the piece's linear and angular momentum of the moved nodes. One workgroup per
+// piece (strided when there are more pieces than workgroups), the sums reduced in shared
+// memory, R from Mueller et al. 2016 warm-started with the piece's last rotation.
+#include "fracture/fracture_common.glsl"
+
+FLOE_RW_VEC4(FRACTURE_BIND_PREDICTED, predicted);
+FLOE_IN_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
+FLOE_IN_UINT(FRACTURE_BIND_PIECE_NODE_START, pieceStart);
+FLOE_IN_UINT(FRACTURE_BIND_PIECE_NODES, pieceNodes);
+FLOE_RW_VEC4(FRACTURE_BIND_PIECE_ROTATION, rotation);
+layout(push_constant) uniform Push { uint pieces; };
+
+shared vec4 sumA[FRACTURE_GROUP_SIZE], sumB[FRACTURE_GROUP_SIZE], sumC[FRACTURE_GROUP_SIZE];
+shared mat3 fit;
+shared vec3 centre, centre0;
+
+void reduce()
+{
+    for (uint stride = FRACTURE_GROUP_SIZE / 2u; stride > 0u; stride /= 2u) {
+        barrier();
+        if (gl_LocalInvocationIndex < stride) {
+            const uint o = gl_LocalInvocationIndex + stride;
+            sumA[gl_LocalInvocationIndex] += sumA[o];
+            sumB[gl_LocalInvocationIndex] += sumB[o];
+            sumC[gl_LocalInvocationIndex] += sumC[o];
+        }
+    }
+    barrier();
+}
+
+void main()
+{
+    const uint lane = gl_LocalInvocationIndex;
+    for (uint piece = gl_WorkGroupID.x; piece < pieces; piece += gl_NumWorkGroups.x) {
+        const uint first = FLOE_LOAD_UINT(pieceStart, piece), end = FLOE_LOAD_UINT(pieceStart, piece + 1u);
+        // Positions relative to the piece's first node keep the sums' rounding small.
+        const uint n0 = FLOE_LOAD_UINT(pieceNodes, first);
+        const vec3 x0 = FLOE_RW_LOAD_VEC4(predicted, n0).xyz, u0 = FLOE_LOAD_VEC4(restNodes, n0).xyz;
+        vec4 a = vec4(0.0), b = vec4(0.0);
+        for (uint k = first + lane; k < end; k += FRACTURE_GROUP_SIZE) {
+            const uint n = FLOE_LOAD_UINT(pieceNodes, k);
+            const vec4 p = FLOE_RW_LOAD_VEC4(predicted, n);
+            const float m = p.w > 0.0 ? 1.0 / p.w : 0.0;
+            a += vec4(m * (p.xyz - x0), m);
+            b += vec4(m * (FLOE_LOAD_VEC4(restNodes, n).xyz - u0), 0.0);
+        }
+        sumA[lane] = a;
+        sumB[lane] = b;
+        sumC[lane] = vec4(0.0);
+        reduce();
+        if (lane == 0u) {
+            const float mass = sumA[0].w;
+            centre = mass > 0.0 ? sumA[0].xyz / mass : vec3(0.0);
+            centre0 = mass > 0.0 ? sumB[0].xyz / mass : vec3(0.0);
+        }
+        barrier();
+        const vec3 c = centre, c0 = centre0;
+        vec3 r0 = vec3(0.0), r1 = vec3(0.0), r2 = vec3(0.0); // rows of A
+        for (uint k = first + lane; k < end; k += FRACTURE_GROUP_SIZE) {
+            const uint n = FLOE_LOAD_UINT(pieceNodes, k);
+            const vec4 p = FLOE_RW_LOAD_VEC4(predicted, n);
+            const float m = p.w > 0.0 ? 1.0 / p.w : 0.0;
+            const vec3 d = m * (p.xyz - x0 - c), d0 = FLOE_LOAD_VEC4(restNodes, n).xyz - u0 - c0;
+            r0 += d.x * d0;
+            r1 += d.y * d0;
+            r2 += d.z * d0;
+        }
+        sumA[lane] = vec4(r0, 0.0);
+        sumB[lane] = vec4(r1, 0.0);
+        sumC[lane] = vec4(r2, 0.0);
+        reduce();
+        if (lane == 0u) {
+            const mat3 A = transpose(mat3(sumA[0].xyz, sumB[0].xyz, sumC[0].xyz));
+            const vec4 q = extractRotation(A, FLOE_RW_LOAD_VEC4(rotation, piece), 20);
+            FLOE_STORE_VEC4(rotation, piece, q);
+            fit = quatToMat3(q);
+        }
+        barrier();
+        const mat3 R = fit;
+        for (uint k = first + lane; k < end; k += FRACTURE_GROUP_SIZE) {
+            const uint n = FLOE_LOAD_UINT(pieceNodes, k);
+            const vec4 p = FLOE_RW_LOAD_VEC4(predicted, n);
+            if (p.w > 0.0) FLOE_STORE_VEC4(predicted, n, vec4(x0 + c + R * (FLOE_LOAD_VEC4(restNodes, n).xyz - u0 - c0), p.w));
+        }
+        barrier(); // the shared sums are reused by the next piece
+    }
+}
