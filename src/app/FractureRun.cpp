@@ -193,6 +193,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         ++nextPicture;
     }
 
+    const std::vector<std::string> stepNames = bodies.stepPassNames(graph);
     RunningStat loadStat;
     bool timingWarned = false;
     double gpuTotal = 0.0, worstLoad = 0.0;
@@ -216,7 +217,10 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step;
         if (picture || (renderDoc && step == 1)) addPicture();
         if (!csv) {
-            gpuColumns = passColumns(graph.pendingTimerNames());
+            // Passes that start later (contacts between fragments) get their columns too.
+            std::vector<std::string> names = stepNames;
+            for (const std::string& n : graph.pendingTimerNames()) names.push_back(n);
+            gpuColumns = passColumns(names);
             for (const std::string& n : gpuColumns) columns.push_back("gpu_ms:" + n);
             csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns);
         }

@@ -102,6 +102,9 @@ public:
     const FractureSettings& settings() const { return settings_; }
 
     void addStep(graph::RenderGraph& graph);
+    // The names of every pass a step can record, contacts included (they start once a scene has
+    // two fragments), for metrics columns; records a step into the empty graph and discards it.
+    std::vector<std::string> stepPassNames(graph::RenderGraph& graph);
     // After the step's submission finished: reads the GPU state; after cuts rebuilds the
     // incidence, masses and fragments (one more submission, timed with `frames`' slot 0 if
     // given).
@@ -155,6 +158,7 @@ private:
     float maxMeanEdge_ = 0.0f;
     FractureReport report_;
     bool rebuilt_ = false;
+    bool allPasses_ = false;            // stepPassNames(): record the passes that depend on the state too
     std::vector<uint32_t> colourStart_; // tets of colour c: [colourStart_[c], colourStart_[c+1])
     gpu::Buffer params_, state_, stateReadback_;
     gpu::Buffer positions_, velocities_, predicted_, peak_, restNodes_, nodeFlags_, nodeData_, labels_;

@@ -104,10 +104,20 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
         .dispatchThreads(nodes_);
 }
 
+std::vector<std::string> FractureBodies::stepPassNames(graph::RenderGraph& graph)
+{
+    allPasses_ = true;
+    addStep(graph);
+    allPasses_ = false;
+    std::vector<std::string> names = graph.pendingTimerNames();
+    graph.discard();
+    return names;
+}
+
 void FractureBodies::addContacts(graph::RenderGraph& graph)
 {
     // Contacts between fragments and bodies: only once there are several.
-    if (!settings_.contacts || report_.fragments < 2) return; // as of the last afterStep()
+    if (!settings_.contacts || (report_.fragments < 2 && !allPasses_)) return; // as of the last afterStep()
     graph.addCompute(pipelines_.compute("fracture/contact_cells"))
         .read(FRACTURE_BIND_PARAMS, params_)
         .read(FRACTURE_BIND_PREDICTED, predicted_)
