@@ -6,7 +6,9 @@
 #include "common/dispatch.glsl"
 #include "common/texel.glsl"
 
+#ifndef FRACTURE_OWN_GROUP_SIZE // a shader that sizes its workgroups itself defines this first
 layout(local_size_x = FRACTURE_GROUP_SIZE) in;
+#endif
 layout(std140, binding = FRACTURE_BIND_PARAMS) uniform Params { FractureParams params; };
 
 // m(a) = a a^T / |a| (digest-004 u/n after (13)): eigenvector a, eigenvalue |a|; 0 for a = 0.

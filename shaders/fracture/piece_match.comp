@@ -9,7 +9,14 @@
 // which conserves the piece's linear and angular momentum of the moved nodes. One workgroup per
 // piece (strided when there are more pieces than workgroups), the sums reduced in shared
 // memory, R from Mueller et al. 2016 warm-started with the piece's last rotation.
+// Workgroups of 8: pieces have tens of nodes (every tet a piece: four), and larger groups spent
+// their time idle at the reductions' barriers, which lavapipe runs every invocation through: on
+// a cuboid with every tet a piece, piece_match took 811 GPU ms per step with 128, 183 with 32
+// and 43 with 8 (lavapipe's SIMD width). A GPU runs an 8-wide group in part of a warp.
+#define FRACTURE_OWN_GROUP_SIZE
+#define PIECE_GROUP_SIZE 8
 #include "fracture/fracture_common.glsl"
+layout(local_size_x = PIECE_GROUP_SIZE) in;
 
 FLOE_RW_VEC4(FRACTURE_BIND_PREDICTED, predicted);
 FLOE_IN_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
@@ -18,13 +25,13 @@ FLOE_IN_UINT(FRACTURE_BIND_PIECE_NODES, pieceNodes);
 FLOE_RW_VEC4(FRACTURE_BIND_PIECE_ROTATION, rotation);
 layout(push_constant) uniform Push { uint pieces; };
 
-shared vec4 sumA[FRACTURE_GROUP_SIZE], sumB[FRACTURE_GROUP_SIZE], sumC[FRACTURE_GROUP_SIZE];
+shared vec4 sumA[PIECE_GROUP_SIZE], sumB[PIECE_GROUP_SIZE], sumC[PIECE_GROUP_SIZE];
 shared mat3 fit;
 shared vec3 centre, centre0;
 
 void reduce()
 {
-    for (uint stride = FRACTURE_GROUP_SIZE / 2u; stride > 0u; stride /= 2u) {
+    for (uint stride = PIECE_GROUP_SIZE / 2u; stride > 0u; stride /= 2u) {
         barrier();
         if (gl_LocalInvocationIndex < stride) {
             const uint o = gl_LocalInvocationIndex + stride;
@@ -45,7 +52,7 @@ void main()
         const uint n0 = FLOE_LOAD_UINT(pieceNodes, first);
         const vec3 x0 = FLOE_RW_LOAD_VEC4(predicted, n0).xyz, u0 = FLOE_LOAD_VEC4(restNodes, n0).xyz;
         vec4 a = vec4(0.0), b = vec4(0.0);
-        for (uint k = first + lane; k < end; k += FRACTURE_GROUP_SIZE) {
+        for (uint k = first + lane; k < end; k += PIECE_GROUP_SIZE) {
             const uint n = FLOE_LOAD_UINT(pieceNodes, k);
             const vec4 p = FLOE_RW_LOAD_VEC4(predicted, n);
             const float m = p.w > 0.0 ? 1.0 / p.w : 0.0;
@@ -64,7 +71,7 @@ void main()
         barrier();
         const vec3 c = centre, c0 = centre0;
         vec3 r0 = vec3(0.0), r1 = vec3(0.0), r2 = vec3(0.0); // rows of A
-        for (uint k = first + lane; k < end; k += FRACTURE_GROUP_SIZE) {
+        for (uint k = first + lane; k < end; k += PIECE_GROUP_SIZE) {
             const uint n = FLOE_LOAD_UINT(pieceNodes, k);
             const vec4 p = FLOE_RW_LOAD_VEC4(predicted, n);
             const float m = p.w > 0.0 ? 1.0 / p.w : 0.0;
@@ -85,7 +92,7 @@ void main()
         }
         barrier();
         const mat3 R = fit;
-        for (uint k = first + lane; k < end; k += FRACTURE_GROUP_SIZE) {
+        for (uint k = first + lane; k < end; k += PIECE_GROUP_SIZE) {
             const uint n = FLOE_LOAD_UINT(pieceNodes, k);
             const vec4 p = FLOE_RW_LOAD_VEC4(predicted, n);
             if (p.w > 0.0) FLOE_STORE_VEC4(predicted, n, vec4(x0 + c + R * (FLOE_LOAD_VEC4(restNodes, n).xyz - u0 - c0), p.w));

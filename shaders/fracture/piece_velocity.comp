@@ -7,7 +7,14 @@
 // the piece speed it never got from an impulse (a shattering body gained kinetic energy); a
 // rigid body takes a push as a change of P and L alone. The projection keeps P and L and never
 // adds kinetic energy. One workgroup per piece, sums reduced in shared memory.
+// Workgroups of 8: pieces have tens of nodes (every tet a piece: four), and larger groups spent
+// their time idle at the reductions' barriers, which lavapipe runs every invocation through: on
+// a cuboid with every tet a piece, piece_match took 811 GPU ms per step with 128, 183 with 32
+// and 43 with 8 (lavapipe's SIMD width). A GPU runs an 8-wide group in part of a warp.
+#define FRACTURE_OWN_GROUP_SIZE
+#define PIECE_GROUP_SIZE 8
 #include "fracture/fracture_common.glsl"
+layout(local_size_x = PIECE_GROUP_SIZE) in;
 
 FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_RW_VEC4(FRACTURE_BIND_VELOCITIES, velocities);
@@ -15,12 +22,12 @@ FLOE_IN_UINT(FRACTURE_BIND_PIECE_NODE_START, pieceStart);
 FLOE_IN_UINT(FRACTURE_BIND_PIECE_NODES, pieceNodes);
 layout(push_constant) uniform Push { uint pieces; };
 
-shared vec4 sumA[FRACTURE_GROUP_SIZE], sumB[FRACTURE_GROUP_SIZE], sumC[FRACTURE_GROUP_SIZE];
+shared vec4 sumA[PIECE_GROUP_SIZE], sumB[PIECE_GROUP_SIZE], sumC[PIECE_GROUP_SIZE];
 shared vec3 linear, angular, centre;
 
 void reduce()
 {
-    for (uint stride = FRACTURE_GROUP_SIZE / 2u; stride > 0u; stride /= 2u) {
+    for (uint stride = PIECE_GROUP_SIZE / 2u; stride > 0u; stride /= 2u) {
         barrier();
         if (gl_LocalInvocationIndex < stride) {
             const uint o = gl_LocalInvocationIndex + stride;
@@ -39,7 +46,7 @@ void main()
         const uint first = FLOE_LOAD_UINT(pieceStart, piece), end = FLOE_LOAD_UINT(pieceStart, piece + 1u);
         const vec3 x0 = FLOE_LOAD_VEC4(positions, FLOE_LOAD_UINT(pieceNodes, first)).xyz; // rounding
         vec4 a = vec4(0.0), b = vec4(0.0);
-        for (uint k = first + lane; k < end; k += FRACTURE_GROUP_SIZE) {
+        for (uint k = first + lane; k < end; k += PIECE_GROUP_SIZE) {
             const uint n = FLOE_LOAD_UINT(pieceNodes, k);
             const vec4 p = FLOE_LOAD_VEC4(positions, n);
             const float m = p.w > 0.0 ? 1.0 / p.w : 0.0;
@@ -58,7 +65,7 @@ void main()
         barrier();
         const vec3 c = centre;
         vec3 l = vec3(0.0), diagonal = vec3(0.0), off = vec3(0.0); // L; I's (xx, yy, zz), (xy, xz, yz)
-        for (uint k = first + lane; k < end; k += FRACTURE_GROUP_SIZE) {
+        for (uint k = first + lane; k < end; k += PIECE_GROUP_SIZE) {
             const uint n = FLOE_LOAD_UINT(pieceNodes, k);
             const vec4 p = FLOE_LOAD_VEC4(positions, n);
             const float m = p.w > 0.0 ? 1.0 / p.w : 0.0;
@@ -81,7 +88,7 @@ void main()
         }
         barrier();
         const vec3 V = linear, omega = angular;
-        for (uint k = first + lane; k < end; k += FRACTURE_GROUP_SIZE) {
+        for (uint k = first + lane; k < end; k += PIECE_GROUP_SIZE) {
             const uint n = FLOE_LOAD_UINT(pieceNodes, k);
             const vec4 p = FLOE_LOAD_VEC4(positions, n);
             if (p.w > 0.0) FLOE_STORE_VEC4(velocities, n, vec4(V + cross(omega, p.xyz - x0 - c), 0.0));
