@@ -13,7 +13,8 @@
 // shattered body across the scene. One Jacobi pass, averaged over a node's contacts; results
 // go to separate buffers. As at the walls, the part of the overlap that was there when the
 // substep began moves the node's start too, so that v = (p - x) / dt gets no speed from
-// resolving it (elastic tets; rigid pieces: below). Contact marks the step for the fracture evaluation, like the floor.
+// resolving it (elastic tets; rigid pieces: below). Contact marks the step for the fracture
+// evaluation, like the floor.
 #include "fracture/fracture_common.glsl"
 
 // The Constraint method's rigid pieces: an overlap that was there at the substep's start is

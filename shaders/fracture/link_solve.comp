@@ -3,11 +3,11 @@
 // pre-fractured pieces together, one thread per node. A link joins two copies of one node of
 // the input mesh (zero rest length, (21) with d_i = 0); each enabled link pulls its two ends
 // together by their shares of the inverse masses (PBD, stiff), averaged over the node's links
-// (Jacobi). The thesis used Bullet's locked 6-DOF constraints between rigid pieces and Bullet's
-// applied impulse as F-hat (§3.4); here a link's impulse is the one that closes its gap,
-// (p_b - p_a) / ((w_a + w_b) dt), summed as a vector over the step's substeps by the link's
-// node a: the step's net impulse, as one Bullet step would apply it (summing magnitudes counted
-// the pieces' elastic ringing within a step as load and broke vibrating bodies apart).
+// (Jacobi); piece_match then makes the pieces rigid again. The thesis used Bullet's locked
+// 6-DOF constraints between rigid pieces and Bullet's applied impulse as F-hat (§3.4); here a
+// link's impulse is the one it applies (below), summed as a vector over the step's substeps by
+// the link's node a: the step's net impulse, as one Bullet step would apply it (summing
+// magnitudes counted the pieces' ringing within a step as load and broke vibrating bodies apart).
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted);
