@@ -299,6 +299,12 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     initial.counts.x = nodes_;
     initial.cutInfo.x = FRACTURE_NONE;
     sim::uploadNow(context, graph, state_, &initial, sizeof(initial));
+    // Buffers without an upload start at zero: device memory may hold what an earlier run left
+    // (a bench runs many drops in one process), and no result may depend on it.
+    for (gpu::Buffer* b :
+         {&predicted_, &peak_, &labels_, &nodeSides_, &split_, &offsets_, &keys_, &values_, &tetSide_, &tetReach_, &nodeReach_,
+          &lambdas_, &corners_, &slots_, &nodeStart_, &heads_, &pieceBreaks_, &contactOut_, &contactStart_})
+        graph.addFill("fracture/clear", *b, 0u);
     writeParams();
     addRebuild(graph);
     context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
