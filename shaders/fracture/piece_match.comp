@@ -9,39 +9,14 @@
 // which conserves the piece's linear and angular momentum of the moved nodes. One workgroup per
 // piece (strided when there are more pieces than workgroups), the sums reduced in shared
 // memory, R from Mueller et al. 2016 warm-started with the piece's last rotation.
-// Workgroups of 8: pieces have tens of nodes (every tet a piece: four), and larger groups spent
-// their time idle at the reductions' barriers, which lavapipe runs every invocation through: on
-// a cuboid with every tet a piece, piece_match took 811 GPU ms per step with 128, 183 with 32
-// and 43 with 8 (lavapipe's SIMD width). A GPU runs an 8-wide group in part of a warp.
-#define FRACTURE_OWN_GROUP_SIZE
-#define PIECE_GROUP_SIZE 8
-#include "fracture/fracture_common.glsl"
-layout(local_size_x = PIECE_GROUP_SIZE) in;
+#include "fracture/piece_common.glsl"
 
 FLOE_RW_VEC4(FRACTURE_BIND_PREDICTED, predicted);
 FLOE_IN_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
-FLOE_IN_UINT(FRACTURE_BIND_PIECE_NODE_START, pieceStart);
-FLOE_IN_UINT(FRACTURE_BIND_PIECE_NODES, pieceNodes);
 FLOE_RW_VEC4(FRACTURE_BIND_PIECE_ROTATION, rotation);
-layout(push_constant) uniform Push { uint pieces; };
 
-shared vec4 sumA[PIECE_GROUP_SIZE], sumB[PIECE_GROUP_SIZE], sumC[PIECE_GROUP_SIZE];
 shared mat3 fit;
 shared vec3 centre, centre0;
-
-void reduce()
-{
-    for (uint stride = PIECE_GROUP_SIZE / 2u; stride > 0u; stride /= 2u) {
-        barrier();
-        if (gl_LocalInvocationIndex < stride) {
-            const uint o = gl_LocalInvocationIndex + stride;
-            sumA[gl_LocalInvocationIndex] += sumA[o];
-            sumB[gl_LocalInvocationIndex] += sumB[o];
-            sumC[gl_LocalInvocationIndex] += sumC[o];
-        }
-    }
-    barrier();
-}
 
 void main()
 {

@@ -160,13 +160,11 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     };
 
     gpu::FrameResources frames(context, 1);
-    gpu::Buffer positionsReadback(
-        context, {"fracture positions read-back", uint64_t(bodies.tetCount()) * 4 * 16, gpu::MemoryKind::Readback});
-    // Velocities and node data (mass in y) for the kinetic energy.
-    gpu::Buffer velocitiesReadback(
-        context, {"fracture velocities read-back", uint64_t(bodies.tetCount()) * 4 * 16, gpu::MemoryKind::Readback});
-    gpu::Buffer nodeDataReadback(context,
-                                 {"fracture node data read-back", uint64_t(bodies.tetCount()) * 4 * 16, gpu::MemoryKind::Readback});
+    // Positions (blow-ups), velocities and node data (mass in y, for the kinetic energy) per step.
+    const uint64_t nodeBytes = uint64_t(bodies.tetCount()) * 4 * 16; // the node capacity, 4 per tet
+    gpu::Buffer positionsReadback(context, {"fracture positions read-back", nodeBytes, gpu::MemoryKind::Readback});
+    gpu::Buffer velocitiesReadback(context, {"fracture velocities read-back", nodeBytes, gpu::MemoryKind::Readback});
+    gpu::Buffer nodeDataReadback(context, {"fracture node data read-back", nodeBytes, gpu::MemoryKind::Readback});
     std::vector<std::string> columns = {"step",
                                         "time",
                                         "dt",
