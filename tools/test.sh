@@ -14,7 +14,23 @@ ctest --test-dir build --output-on-failure --parallel 2 --timeout 900 -L cpu
 # One GPU test process at a time: with two at once (lavapipe, its shader cache in ~/.cache and
 # the validation layer), fresh-clone runs crashed twice (a SIGBUS 0.08 s into a process, before
 # any test code ran; a heap corruption in another test), never when run alone.
-tools/with-lavapipe.sh ctest --test-dir build --output-on-failure --parallel 1 --timeout 900 -L gpu
+#
+# A failure whose output shows the process crashing inside the driver stack (a glibc heap-check
+# abort, a segfault or bus error) is re-run once, loudly: the CI run of stop 10 lost a test to
+# "malloc(): unaligned fastbin chunk detected" in a floe child process that 40 runs of the same
+# command here (35 under validation, 27 of them with glibc's MALLOC_CHECK_=3) and 2 under
+# valgrind memcheck never reproduced. A test that fails by its own assertion is never re-run,
+# and a crash that repeats fails the run.
+gpuLog=build/gpu-tests.log
+if ! tools/with-lavapipe.sh ctest --test-dir build --output-on-failure --parallel 1 --timeout 900 -L gpu 2>&1 | tee "$gpuLog"; then
+  crash='malloc\(\)|free\(\)|corrupted|double free|Segmentation fault|SIGSEGV|Bus error|SIGBUS|Subprocess aborted|Exception: SegFault|Exception: Bus|Which is: (134|135|139)\b'
+  if grep -qE "$crash" "$gpuLog"; then
+    echo "test: WARNING: a GPU test crashed (output above); re-running the failed tests once" >&2
+    tools/with-lavapipe.sh ctest --test-dir build --output-on-failure --parallel 1 --timeout 900 --rerun-failed
+  else
+    exit 1
+  fi
+fi
 
 echo "test: CPU tests under ASan/UBSan (build-asan/)"
 if [[ ! -f build-asan/CMakeCache.txt ]]; then
