@@ -72,34 +72,30 @@ vec4 largestEigen(mat3 A)
     return vec4(v, w[k]);
 }
 
-// Unit quaternions (x, y, z, w).
-mat3 quatToMat3(vec4 q)
+// The rotation of A's polar decomposition, A = R S, from the eigen-decomposition of A^T A
+// (R maps each right singular vector v_k to A v_k / sigma_k). For det A < 0 (an inverted
+// element) the rotation nearest to A keeps the two largest singular directions and flips the
+// smallest (Irving et al. 2004's invertible elements), so R is always proper. Exact, where
+// Mueller et al. 2016's iteration, used before, converges slowly for anisotropic A: for
+// tet_goals' mass-weighted A = F sum m r r^T, warm-started, it lagged behind a spinning body by
+// enough torque to take 14 % of its energy in 30 steps with 20 iterations per solve.
+mat3 polarRotation(mat3 A)
 {
-    const float x = q.x, y = q.y, z = q.z, w = q.w;
-    return mat3(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + w * z), 2.0 * (x * z - w * y),
-                2.0 * (x * y - w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + w * x),
-                2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y));
-}
-vec4 quatMul(vec4 a, vec4 b)
-{
-    return vec4(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz));
-}
-
-// The rotation of A's polar decomposition by Mueller et al. 2016 ("A robust method to extract
-// the rotational part of deformations"): warm-started from q, always a proper rotation, also
-// for inverted elements where an SVD-based polar decomposition returns a reflection.
-vec4 extractRotation(mat3 A, vec4 q, int iterations)
-{
-    for (int k = 0; k < iterations; ++k) {
-        const mat3 R = quatToMat3(q);
-        const vec3 omega = (cross(R[0], A[0]) + cross(R[1], A[1]) + cross(R[2], A[2])) /
-                           (abs(dot(R[0], A[0]) + dot(R[1], A[1]) + dot(R[2], A[2])) + 1e-9);
-        const float angle = length(omega);
-        if (angle < 1e-9) break;
-        const vec3 axis = omega / angle;
-        q = normalize(quatMul(vec4(axis * sin(0.5 * angle), cos(0.5 * angle)), q));
-    }
-    return q;
+    vec3 s2;
+    mat3 V;
+    symEigen(transpose(A) * A, s2, V);
+    const int lo = s2.x <= s2.y ? (s2.x <= s2.z ? 0 : 2) : (s2.y <= s2.z ? 1 : 2);
+    const int a = lo == 0 ? 1 : 0, b = lo == 2 ? 1 : 2;
+    vec3 ua = A * V[a];
+    const float la = length(ua);
+    if (!(la > 1e-20)) return mat3(1.0); // A = 0: no rotation to find
+    ua /= la;
+    vec3 ub = A * V[b];
+    ub -= dot(ub, ua) * ua;
+    const float lb = length(ub);
+    // A of rank 1 (a tet crushed onto a line): any direction normal to ua completes it.
+    ub = lb > 1e-6 * la ? ub / lb : normalize(cross(ua, abs(ua.x) < 0.9 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0)));
+    return outerProduct(ua, V[a]) + outerProduct(ub, V[b]) + outerProduct(cross(ua, ub), cross(V[a], V[b]));
 }
 
 #define FRACTURE_STATE_BLOCK layout(std430, binding = FRACTURE_BIND_STATE) coherent buffer State { FractureState state; }

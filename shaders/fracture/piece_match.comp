@@ -8,12 +8,11 @@
 //   x <- c + R (u - c0),
 // which conserves the piece's linear and angular momentum of the moved nodes. One workgroup per
 // piece (strided when there are more pieces than workgroups), the sums reduced in shared
-// memory, R from Mueller et al. 2016 warm-started with the piece's last rotation.
+// memory, R exact (polarRotation).
 #include "fracture/piece_common.glsl"
 
 FLOE_RW_VEC4(FRACTURE_BIND_PREDICTED, predicted);
 FLOE_IN_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
-FLOE_RW_VEC4(FRACTURE_BIND_PIECE_ROTATION, rotation);
 
 shared mat3 fit;
 shared vec3 centre, centre0;
@@ -61,9 +60,7 @@ void main()
         reduce();
         if (lane == 0u) {
             const mat3 A = transpose(mat3(sumA[0].xyz, sumB[0].xyz, sumC[0].xyz));
-            const vec4 q = extractRotation(A, FLOE_RW_LOAD_VEC4(rotation, piece), 20);
-            FLOE_STORE_VEC4(rotation, piece, q);
-            fit = quatToMat3(q);
+            fit = polarRotation(A);
         }
         barrier();
         const mat3 R = fit;

@@ -21,7 +21,8 @@ void main()
     if (x.w > 0.0) v = (v + params.gravity.xyz * dt) * max(0.0, 1.0 - params.domainMax.w * dt);
     else v = vec3(0.0);
     FLOE_STORE_VEC4(velocities, n, vec4(v, 0.0));
-    FLOE_STORE_VEC4(predicted, n, vec4(x.xyz + v * dt, x.w));
+    precise const vec3 moved = x.xyz + v * dt; // finish repeats this bit for bit
+    FLOE_STORE_VEC4(predicted, n, vec4(moved, x.w));
     if (substep == 0u) {
         FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) & ~FRACTURE_NODE_CONTACT);
         FLOE_STORE_VEC4(peak, n, vec4(0.0, 0.0, 0.0, -1.0)); // the step's peak load starts anew

@@ -24,19 +24,18 @@
 #define FRACTURE_BIND_FORCES 13     // vec4 per corner (4 tet + c): elastic + damping force (10)+(11) on that node, N
 #define FRACTURE_BIND_PREDICTED 14  // vec4 per node: predicted position of the substep (m)
 #define FRACTURE_BIND_REST_NODES 15 // vec4 per node: rest position (m, the body's frame), w body index
-#define FRACTURE_BIND_TET_ROTATION 16 // vec4 per tet: unit quaternion (x, y, z, w), the warm start of its rotation
-#define FRACTURE_BIND_CORNERS 18      // uint per incidence slot: the corner 4 tet + c, node-ordered
-#define FRACTURE_BIND_STATE 19        // storage buffer: FractureState
-#define FRACTURE_BIND_NODE_FLAGS 20   // uint per node: FRACTURE_NODE_* bits
-#define FRACTURE_BIND_TET_INFO 21     // vec4 per tet: body, density kg/m^3, stiffness E L (N/m), 0
-#define FRACTURE_BIND_BODY_INFO 22    // vec4 per body: tau, breakable (0/1), 0, mean edge length m
-#define FRACTURE_BIND_KEYS 23         // uint per node (candidates) or corner (incidence): sort keys
-#define FRACTURE_BIND_VALUES 24       // uint: the values sorted with them
-#define FRACTURE_BIND_TET_SIDE 25     // int per tet: side of the current cut (+1, -1, 0 untouched)
-#define FRACTURE_BIND_NODE_SIDES 26   // uint per node: bit 0 an incident tet on +, bit 1 on -
-#define FRACTURE_BIND_SPLIT 27        // uint per node: 1 if the cut duplicates it
-#define FRACTURE_BIND_OFFSETS 28      // uint per node: exclusive scan of SPLIT
-#define FRACTURE_BIND_LABELS 29       // uint per node: fragment label (the smallest node index of its component)
+#define FRACTURE_BIND_CORNERS 18    // uint per incidence slot: the corner 4 tet + c, node-ordered
+#define FRACTURE_BIND_STATE 19      // storage buffer: FractureState
+#define FRACTURE_BIND_NODE_FLAGS 20 // uint per node: FRACTURE_NODE_* bits
+#define FRACTURE_BIND_TET_INFO 21   // vec4 per tet: body, density kg/m^3, stiffness E L (N/m), 0
+#define FRACTURE_BIND_BODY_INFO 22  // vec4 per body: tau, breakable (0/1), 0, mean edge length m
+#define FRACTURE_BIND_KEYS 23       // uint per node (candidates) or corner (incidence): sort keys
+#define FRACTURE_BIND_VALUES 24     // uint: the values sorted with them
+#define FRACTURE_BIND_TET_SIDE 25   // int per tet: side of the current cut (+1, -1, 0 untouched)
+#define FRACTURE_BIND_NODE_SIDES 26 // uint per node: bit 0 an incident tet on +, bit 1 on -
+#define FRACTURE_BIND_SPLIT 27      // uint per node: 1 if the cut duplicates it
+#define FRACTURE_BIND_OFFSETS 28    // uint per node: exclusive scan of SPLIT
+#define FRACTURE_BIND_LABELS 29     // uint per node: fragment label (the smallest node index of its component)
 #define FRACTURE_BIND_NODE_DATA                                                                                                    \
     30 // vec4 per node: lumped volume m^3, mass kg, incident tets, peak load of the step (tau scale x w / volume^(2/3))
 #define FRACTURE_BIND_SURFACE 31          // vec4 per surface vertex (12 per tet): position m
@@ -58,7 +57,6 @@
 #define FRACTURE_BIND_PIECE_BREAKS 48     // uint per piece: its constraints that broke this step
 #define FRACTURE_BIND_PIECE_NODE_START 17 // uint per piece + 1: first entry of its nodes (Constraint)
 #define FRACTURE_BIND_PIECE_NODES 34      // uint: node indices grouped by piece (Constraint)
-#define FRACTURE_BIND_PIECE_ROTATION 49   // vec4 per piece: unit quaternion, its rotation from rest (warm start)
 #define FRACTURE_BIND_CONTACT_START                                                                                                \
     50 // vec4 per node: the node folded into the contact grid, then its start position after contacts
 

@@ -196,7 +196,6 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     tetRest_ = uploaded(context, graph, "fracture tet rest", tetRows, kVec4);
     tetMaterial_ = uploaded(context, graph, "fracture tet material", lame, kVec4);
     tetInfo_ = uploaded(context, graph, "fracture tet info", tetInfo, kVec4);
-    tetRotation_ = uploaded(context, graph, "fracture tet rotations", std::vector<glm::vec4>(tets_, glm::vec4(0, 0, 0, 1)), kVec4);
     tetSide_ = sized("fracture tet sides", tets_, 4, kUint);
     tetReach_ = sized("fracture tet reach", tets_, 4, kUint);
     nodeReach_ = sized("fracture node reach", capacity_, 4, kUint);
@@ -277,8 +276,6 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
             if (nodePiece[n] != FRACTURE_NONE) pieceNodes[next[nodePiece[n]]++] = n;
         pieceNodeStart_ = uploaded(context, graph, "fracture piece node start", pieceStart, kUint);
         pieceNodes_ = uploaded(context, graph, "fracture piece nodes", atLeastOne(pieceNodes), kUint);
-        pieceRotation_ = uploaded(context, graph, "fracture piece rotations",
-                                  std::vector<glm::vec4>(std::max(pieces_, 1u), glm::vec4(0, 0, 0, 1)), kVec4);
     }
     // Contacts between fragments: node spheres on a grid of cells of 2 r_max that wraps around
     // (at most 64 cells per axis, at least 3: fracture/contact_cells), so any domain size costs

@@ -163,11 +163,11 @@ private:
     gpu::Buffer params_, state_, stateReadback_;
     gpu::Buffer positions_, velocities_, predicted_, peak_, restNodes_, nodeFlags_, nodeData_, labels_;
     gpu::Buffer nodeSides_, split_, offsets_, keys_, values_;
-    gpu::Buffer tetBuffer_, tetRest_, tetMaterial_, tetInfo_, tetRotation_, tetSide_, tetReach_, nodeReach_, lambdas_;
+    gpu::Buffer tetBuffer_, tetRest_, tetMaterial_, tetInfo_, tetSide_, tetReach_, nodeReach_, lambdas_;
     gpu::Buffer corners_, slots_, nodeStart_, heads_, bodyInfo_;
     gpu::Buffer surface_, surfaceNormals_, surfaceTriangles_;
     gpu::Buffer contactOut_, contactStart_, linkBuffer_, nodeLinkStart_, nodeLinks_, constraintInfo_, constraintState_,
-        linkImpulse_, pieceBreaks_, pieceNodeStart_, pieceNodes_, pieceRotation_;
+        linkImpulse_, pieceBreaks_, pieceNodeStart_, pieceNodes_;
     std::optional<sim::SpatialGrid> grid_;
     std::optional<sim::RadixSort> sort_;
     std::optional<sim::Scan> scan_;

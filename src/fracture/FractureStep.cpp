@@ -52,9 +52,7 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
                 .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
                 .read(FRACTURE_BIND_REST_NODES, restNodes_)
                 .read(FRACTURE_BIND_TETS, tetBuffer_)
-                .read(FRACTURE_BIND_TET_REST, tetRest_)
                 .read(FRACTURE_BIND_TET_INFO, tetInfo_)
-                .readWrite(FRACTURE_BIND_TET_ROTATION, tetRotation_)
                 .readWrite(FRACTURE_BIND_LAMBDAS, lambdas_)
                 .push(range)
                 .dispatchThreads(range.y);
@@ -85,7 +83,7 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
     graph.addCompute(pipelines_.compute("fracture/finish"))
         .read(FRACTURE_BIND_PARAMS, params_)
         .readWrite(FRACTURE_BIND_POSITIONS, positions_)
-        .write(FRACTURE_BIND_VELOCITIES, velocities_)
+        .readWrite(FRACTURE_BIND_VELOCITIES, velocities_)
         .read(FRACTURE_BIND_PREDICTED, predicted_)
         .dispatchThreads(nodes_);
     addPieceVelocity(graph); // rigid pieces move with rigid velocities
@@ -150,7 +148,6 @@ void FractureBodies::addPieceMatch(graph::RenderGraph& graph)
         .read(FRACTURE_BIND_REST_NODES, restNodes_)
         .read(FRACTURE_BIND_PIECE_NODE_START, pieceNodeStart_)
         .read(FRACTURE_BIND_PIECE_NODES, pieceNodes_)
-        .readWrite(FRACTURE_BIND_PIECE_ROTATION, pieceRotation_)
         .push(pieces_)
         .dispatch(std::min(pieces_, 65535u));
 }
