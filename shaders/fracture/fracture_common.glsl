@@ -84,8 +84,10 @@ mat3 polarRotation(mat3 A)
     vec3 s2;
     mat3 V;
     symEigen(transpose(A) * A, s2, V);
-    const int lo = s2.x <= s2.y ? (s2.x <= s2.z ? 0 : 2) : (s2.y <= s2.z ? 1 : 2);
-    const int a = lo == 0 ? 1 : 0, b = lo == 2 ? 1 : 2;
+    // a: the largest singular direction, b: the middle one (the smallest is completed by the cross product).
+    const int a = s2.x >= s2.y ? (s2.x >= s2.z ? 0 : 2) : (s2.y >= s2.z ? 1 : 2);
+    const int lo = s2.x < s2.y ? (s2.x < s2.z ? 0 : 2) : (s2.y < s2.z ? 1 : 2);
+    const int b = a == lo ? (a + 1) % 3 : 3 - a - lo;
     vec3 ua = A * V[a];
     const float la = length(ua);
     if (!(la > 1e-20)) return mat3(1.0); // A = 0: no rotation to find

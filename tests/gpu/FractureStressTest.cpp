@@ -15,6 +15,8 @@
 #include "GpuTest.h"
 #include "fracture/TetShapes.h"
 #include "fracture/TetStress.h"
+#include "gpu/Pipeline.h"
+#include "shared/fracture.h"
 
 using namespace floe;
 using namespace floe::fracture;
@@ -214,6 +216,71 @@ TEST_F(FractureStressTest, UniaxialStretchGivesACrackPlaneOrthogonalToTheAxis)
                     EXPECT_GT(std::abs(glm::dot(glm::vec3(r.nodeSeparation[n]), axis)), 0.99f) << "node " << n;
                 }
             }
+        }
+    }
+}
+
+// polarRotation (fracture_common.glsl), which tet_goals and piece_match take their rotations
+// from, on random matrices up to a condition number of 1e3 (tets' mass-weighted A is that
+// anisotropic), inverted ones and ones of rank 1. The polar rotation is the proper rotation R
+// for which R^T A is symmetric positive semidefinite (det A > 0); for det A < 0 the nearest
+// proper rotation leaves R^T A symmetric with one negative eigenvalue, of the smallest singular
+// value's size. Checked from these properties in double precision, not by the same algorithm.
+TEST_F(FractureStressTest, PolarRotationIsProperAndLeavesASymmetricStretch)
+{
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> u(-1.0, 1.0), logScale(-1.5, 1.5);
+    auto randomRotation = [&] {
+        glm::dvec3 axis(u(rng), u(rng), u(rng));
+        if (glm::length(axis) < 1e-3) axis = glm::dvec3(0, 0, 1);
+        return glm::dmat3(glm::rotate(glm::dmat4(1.0), 3.14159 * u(rng), glm::normalize(axis)));
+    };
+    std::vector<glm::dmat3> matrices;
+    std::vector<int> kind; // 0 det > 0, 1 det < 0, 2 rank 1
+    for (int k = 0; k < 300; ++k) {
+        const int type = k % 3;
+        glm::dvec3 sigma(std::pow(10.0, logScale(rng)), std::pow(10.0, logScale(rng)), std::pow(10.0, logScale(rng)));
+        if (type == 1) sigma.z = -sigma.z;
+        if (type == 2) sigma = glm::dvec3(sigma.x, 0.0, 0.0);
+        const double scale = std::pow(10.0, 3.0 * u(rng)); // sizes from tiny tets to heavy pieces
+        matrices.push_back(scale * randomRotation() * glm::dmat3(sigma.x, 0, 0, 0, sigma.y, 0, 0, 0, sigma.z) * randomRotation());
+        kind.push_back(type);
+    }
+    const uint32_t n = uint32_t(matrices.size());
+    std::vector<glm::vec4> columns;
+    for (const glm::dmat3& A : matrices)
+        for (int c = 0; c < 3; ++c) columns.emplace_back(glm::vec3(A[c]), 0.0f);
+    const gpu::Buffer in = sim::uploaded(context(), graph(), "test matrices", columns, VK_FORMAT_R32G32B32A32_SFLOAT);
+    gpu::Buffer out(context(), {"test rotations", 3ull * n * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+    const gpu::Pipeline pass = gpu::createComputePipeline(context(), shaders(), "tests/polar_rotation");
+    graph().addCompute(pass).read(FRACTURE_BIND_POSITIONS, in).write(FRACTURE_BIND_PREDICTED, out).push(n).dispatchThreads(n);
+    submit();
+    const std::vector<glm::vec4> r = download<glm::vec4>(out, 3 * n);
+    for (uint32_t i = 0; i < n; ++i) {
+        SCOPED_TRACE(fmt::format("matrix {} ({})", i, kind[i] == 0 ? "det > 0" : kind[i] == 1 ? "det < 0" : "rank 1"));
+        const glm::dmat3 R(glm::dvec3(r[3 * i]), glm::dvec3(r[3 * i + 1]), glm::dvec3(r[3 * i + 2]));
+        const glm::dmat3 A(glm::dvec3(glm::vec3(matrices[i][0])), glm::dvec3(glm::vec3(matrices[i][1])),
+                           glm::dvec3(glm::vec3(matrices[i][2]))); // as the GPU got it
+        const glm::dmat3 RtR = glm::transpose(R) * R;
+        for (int a = 0; a < 3; ++a)
+            for (int b = 0; b < 3; ++b) ASSERT_NEAR(RtR[a][b], a == b ? 1.0 : 0.0, 1e-5) << "R is not orthonormal";
+        ASSERT_NEAR(glm::determinant(R), 1.0, 1e-5) << "R is not proper";
+        double norm = 0;
+        for (int c = 0; c < 3; ++c) norm = std::max(norm, glm::length(A[c]));
+        const glm::dmat3 S = glm::transpose(R) * A;
+        for (int a = 0; a < 3; ++a)
+            for (int b = a + 1; b < 3; ++b) EXPECT_NEAR(S[a][b], S[b][a], 2e-5 * norm) << "R^T A is not symmetric";
+        glm::dvec3 w;
+        glm::dmat3 V;
+        reference::symmetricEigen(0.5 * (S + glm::transpose(S)), w, V);
+        const double smallest = std::min(w.x, std::min(w.y, w.z));
+        if (kind[i] == 1) {
+            // One negative eigenvalue: the smallest singular value, flipped.
+            const glm::dvec3 s(std::abs(w.x), std::abs(w.y), std::abs(w.z));
+            EXPECT_NEAR(smallest, -std::min(s.x, std::min(s.y, s.z)), 2e-5 * norm);
+            EXPECT_EQ(int(w.x < 0) + int(w.y < 0) + int(w.z < 0), 1);
+        } else {
+            EXPECT_GE(smallest, -2e-5 * norm) << "R^T A is not positive semidefinite";
         }
     }
 }
