@@ -1,8 +1,10 @@
 #version 460
 // One thread per sorted slot: the CSR of the node-ordered incidence from the sorted (node,
 // corner) pairs: nodeStart[n] = slots with a node below n (each entry written by exactly one
-// invocation, as grid/cell_start does), the corner of each slot and its inverse, and the
-// segment heads of the per-node segmented scan.
+// invocation), the corner of each slot and its inverse, and the segment heads of the per-node
+// segmented scan. Every node belongs to a tet (TetMesh drops unused nodes, duplication gives
+// each copy tets), so a run of nodes between two slots holds one node and the loops below run
+// once: grid/cell_start explains why a long loop here would break on lavapipe.
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_UINT(FRACTURE_BIND_KEYS, keys);

@@ -2,6 +2,7 @@
 // against the double-precision CPU reference, and scene-level invariants (rest, tolerance,
 // compression against stiffness, momentum, Galilean invariance, containment, live solver
 // switching, resumable runs). Each asserts numbers.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -158,6 +159,44 @@ TEST_F(SphTest, NeighbourSetsEqualBruteForce)
     checkNeighbours(*this, context(), shaders(), graph(), random, r, "random");
     checkNeighbours(*this, context(), shaders(), graph(), clustered, r, "clustered");
     checkNeighbours(*this, context(), shaders(), graph(), walls, r, "boundary-heavy");
+}
+
+TEST_F(SphTest, CellStartTableIsCompleteInASparseLargeGrid)
+{
+    // A small blob in a large domain: most cells are empty and the gaps before, between and
+    // after the occupied cells span hundreds of thousands of keys. The table starts out as
+    // garbage, so an entry the build does not write shows. (Filling a gap from one invocation
+    // failed here: lavapipe ends an invocation's loops after 65535 iterations in all.)
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<glm::vec4> x;
+    for (int i = 0; i < 1500; ++i) x.emplace_back(0.2f * u(rng), 0.2f * u(rng), 0.2f * u(rng), 1.0f);
+    for (int i = 0; i < 20; ++i) x.emplace_back(2.9f * u(rng), 2.9f * u(rng), 2.9f * u(rng), 1.0f); // strays
+    const uint32_t n = static_cast<uint32_t>(x.size());
+    const sim::GridSpec spec = sim::GridSpec::cover(glm::vec3(-3), glm::vec3(3), 0.08f, false);
+    ASSERT_GT(spec.cells(), 400000u);
+    sim::SpatialGrid grid(context(), shaders(), spec, n, "sparse");
+    gpu::Buffer positions(context(), {"points", n * 16ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+    sim::uploadNow(context(), graph(), positions, x.data(), n * 16ull);
+    graph().addFill("test/garbage", grid.cellStart(), 0xdeadbeefu);
+    grid.addBuild(graph(), positions, n);
+    const size_t cells = spec.cells() + 1;
+    std::vector<uint32_t> table(cells), order(n), keys(n);
+    sim::downloadNow(context(), graph(), grid.cellStart(), table.data(), cells * 4);
+    sim::downloadNow(context(), graph(), grid.sortedIndex(), order.data(), n * 4ull);
+    sim::downloadNow(context(), graph(), grid.sortedKeys(), keys.data(), n * 4ull);
+    // The sorted keys are the CPU's keys of the particles in sorted order.
+    for (uint32_t s = 0; s < n; ++s) {
+        const glm::uvec3 c = glm::uvec3(glm::floor((glm::vec3(x[order[s]]) - spec.origin) / spec.cellSize));
+        ASSERT_EQ(keys[s], (c.z * spec.dims.y + c.y) * spec.dims.x + c.x) << "sorted slot " << s;
+    }
+    ASSERT_TRUE(std::is_sorted(keys.begin(), keys.end()));
+    size_t wrong = 0, first = cells;
+    for (size_t c = 0; c < cells; ++c) {
+        const uint32_t expected = uint32_t(std::lower_bound(keys.begin(), keys.end(), uint32_t(c)) - keys.begin());
+        if (table[c] != expected && wrong++ == 0) first = c;
+    }
+    EXPECT_EQ(wrong, 0u) << "cell-start entries wrong of " << cells << ", the first at cell " << first;
 }
 
 // ---- GPU step against the CPU reference ---------------------------------------------------------
