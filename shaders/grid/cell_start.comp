@@ -1,14 +1,15 @@
 #version 460
-// cellStart[c] = number of particles with key < c, for c = 0..cells, from the sorted keys: one
-// invocation per cell, each a binary search (at most log2(n) + 1 steps). No atomics, no
-// clearing pass, deterministic; empty cells get empty ranges.
+// cellStart[c] = number of particles with key < c, for c = 0..cells, from the sorted keys. Each
+// invocation writes GRID_CELLS_PER_THREAD consecutive entries: a binary search for the first,
+// then a walk along the sorted keys for the rest (a walk that would pass more than
+// GRID_WALK_LIMIT particles, a crowded cell, falls back to a binary search). No atomics, no
+// clearing pass, deterministic; empty cells get empty ranges, and no invocation loops more
+// than a few thousand times.
 //
-// An earlier version let the particle that starts a run of cells write the whole run, which is
-// one long loop per invocation where the fluid fills a small part of a large domain. Besides
-// serialising the work, that broke on lavapipe: llvmpipe ends every loop of an invocation once
-// the invocation has run 65535 iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS), so the end of
-// long gaps was never written and the neighbour search read stale memory. Shaders in Floe keep
-// each invocation's loops far below that count.
+// That bound matters on lavapipe: llvmpipe ends every loop of an invocation once the invocation
+// has run 65535 iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS). An earlier version let the
+// particle that starts a run of empty cells fill the whole run, so in a large, sparsely filled
+// grid the end of a long run was never written and the neighbour search read stale memory.
 #include "shared/grid.h"
 #include "common/dispatch.glsl"
 #include "common/texel.glsl"
@@ -18,18 +19,34 @@ layout(push_constant) uniform Push { GridParams params; };
 FLOE_IN_UINT(GRID_BIND_KEYS, keys);
 FLOE_OUT_UINT(GRID_BIND_CELL_START, cellStart);
 
-void main()
+// The first sorted slot in [lo, n) whose key is >= c.
+uint lowerBound(uint lo, uint n, uint c)
 {
-    const uint c = floeGlobalIndex();
-    const uint n = params.dims.w;
-    const uint cells = params.dims.x * params.dims.y * params.dims.z;
-    if (c > cells) return;
-    // Lower bound: the first sorted slot whose key is >= c.
-    uint lo = 0u, hi = n;
+    uint hi = n;
     while (lo < hi) {
         const uint mid = (lo + hi) >> 1u;
         if (FLOE_LOAD_UINT(keys, mid) < c) lo = mid + 1u;
         else hi = mid;
     }
-    FLOE_STORE_UINT(cellStart, c, lo);
+    return lo;
+}
+
+void main()
+{
+    const uint n = params.dims.w;
+    const uint cells = params.dims.x * params.dims.y * params.dims.z;
+    const uint first = floeGlobalIndex() * GRID_CELLS_PER_THREAD;
+    if (first > cells) return;
+    const uint last = min(first + GRID_CELLS_PER_THREAD - 1u, cells);
+    uint slot = lowerBound(0u, n, first);
+    FLOE_STORE_UINT(cellStart, first, slot);
+    for (uint c = first + 1u; c <= last; ++c) {
+        uint walked = 0u;
+        while (slot < n && walked < GRID_WALK_LIMIT && FLOE_LOAD_UINT(keys, slot) < c) {
+            ++slot;
+            ++walked;
+        }
+        if (walked == GRID_WALK_LIMIT) slot = lowerBound(slot, n, c);
+        FLOE_STORE_UINT(cellStart, c, slot);
+    }
 }

@@ -8,10 +8,12 @@
 #include "shared/types.h"
 
 #define GRID_GROUP_SIZE 256
-#define GRID_BIND_POSITIONS 0  // vec4 xyz m
-#define GRID_BIND_KEYS 1       // uint cell key per particle
-#define GRID_BIND_VALUES 2     // uint particle index per particle
-#define GRID_BIND_CELL_START 3 // uint per cell + 1
+#define GRID_CELLS_PER_THREAD 16 // cell-start entries per invocation (grid/cell_start)
+#define GRID_WALK_LIMIT 64       // particles walked per entry before a binary search
+#define GRID_BIND_POSITIONS 0    // vec4 xyz m
+#define GRID_BIND_KEYS 1         // uint cell key per particle
+#define GRID_BIND_VALUES 2       // uint particle index per particle
+#define GRID_BIND_CELL_START 3   // uint per cell + 1
 
 FLOE_SHARED_BEGIN
 

@@ -71,7 +71,7 @@ void SpatialGrid::addBuild(graph::RenderGraph& graph, const gpu::Buffer& positio
         .read(GRID_BIND_KEYS, keys_)
         .write(GRID_BIND_CELL_START, cellStart_)
         .push(params)
-        .dispatchThreads(spec_.cells() + 1);
+        .dispatchThreads((spec_.cells() + GRID_CELLS_PER_THREAD) / GRID_CELLS_PER_THREAD);
     graph.endGroup();
 }
 

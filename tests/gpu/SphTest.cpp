@@ -18,6 +18,7 @@
 #include "app/SceneLoader.h"
 #include "app/SceneSetup.h"
 #include "gpu/Pipeline.h"
+#include "shared/grid.h"
 #include "shared/sph.h"
 #include "sim/Simulation.h"
 #include "sim/SpatialGrid.h"
@@ -172,6 +173,10 @@ TEST_F(SphTest, CellStartTableIsCompleteInASparseLargeGrid)
     std::vector<glm::vec4> x;
     for (int i = 0; i < 1500; ++i) x.emplace_back(0.2f * u(rng), 0.2f * u(rng), 0.2f * u(rng), 1.0f);
     for (int i = 0; i < 20; ++i) x.emplace_back(2.9f * u(rng), 2.9f * u(rng), 2.9f * u(rng), 1.0f); // strays
+    // Crowded cells (more particles than the walk limit in one cell), at three cell positions.
+    for (const glm::vec3 c : {glm::vec3(1.01f), glm::vec3(1.09f, 1.01f, 1.01f), glm::vec3(-1.5f, 0.7f, 2.2f)})
+        for (int i = 0; i < 3 * GRID_WALK_LIMIT; ++i)
+            x.emplace_back(c + 0.03f * glm::vec3(u(rng), u(rng), u(rng)) * 0.5f + 0.015f, 1.0f);
     const uint32_t n = static_cast<uint32_t>(x.size());
     const sim::GridSpec spec = sim::GridSpec::cover(glm::vec3(-3), glm::vec3(3), 0.08f, false);
     ASSERT_GT(spec.cells(), 400000u);
