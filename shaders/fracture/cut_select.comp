@@ -54,7 +54,10 @@ void main()
     vec3 normal = vec3(0.0);
     float radius = -1.0;
     if (method == FRACTURE_METHOD_SECONDARY && state.primary.w != 0.0) {
-        // Secondary cuts: the next crack node (in load order) over tau / fragility.
+        // Secondary cuts: the next crack node (in load order) over tau / fragility. The walk
+        // stops at the first node under the threshold; on lavapipe, which ends an invocation's
+        // loops after 65535 iterations (grid/cell_start), a body with more nodes over tau / 20
+        // than that would stop early and make fewer secondary cuts.
         for (uint k = state.counts2.w; k < params.nodes; ++k) {
             const uint n = FLOE_LOAD_UINT(order, k);
             const float tau = FLOE_LOAD_VEC4(bodyInfo, uint(FLOE_LOAD_VEC4(restNodes, n).w)).x;
