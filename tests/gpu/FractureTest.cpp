@@ -102,6 +102,17 @@ protected:
     }
 };
 
+// Two runs of one seeded setup: the same fragments and cuts, and bit-identical meshes.
+void expectIdentical(const std::vector<FractureReport>& reports, const std::vector<Snapshot>& runs)
+{
+    EXPECT_EQ(reports[0].fragments, reports[1].fragments);
+    EXPECT_EQ(reports[0].cuts, reports[1].cuts);
+    ASSERT_EQ(runs[0].positions.size(), runs[1].positions.size());
+    EXPECT_EQ(runs[0].tets, runs[1].tets);
+    EXPECT_EQ(runs[0].labels, runs[1].labels);
+    for (size_t n = 0; n < runs[0].positions.size(); ++n) ASSERT_EQ(runs[0].positions[n], runs[1].positions[n]) << "node " << n;
+}
+
 double bodyMass(const FractureBodyInstance& b)
 {
     double v = 0;
@@ -320,12 +331,7 @@ TEST_F(FractureTest, SeededRunsGiveIdenticalFragments)
         runs.push_back(snapshot(bodies));
     }
     EXPECT_GE(reports[0].fragments, 2u) << "largest load " << reports[0].maxLoad << ", events " << reports[0].events;
-    EXPECT_EQ(reports[0].fragments, reports[1].fragments);
-    EXPECT_EQ(reports[0].cuts, reports[1].cuts);
-    ASSERT_EQ(runs[0].positions.size(), runs[1].positions.size());
-    EXPECT_EQ(runs[0].tets, runs[1].tets);
-    EXPECT_EQ(runs[0].labels, runs[1].labels);
-    for (size_t n = 0; n < runs[0].positions.size(); ++n) ASSERT_EQ(runs[0].positions[n], runs[1].positions[n]) << "node " << n;
+    expectIdentical(reports, runs);
 }
 
 TEST_F(FractureTest, SeededDropsWithContactsGiveIdenticalFragments)
@@ -346,12 +352,7 @@ TEST_F(FractureTest, SeededDropsWithContactsGiveIdenticalFragments)
         runs.push_back(snapshot(bodies));
     }
     EXPECT_GE(reports[0].fragments, 2u) << "largest load " << reports[0].maxLoad;
-    EXPECT_EQ(reports[0].fragments, reports[1].fragments);
-    EXPECT_EQ(reports[0].cuts, reports[1].cuts);
-    ASSERT_EQ(runs[0].positions.size(), runs[1].positions.size());
-    EXPECT_EQ(runs[0].tets, runs[1].tets);
-    EXPECT_EQ(runs[0].labels, runs[1].labels);
-    for (size_t n = 0; n < runs[0].positions.size(); ++n) ASSERT_EQ(runs[0].positions[n], runs[1].positions[n]) << "node " << n;
+    expectIdentical(reports, runs);
 }
 
 TEST_F(FractureTest, WaveDetachesTheCrossedBandOrSplitsIt)
