@@ -7,6 +7,16 @@
 //   stress (9) sigma = lambda tr(eps) I + 2 mu eps + phi tr(nu) I + 2 psi nu
 //   split (12)/(13) sigma+- from the eigen-decomposition; forces (10)/(11)/(14)/(15)
 //   f_i = -(vol/2) F sigma b_i (with the doubled strain this is the StVK force -vol F S b_i).
+// Ductile tets (TET_INFO.w = yield > 0, in units of tau): sigma's deviatoric part is scaled back
+// onto the von Mises yield surface sqrt(3/2 s:s) = sigma_y = yield x tau / tauScale before the
+// split, the stress of Hencky's deformation theory of perfect plasticity. The thesis names
+// iron ductile (§2.3) and leaves plasticity to future work (§7); with (9) alone an iron edge
+// landing loaded its nodes up to 1.6 tau and broke it. The cap acts on the fracture criterion
+// only: the motion stays elastic (Floe's tets are XPBD shape-matching constraints, not driven
+// by these forces), so a yielded body springs back instead of keeping a dent. Deformation
+// theory equals the incremental theory under proportional loading, which an impact's rising
+// stress is; it does not remember plastic strain over unloading. The pressure is not capped:
+// von Mises flow is isochoric, and a hydrostatic tension can still break a ductile body.
 // Writes the nodal forces, sigma with its largest principal stress, the element's own
 // separation tensor's largest eigenpair (the Wave method's element criterion, §3.0: (16) over
 // the element's four corners, where the unbalanced sums vanish because sum_i f_i = 0), and one
@@ -20,6 +30,8 @@ FLOE_IN_VEC4(FRACTURE_BIND_VELOCITIES, velocities);
 FLOE_IN_UVEC4(FRACTURE_BIND_TETS, tets);
 FLOE_IN_VEC4(FRACTURE_BIND_TET_REST, rest);
 FLOE_IN_VEC4(FRACTURE_BIND_TET_MATERIAL, material);
+FLOE_IN_VEC4(FRACTURE_BIND_TET_INFO, tetInfo);
+FLOE_IN_VEC4(FRACTURE_BIND_BODY_INFO, bodyInfo);
 FLOE_IN_UINT(FRACTURE_BIND_SLOTS, slots);
 FLOE_OUT_VEC4(FRACTURE_BIND_RECORDS, records);
 FLOE_OUT_VEC4(FRACTURE_BIND_TET_STRESS, tetStress);
@@ -45,7 +57,15 @@ void main()
     const mat3 nu = transpose(F) * dF + transpose(dF) * F;
     const float trEps = eps[0][0] + eps[1][1] + eps[2][2];
     const float trNu = nu[0][0] + nu[1][1] + nu[2][2];
-    const mat3 sigma = (lame.x * trEps + lame.z * trNu) * mat3(1.0) + 2.0 * lame.y * eps + 2.0 * lame.w * nu;
+    mat3 sigma = (lame.x * trEps + lame.z * trNu) * mat3(1.0) + 2.0 * lame.y * eps + 2.0 * lame.w * nu;
+    const vec4 info = FLOE_LOAD_VEC4(tetInfo, t);
+    if (info.w > 0.0 && params.fracture.x > 0.0) {
+        const float sigmaY = info.w * FLOE_LOAD_VEC4(bodyInfo, uint(info.x)).x / params.fracture.x;
+        const float pressure = (sigma[0][0] + sigma[1][1] + sigma[2][2]) / 3.0;
+        const mat3 s = sigma - pressure * mat3(1.0);
+        const float vonMises = sqrt(1.5 * (dot(s[0], s[0]) + dot(s[1], s[1]) + dot(s[2], s[2])));
+        if (vonMises > sigmaY) sigma = pressure * mat3(1.0) + (sigmaY / vonMises) * s;
+    }
 
     vec3 w;
     mat3 V;

@@ -27,7 +27,7 @@
 #define FRACTURE_BIND_CORNERS 18    // uint per incidence slot: the corner 4 tet + c, node-ordered
 #define FRACTURE_BIND_STATE 19      // storage buffer: FractureState
 #define FRACTURE_BIND_NODE_FLAGS 20 // uint per node: FRACTURE_NODE_* bits
-#define FRACTURE_BIND_TET_INFO 21   // vec4 per tet: body, density kg/m^3, stiffness E L (N/m), 0
+#define FRACTURE_BIND_TET_INFO 21   // vec4 per tet: body, density kg/m^3, stiffness E L (N/m), yield (tau units, 0 brittle)
 #define FRACTURE_BIND_BODY_INFO 22  // vec4 per body: tau, breakable (0/1), mean tet volume m^3, mean edge length m
 #define FRACTURE_BIND_KEYS 23       // uint per node (candidates) or corner (incidence): sort keys
 #define FRACTURE_BIND_VALUES 24     // uint: the values sorted with them

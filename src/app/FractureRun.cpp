@@ -89,6 +89,7 @@ std::vector<fracture::FractureBodyInstance> fractureInstances(const Scene& scene
         if (b.phi >= 0) i.material.phi = b.phi;
         if (b.psi >= 0) i.material.psi = b.psi;
         if (b.tau > 0) i.material.tau = b.tau;
+        if (b.yield >= 0) i.material.yield = b.yield;
         // Table 1 prints phi and psi without their unit's exponent (digest-004 §5.1); Floe reads
         // them as multiples of dampingTime seconds times the Lame unit.
         i.material.phi *= dampingTime;

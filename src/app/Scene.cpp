@@ -174,6 +174,9 @@ const SettingsTable& FractureBody::table()
             .number("phi", &S::phi, "", -1, 1e6, "first damping constant (negative: the material's)")
             .number("psi", &S::psi, "", -1, 1e6, "second damping constant (negative: the material's)")
             .number("tau", &S::tau, "", -1, 1e6, "durability threshold (negative: the material's)")
+            .number("yield", &S::yield, "tau", -1, 1e3,
+                    "von Mises yield stress in units of tau; the stress that loads the fracture criterion is capped "
+                    "there (0: brittle; negative: the material's: iron 0.6, glass and ceramic 0)")
             .vector("translation", &S::translation, "m", -1e6, 1e6, "translation")
             .vector("scale", &S::scale, "", 1e-6, 1e6, "scale (before rotation)")
             .vector("rotationAxis", &S::rotationAxis, "", -1e6, 1e6, "rotation axis")

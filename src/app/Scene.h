@@ -143,6 +143,7 @@ struct FractureBody {
     float tipRefinement = 1.3f;       // cone: grading towards the tip
     std::string material = "glass";   // glass, iron, ceramic (digest-004 Table 1) or custom
     float lambda = -1, mu = -1, phi = -1, psi = -1, tau = -1; // overrides of the material's values (negative: keep)
+    float yield = -1; // von Mises yield stress in units of tau (0: brittle; negative: the material's)
     glm::vec3 translation{0, 0, 0};                           // m
     glm::vec3 scale{1, 1, 1};
     glm::vec3 rotationAxis{0, 0, 1};

@@ -22,7 +22,9 @@ std::optional<Material> materialPreset(std::string_view name)
 {
     // digest-004 Table 1 (lambda, mu, phi, psi, tau).
     if (name == "glass") return Material{0.419f, 0.578f, 1.04f, 1.44f, 6.01f};
-    if (name == "iron") return Material{0.759f, 1.474f, 18.98f, 36.85f, 24.82f};
+    // Iron yields at 0.6 tau: structural iron and mild steel yield at 0.5-0.8 of their tensile
+    // strength, which tau stands for.
+    if (name == "iron") return Material{0.759f, 1.474f, 18.98f, 36.85f, 24.82f, 0.6f};
     if (name == "ceramic") return Material{0.381f, 0.575f, 4.79f, 7.18f, 2.48f};
     return std::nullopt;
 }

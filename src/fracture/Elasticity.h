@@ -20,9 +20,13 @@ struct TetRest {
 std::vector<TetRest> restData(const TetMesh& mesh); // computed in double precision
 
 // Lame constants (Pa), damping constants (Pa s) and the durability threshold tau of digest-004
-// Table 1 (O'Brien 2000's library as the thesis prints it; units as printed, see README).
+// Table 1 (O'Brien 2000's library as the thesis prints it; units as printed, see README), and
+// Floe's von Mises yield stress in units of tau (0: brittle). The thesis calls iron ductile
+// (§2.3) but models no yield; Floe caps a ductile tet's deviatoric stress at the yield surface
+// before the fracture criterion reads it (fracture/stress; README, "ductile materials").
 struct Material {
     float lambda = 0.419f, mu = 0.578f, phi = 1.04f, psi = 1.44f, tau = 6.01f;
+    float yield = 0.0f;
 };
 std::optional<Material> materialPreset(std::string_view name); // glass, iron, ceramic
 // Young's modulus implied by the Lame constants, mu (3 lambda + 2 mu) / (lambda + mu), in Table

@@ -126,7 +126,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
                 for (int i = 0; i < 4; ++i) nodePiece[base + tet[i]] = pieceBase + pieced->tetPiece[t];
             }
             const float size = float(std::cbrt(6.0 * v));
-            tetInfo.emplace_back(float(b), body.density, body.youngsModulus * size, 0.0f);
+            tetInfo.emplace_back(float(b), body.density, body.youngsModulus * size, body.material.yield);
         }
         const double count = double(std::max<size_t>(mesh.tets.size(), 1));
         const float meanEdge = float(edges / count);
@@ -357,6 +357,8 @@ StressInputs FractureBodies::stressInputs() const
     in.tets = &tetBuffer_;
     in.rest = &tetRest_;
     in.material = &tetMaterial_;
+    in.tetInfo = &tetInfo_;
+    in.bodyInfo = &bodyInfo_;
     in.slots = &slots_;
     in.nodeStart = &nodeStart_;
     in.heads = &heads_;

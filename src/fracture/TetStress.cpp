@@ -44,6 +44,8 @@ void TetStress::addPasses(graph::RenderGraph& graph, const StressInputs& in)
         .read(FRACTURE_BIND_TETS, *in.tets, kUvec4)
         .read(FRACTURE_BIND_TET_REST, *in.rest, kVec4)
         .read(FRACTURE_BIND_TET_MATERIAL, *in.material, kVec4)
+        .read(FRACTURE_BIND_TET_INFO, *in.tetInfo, kVec4)
+        .read(FRACTURE_BIND_BODY_INFO, *in.bodyInfo, kVec4)
         .read(FRACTURE_BIND_SLOTS, *in.slots, kUint)
         .write(FRACTURE_BIND_RECORDS, records_)
         .write(FRACTURE_BIND_TET_STRESS, tetStress_)
@@ -60,16 +62,18 @@ void TetStress::addPasses(graph::RenderGraph& graph, const StressInputs& in)
 }
 
 TetMeshBuffers::TetMeshBuffers(gpu::Context& context, graph::RenderGraph& graph, const TetMesh& mesh, const Material& m,
-                               SeparationMode mode, const std::vector<Material>& materials)
+                               SeparationMode mode, const std::vector<Material>& materials, float tauScale)
     : tetCount(uint32_t(mesh.tets.size())), nodeCount(uint32_t(mesh.nodes.size()))
 {
     using sim::uploaded;
-    std::vector<glm::vec4> rows, lame(mesh.tets.size());
+    std::vector<glm::vec4> rows, lame(mesh.tets.size()), info(mesh.tets.size());
     packRest(restData(mesh), rows);
     for (size_t t = 0; t < mesh.tets.size(); ++t) {
         const Material& mt = materials.empty() ? m : materials.at(t);
         lame[t] = glm::vec4(mt.lambda, mt.mu, mt.phi, mt.psi);
+        info[t] = glm::vec4(0.0f, 0.0f, 0.0f, mt.yield);
     }
+    const std::vector<glm::vec4> body{glm::vec4(m.tau, 1.0f, 0.0f, 0.0f)};
     const Incidence inc = incidence(mesh);
     std::vector<uint32_t> headFlags(inc.corner.size(), 0);
     for (uint32_t n = 0; n < nodeCount; ++n)
@@ -79,11 +83,14 @@ TetMeshBuffers::TetMeshBuffers(gpu::Context& context, graph::RenderGraph& graph,
     p.nodes = nodeCount;
     p.separation = uint32_t(mode);
     p.nodeCapacity = nodeCount;
+    p.fracture.x = tauScale;
     params = gpu::Buffer(context, {"fracture params", sizeof(p), gpu::MemoryKind::Upload});
     params.write(&p, sizeof(p));
     tets = uploaded(context, graph, "fracture tets", mesh.tets, kUvec4);
     rest = uploaded(context, graph, "fracture tet rest", rows, kVec4);
     material = uploaded(context, graph, "fracture tet material", lame, kVec4);
+    tetInfo = uploaded(context, graph, "fracture tet info", info, kVec4);
+    bodyInfo = uploaded(context, graph, "fracture body info", body, kVec4);
     slots = uploaded(context, graph, "fracture incidence slots", inc.slot, kUint);
     nodeStart = uploaded(context, graph, "fracture node start", inc.start, kUint);
     heads = uploaded(context, graph, "fracture incidence heads", headFlags, kUint);
@@ -98,6 +105,8 @@ StressInputs TetMeshBuffers::inputs(const gpu::Buffer& positions, const gpu::Buf
     in.tets = &tets;
     in.rest = &rest;
     in.material = &material;
+    in.tetInfo = &tetInfo;
+    in.bodyInfo = &bodyInfo;
     in.slots = &slots;
     in.nodeStart = &nodeStart;
     in.heads = &heads;

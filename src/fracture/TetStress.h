@@ -32,6 +32,7 @@ struct StressInputs {
     const gpu::Buffer* params = nullptr; // FractureParams: tets, nodes, separation
     const gpu::Buffer *positions = nullptr, *velocities = nullptr;
     const gpu::Buffer *tets = nullptr, *rest = nullptr, *material = nullptr;
+    const gpu::Buffer *tetInfo = nullptr, *bodyInfo = nullptr; // yield (tau units) per tet, tau per body
     const gpu::Buffer *slots = nullptr, *nodeStart = nullptr, *heads = nullptr;
     uint32_t tetCount = 0, nodeCount = 0;
 };
@@ -54,12 +55,12 @@ private:
 };
 
 // A fixed mesh's tets, rest data, materials (one per tet, or `material` for all), incidence
-// and parameters on the GPU.
+// and parameters on the GPU; one body with `material`'s tau, and tauScale `tauScale`.
 struct TetMeshBuffers {
     TetMeshBuffers(gpu::Context& context, graph::RenderGraph& graph, const TetMesh& mesh, const Material& material,
-                   SeparationMode mode, const std::vector<Material>& materials = {});
+                   SeparationMode mode, const std::vector<Material>& materials = {}, float tauScale = 150.0f);
     StressInputs inputs(const gpu::Buffer& positions, const gpu::Buffer& velocities) const;
-    gpu::Buffer params, tets, rest, material, slots, nodeStart, heads;
+    gpu::Buffer params, tets, rest, material, tetInfo, bodyInfo, slots, nodeStart, heads;
     uint32_t tetCount = 0, nodeCount = 0;
 };
 

@@ -30,9 +30,9 @@ struct Result {
 class FractureStressTest : public test::GpuTest {
 protected:
     Result evaluate(const TetMesh& mesh, const std::vector<glm::vec3>& x, const std::vector<glm::vec3>& v, const Material& material,
-                    SeparationMode mode)
+                    SeparationMode mode, float tauScale = 150.0f)
     {
-        const TetMeshBuffers buffers(context(), graph(), mesh, material, mode);
+        const TetMeshBuffers buffers(context(), graph(), mesh, material, mode, {}, tauScale);
         TetStress stress(context(), shaders(), buffers.tetCount, buffers.nodeCount);
         std::vector<glm::vec4> x4, v4;
         for (size_t i = 0; i < x.size(); ++i) {
@@ -185,6 +185,84 @@ TEST_F(FractureStressTest, DeformedBodyMatchesTheReferenceInBothSeparationModes)
         }
         EXPECT_GT(vectorsChecked, int(nodes.size() / 4));
     }
+}
+
+// A ductile material's stress (iron: yield 0.6 tau) on the von Mises yield surface where (9)
+// exceeds it, and unchanged below; the pressure is never changed. Checked against the
+// reference, which caps (9) independently, and from the cap's properties.
+TEST_F(FractureStressTest, DuctileStressIsCappedOnTheYieldSurface)
+{
+    const TetMesh mesh = shape(TetShape::Sphere, 6);
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<glm::vec3> x(mesh.nodes.size()), v(mesh.nodes.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+        const glm::vec3 p = mesh.nodes[i];
+        x[i] = glm::vec3(p.x * (1.0f + 0.1f * p.y), p.y - 0.15f * p.x * p.x, p.z * 0.95f) + 0.003f * glm::vec3(u(rng), u(rng), u(rng));
+        v[i] = 0.02f * glm::vec3(u(rng), u(rng), u(rng));
+    }
+    const Material iron = *materialPreset("iron");
+    ASSERT_GT(iron.yield, 0.0f);
+    const std::vector<glm::dvec3> rest = toDouble(mesh.nodes), xd = toDouble(x), vd = toDouble(v);
+    // The yield stress at the median of the tets' von Mises stresses, so that half are capped.
+    auto vonMises = [](const glm::dmat3& s, double& pressure) {
+        pressure = (s[0][0] + s[1][1] + s[2][2]) / 3.0;
+        double ss = 0;
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) ss += std::pow(s[i][j] - (i == j ? pressure : 0.0), 2);
+        return std::sqrt(1.5 * ss);
+    };
+    std::vector<reference::TetStressResult> elastic;
+    std::vector<double> equivalent;
+    for (const glm::uvec4& t : mesh.tets) {
+        glm::dvec3 r0[4], x0[4], v0[4];
+        for (int i = 0; i < 4; ++i) r0[i] = rest[t[i]], x0[i] = xd[t[i]], v0[i] = vd[t[i]];
+        elastic.push_back(reference::tetStress(r0, x0, v0, lame(iron)));
+        double p;
+        equivalent.push_back(vonMises(elastic.back().stress, p));
+    }
+    std::vector<double> sorted = equivalent;
+    std::sort(sorted.begin(), sorted.end());
+    const double sigmaY = sorted[sorted.size() / 2];
+    ASSERT_GT(sigmaY, 0.0);
+    const float tauScale = float(iron.yield * iron.tau / sigmaY);
+    const double yieldStress = double(iron.yield) * double(iron.tau) / double(tauScale);
+    const Result r = evaluate(mesh, x, v, iron, SeparationMode::Eq16, tauScale);
+    double maxStress = 0;
+    for (const auto& e : elastic)
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) maxStress = std::max(maxStress, std::abs(e.stress[i][j]));
+    int capped = 0, kept = 0;
+    for (size_t t = 0; t < mesh.tets.size(); ++t) {
+        const glm::uvec4& tet = mesh.tets[t];
+        glm::dvec3 r0[4], x0[4], v0[4];
+        for (int i = 0; i < 4; ++i) r0[i] = rest[tet[i]], x0[i] = xd[tet[i]], v0[i] = vd[tet[i]];
+        const reference::TetStressResult ref = reference::tetStress(r0, x0, v0, lame(iron), yieldStress);
+        const glm::vec4 a = r.tetStress[2 * t], b = r.tetStress[2 * t + 1];
+        const glm::dmat3 gpu(a.x, a.w, b.x, a.w, a.y, b.y, b.x, b.y, a.z);
+        const double tol = 2e-4 * maxStress;
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) EXPECT_NEAR(gpu[i][j], ref.stress[i][j], tol) << "tet " << t;
+        double pGpu, pElastic;
+        const double q = vonMises(gpu, pGpu);
+        vonMises(elastic[t].stress, pElastic);
+        EXPECT_NEAR(pGpu, pElastic, tol) << "tet " << t << ": the pressure is not capped";
+        if (equivalent[t] > yieldStress * 1.01) {
+            EXPECT_NEAR(q, yieldStress, 1e-3 * yieldStress + tol) << "tet " << t << ": on the yield surface";
+            ++capped;
+        } else if (equivalent[t] < yieldStress * 0.99) {
+            EXPECT_NEAR(q, equivalent[t], tol) << "tet " << t << ": below yield, (9) as it is";
+            ++kept;
+        }
+    }
+    EXPECT_GT(capped, int(mesh.tets.size() / 3));
+    EXPECT_GT(kept, int(mesh.tets.size() / 3));
+    // The node loads follow the capped stresses.
+    const auto nodes = reference::nodeSeparation(rest, mesh.tets, xd, vd, lame(iron), true, yieldStress);
+    double maxW = 0;
+    for (const auto& n : nodes) maxW = std::max(maxW, std::abs(n.w));
+    ASSERT_GT(maxW, 0.0);
+    for (size_t n = 0; n < nodes.size(); ++n) EXPECT_NEAR(r.nodeSeparation[n].w, nodes[n].w, 2e-4 * maxW) << "node " << n;
 }
 
 TEST_F(FractureStressTest, UniaxialStretchGivesACrackPlaneOrthogonalToTheAxis)

@@ -48,7 +48,8 @@ glm::dmat3 outerOverLength(const glm::dvec3& a)
     return l > 0.0 ? glm::outerProduct(a, a) / l : glm::dmat3(0.0);
 }
 
-TetStressResult tetStress(const glm::dvec3 rest[4], const glm::dvec3 x[4], const glm::dvec3 v[4], const glm::dvec4& lame)
+TetStressResult tetStress(const glm::dvec3 rest[4], const glm::dvec3 x[4], const glm::dvec3 v[4], const glm::dvec4& lame,
+                          double yieldStress)
 {
     glm::dmat4 M(1.0);
     for (int i = 0; i < 4; ++i) M[i] = glm::dvec4(rest[i], 1.0);
@@ -77,6 +78,21 @@ TetStressResult tetStress(const glm::dvec3 rest[4], const glm::dvec3 x[4], const
         for (int j = 0; j < 3; ++j)
             r.stress[j][i] =
                 (i == j ? lame.x * trE + lame.z * trN : 0.0) + 2.0 * lame.y * r.strain[j][i] + 2.0 * lame.w * r.strainRate[j][i];
+    if (yieldStress > 0) {
+        // von Mises: J2 = s:s / 2 of the deviator s, equivalent stress sqrt(3 J2).
+        const double p = (r.stress[0][0] + r.stress[1][1] + r.stress[2][2]) / 3.0;
+        double ss = 0;
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                const double s = r.stress[j][i] - (i == j ? p : 0.0);
+                ss += s * s;
+            }
+        const double equivalent = std::sqrt(1.5 * ss);
+        if (equivalent > yieldStress)
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j)
+                    r.stress[j][i] = (i == j ? p : 0.0) + (r.stress[j][i] - (i == j ? p : 0.0)) * (yieldStress / equivalent);
+    }
     glm::dvec3 w;
     glm::dmat3 V;
     symmetricEigen(r.stress, w, V);
@@ -109,7 +125,7 @@ TetStressResult tetStress(const glm::dvec3 rest[4], const glm::dvec3 x[4], const
 
 std::vector<NodeTensor> nodeSeparation(const std::vector<glm::dvec3>& restNodes, const std::vector<glm::uvec4>& tets,
                                        const std::vector<glm::dvec3>& x, const std::vector<glm::dvec3>& v, const glm::dvec4& lame,
-                                       bool eq16)
+                                       bool eq16, double yieldStress)
 {
     const size_t n = restNodes.size();
     std::vector<glm::dvec3> fp(n, glm::dvec3(0.0)), fm(n, glm::dvec3(0.0));
@@ -122,7 +138,7 @@ std::vector<NodeTensor> nodeSeparation(const std::vector<glm::dvec3>& restNodes,
             xs[i] = x[t[i]];
             vs[i] = v[t[i]];
         }
-        const TetStressResult s = tetStress(r, xs, vs, lame);
+        const TetStressResult s = tetStress(r, xs, vs, lame, yieldStress);
         for (int i = 0; i < 4; ++i) {
             fp[t[i]] += s.tensileForce[i];
             fm[t[i]] += s.compressiveForce[i];

@@ -20,8 +20,11 @@ void symmetricEigen(glm::dmat3 A, glm::dvec3& w, glm::dmat3& V);
 void largestEigen(const glm::dmat3& A, double& w, glm::dvec3& v);
 glm::dmat3 outerOverLength(const glm::dvec3& a); // m(a)
 
-// rest: the four rest positions; x, v: current positions and velocities; lame: lambda, mu, phi, psi.
-TetStressResult tetStress(const glm::dvec3 rest[4], const glm::dvec3 x[4], const glm::dvec3 v[4], const glm::dvec4& lame);
+// rest: the four rest positions; x, v: current positions and velocities; lame: lambda, mu, phi, psi;
+// yieldStress > 0: the stress's deviatoric part is scaled onto the von Mises surface of that
+// yield stress (a ductile material; 0: brittle, the stress of (9) as it is).
+TetStressResult tetStress(const glm::dvec3 rest[4], const glm::dvec3 x[4], const glm::dvec3 v[4], const glm::dvec4& lame,
+                          double yieldStress = 0.0);
 
 // Separation tensor per node: eq16 (true) or the mean of the incident element tensors.
 struct NodeTensor {
@@ -31,6 +34,6 @@ struct NodeTensor {
 };
 std::vector<NodeTensor> nodeSeparation(const std::vector<glm::dvec3>& restNodes, const std::vector<glm::uvec4>& tets,
                                        const std::vector<glm::dvec3>& x, const std::vector<glm::dvec3>& v, const glm::dvec4& lame,
-                                       bool eq16);
+                                       bool eq16, double yieldStress = 0.0);
 
 } // namespace floe::reference
