@@ -1,6 +1,6 @@
 #version 460
 // One thread per node slot (indirect): a split node gets a copy at nodes + offset (position,
-// velocity, rest position, fragment label, flags); both are marked as crack nodes (the thesis
+// velocity, rest position, node data, peak load, fragment label, flags); both are marked as crack nodes (the thesis
 // marked only the original, §11 item 5; the copy lies on the same crack). The copy's mass is
 // set when the incidence is rebuilt: lumped from its own tets, so mass is conserved (the thesis
 // gave both the full mass, §11 item 11).
@@ -12,6 +12,7 @@ FLOE_RW_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_RW_VEC4(FRACTURE_BIND_VELOCITIES, velocities);
 FLOE_RW_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
 FLOE_RW_VEC4(FRACTURE_BIND_NODE_DATA, nodeData);
+FLOE_RW_VEC4(FRACTURE_BIND_PEAK, peak);
 FLOE_RW_UINT(FRACTURE_BIND_LABELS, labels);
 FLOE_RW_UINT(FRACTURE_BIND_NODE_FLAGS, flags);
 FRACTURE_STATE_BLOCK;
@@ -27,6 +28,7 @@ void main()
     FLOE_STORE_VEC4(velocities, copy, FLOE_RW_LOAD_VEC4(velocities, n));
     FLOE_STORE_VEC4(restNodes, copy, FLOE_RW_LOAD_VEC4(restNodes, n));
     FLOE_STORE_VEC4(nodeData, copy, FLOE_RW_LOAD_VEC4(nodeData, n));
+    FLOE_STORE_VEC4(peak, copy, FLOE_RW_LOAD_VEC4(peak, n));
     FLOE_STORE_UINT(labels, copy, FLOE_RW_LOAD_UINT(labels, n));
     const uint f = FLOE_RW_LOAD_UINT(flags, n) | FRACTURE_NODE_CRACK;
     FLOE_STORE_UINT(flags, n, f);

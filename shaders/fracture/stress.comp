@@ -7,16 +7,24 @@
 //   stress (9) sigma = lambda tr(eps) I + 2 mu eps + phi tr(nu) I + 2 psi nu
 //   split (12)/(13) sigma+- from the eigen-decomposition; forces (10)/(11)/(14)/(15)
 //   f_i = -(vol/2) F sigma b_i (with the doubled strain this is the StVK force -vol F S b_i).
-// Ductile tets (TET_INFO.w = yield > 0, in units of tau): sigma's deviatoric part is scaled back
-// onto the von Mises yield surface sqrt(3/2 s:s) = sigma_y = yield x tau / tauScale before the
-// split, the stress of Hencky's deformation theory of perfect plasticity. The thesis names
-// iron ductile (§2.3) and leaves plasticity to future work (§7); with (9) alone an iron edge
-// landing loaded its nodes up to 1.6 tau and broke it. The cap acts on the fracture criterion
-// only: the motion stays elastic (Floe's tets are XPBD shape-matching constraints, not driven
-// by these forces), so a yielded body springs back instead of keeping a dent. Deformation
-// theory equals the incremental theory under proportional loading, which an impact's rising
-// stress is; it does not remember plastic strain over unloading. The pressure is not capped:
-// von Mises flow is isochoric, and a hydrostatic tension can still break a ductile body.
+// Ductile tets (TET_INFO.w = yield > 0, in units of tau; README "Ductile materials"). The
+// thesis names iron ductile (§2.3) but models it elastic-brittle and leaves plasticity to future
+// work (§7); with (9) alone an iron edge landing loads its nodes beyond tau. Floe follows
+// Hencky's deformation theory of perfect plasticity with a strain-based failure (Johnson and
+// Cook's damage, with a constant failure strain):
+//   sigma's deviatoric part s is scaled back onto the von Mises surface
+//   sqrt(3/2 s:s) = sigma_y = yield x tau / tauScale before the split; the pressure is not
+//   capped (von Mises flow is isochoric);
+//   the equivalent plastic strain is then q / sigma_y - 1 yield strains, with q the von Mises
+//   stress of (9) (its elastic trial stress); the damage D = plastic strain / failure strain
+//   (TET_DAMAGE.y = 1 / ductility, the failure strain in yield strains) keeps its peak, and
+//   fracture/load lets a ductile node crack only as far as D tau reaches (D >= 1: exhausted).
+// The motion stays elastic (Floe's tets are XPBD shape-matching constraints, not driven by
+// these forces), so a yielded body springs back; deformation theory equals the incremental
+// theory under proportional loading, which an impact's rising stress is, and keeping D's peak
+// (not summing increments) stands for the plastic strain the elastic ring-down would not add.
+// The cap alone did not keep iron whole: (16) subtracts the unbalanced compressive forces, the
+// cap shrinks those as well, and iron's loads gathered near 0.6-1.3 tau whatever the landing.
 // Writes the nodal forces, sigma with its largest principal stress, the element's own
 // separation tensor's largest eigenpair (the Wave method's element criterion, §3.0: (16) over
 // the element's four corners, where the unbalanced sums vanish because sum_i f_i = 0), and one
@@ -32,6 +40,7 @@ FLOE_IN_VEC4(FRACTURE_BIND_TET_REST, rest);
 FLOE_IN_VEC4(FRACTURE_BIND_TET_MATERIAL, material);
 FLOE_IN_VEC4(FRACTURE_BIND_TET_INFO, tetInfo);
 FLOE_IN_VEC4(FRACTURE_BIND_BODY_INFO, bodyInfo);
+FLOE_RW_VEC4(FRACTURE_BIND_TET_DAMAGE, damage);
 FLOE_IN_UINT(FRACTURE_BIND_SLOTS, slots);
 FLOE_OUT_VEC4(FRACTURE_BIND_RECORDS, records);
 FLOE_OUT_VEC4(FRACTURE_BIND_TET_STRESS, tetStress);
@@ -64,7 +73,12 @@ void main()
         const float pressure = (sigma[0][0] + sigma[1][1] + sigma[2][2]) / 3.0;
         const mat3 s = sigma - pressure * mat3(1.0);
         const float vonMises = sqrt(1.5 * (dot(s[0], s[0]) + dot(s[1], s[1]) + dot(s[2], s[2])));
-        if (vonMises > sigmaY) sigma = pressure * mat3(1.0) + (sigmaY / vonMises) * s;
+        if (vonMises > sigmaY) {
+            sigma = pressure * mat3(1.0) + (sigmaY / vonMises) * s;
+            const vec4 d = FLOE_RW_LOAD_VEC4(damage, t);
+            const float D = (vonMises / sigmaY - 1.0) * d.y;
+            if (D > d.x) FLOE_STORE_VEC4(damage, t, vec4(D, d.yzw));
+        }
     }
 
     vec3 w;

@@ -2,14 +2,15 @@
 // One thread per tet: its four faces as flat-shaded triangles for the mesh renderer (12
 // vertices: positions and face normals; 4 triangles with a colour code). Faces inside a
 // fragment are hidden by the depth test; crack faces show as fragments separate. Colour: the
-// fragment label (cluster view) or, in the stress view, the tet's largest node load / tau
-// (green 0 to red tau, digest-004 §3.6).
+// fragment label (cluster view) or, in the stress view, the tet's largest node load / tau of the
+// last step (green 0 to red tau, digest-004 §3.6; the load, not a ductile body's damage-limited
+// criterion).
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_IN_UVEC4(FRACTURE_BIND_TETS, tets);
 FLOE_IN_UINT(FRACTURE_BIND_LABELS, labels);
-FLOE_IN_VEC4(FRACTURE_BIND_NODE_DATA, nodeData);
+FLOE_IN_VEC4(FRACTURE_BIND_PEAK, peak);
 FLOE_IN_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
 FLOE_IN_VEC4(FRACTURE_BIND_BODY_INFO, bodyInfo);
 FLOE_OUT_VEC4(FRACTURE_BIND_SURFACE, surface);
@@ -27,7 +28,7 @@ void main()
     float load = 0.0;
     for (int i = 0; i < 4; ++i) {
         x[i] = FLOE_LOAD_VEC4(positions, idx[i]).xyz;
-        load = max(load, FLOE_LOAD_VEC4(nodeData, idx[i]).w);
+        load = max(load, FLOE_LOAD_VEC4(peak, idx[i]).w); // -1 before the first step
     }
     uint colour;
     if (params.control.w == 1u) {

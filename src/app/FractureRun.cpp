@@ -90,6 +90,7 @@ std::vector<fracture::FractureBodyInstance> fractureInstances(const Scene& scene
         if (b.psi >= 0) i.material.psi = b.psi;
         if (b.tau > 0) i.material.tau = b.tau;
         if (b.yield >= 0) i.material.yield = b.yield;
+        if (b.ductility >= 0) i.material.ductility = b.ductility;
         // Table 1 prints phi and psi without their unit's exponent (digest-004 §5.1); Floe reads
         // them as multiples of dampingTime seconds times the Lame unit.
         i.material.phi *= dampingTime;
@@ -180,6 +181,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
                                         "fracture_events",
                                         "cuts",
                                         "max_separation",
+                                        "max_damage",
                                         "contact"};
     std::vector<std::string> gpuColumns;
     std::unique_ptr<io::CsvWriter> csv;
@@ -265,6 +267,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         csv->set("fracture_events", uint64_t(report.events));
         csv->set("cuts", uint64_t(report.cuts));
         csv->set("max_separation", double(report.maxLoad));
+        csv->set("max_damage", double(report.maxDamage));
         csv->set("contact", uint64_t(report.contact ? 1 : 0));
         csv->endRow();
         gpuTotal += ms;
@@ -310,6 +313,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     summary["fracture_events"] = report.events;
     summary["cuts"] = report.cuts;
     summary["max_separation"] = worstLoad;
+    summary["max_damage"] = report.maxDamage;
     summary["metrics"] = {{"max_separation", loadStat.json()}};
     summary["steps"] = done;
     summary["simulated_seconds"] = double(done) * dt;

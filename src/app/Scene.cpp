@@ -177,6 +177,9 @@ const SettingsTable& FractureBody::table()
             .number("yield", &S::yield, "tau", -1, 1e3,
                     "von Mises yield stress in units of tau; the stress that loads the fracture criterion is capped "
                     "there (0: brittle; negative: the material's: iron 0.6, glass and ceramic 0)")
+            .number("ductility", &S::ductility, "yield strains", -1, 1e6,
+                    "plastic strain at which a ductile material (yield > 0) fails, in yield strains; its nodes crack "
+                    "only as far as that damage reaches (negative: the material's: iron 100)")
             .vector("translation", &S::translation, "m", -1e6, 1e6, "translation")
             .vector("scale", &S::scale, "", 1e-6, 1e6, "scale (before rotation)")
             .vector("rotationAxis", &S::rotationAxis, "", -1e6, 1e6, "rotation axis")

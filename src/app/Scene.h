@@ -143,8 +143,9 @@ struct FractureBody {
     float tipRefinement = 1.3f;       // cone: grading towards the tip
     std::string material = "glass";   // glass, iron, ceramic (digest-004 Table 1) or custom
     float lambda = -1, mu = -1, phi = -1, psi = -1, tau = -1; // overrides of the material's values (negative: keep)
-    float yield = -1; // von Mises yield stress in units of tau (0: brittle; negative: the material's)
-    glm::vec3 translation{0, 0, 0};                           // m
+    float yield = -1;               // von Mises yield stress in units of tau (0: brittle; negative: the material's)
+    float ductility = -1;           // failure strain of a ductile material in yield strains (negative: the material's)
+    glm::vec3 translation{0, 0, 0}; // m
     glm::vec3 scale{1, 1, 1};
     glm::vec3 rotationAxis{0, 0, 1};
     float rotationAngle = 0.0f;         // radians
@@ -165,7 +166,7 @@ struct FractureSceneSettings {
     int maxIterations = 3;                   // cuts per fracture event (secondary splits: 1 + this many)
     float fragility = 2.0f;                  // secondary splits: crack nodes cut at tau / fragility
     float radiusFactor = 3.0f;               // radius: mean edge lengths per unit of load / tau
-    float tauScale = 150.0f;                 // load -> tau units (calibrated, README: Fracture)
+    float tauScale = 225.0f;                 // load -> tau units (calibrated, README: Fracture)
     float dampingTime = 1.0e-6f;             // s: phi and psi of Table 1 are taken times this
     bool evaluateEveryStep = false;          // else only on steps with contact (the thesis)
     int substeps = 20;

@@ -14,6 +14,7 @@
 
 #include "base/Error.h"
 #include "body/SurfaceMesh.h"
+#include "fracture/Elasticity.h"
 #include "fracture/TetShapes.h"
 
 namespace floe {
@@ -332,6 +333,13 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
                 if (body.material == "custom" && (body.lambda < 0 || body.mu < 0 || body.phi < 0 || body.psi < 0 || body.tau <= 0))
                     throw Error(
                         fmt::format("{}: {}: material custom needs lambda, mu, phi, psi (>= 0) and tau (> 0)", where, section));
+                const fracture::Material preset = fracture::materialPreset(body.material).value_or(fracture::Material{});
+                const float yield = body.yield >= 0 ? body.yield : preset.yield;
+                const float ductility = body.ductility >= 0 ? body.ductility : preset.ductility;
+                if (yield > 0 && ductility <= 0)
+                    throw Error(fmt::format("{}: {}.ductility: a ductile material (yield {} > 0) needs a failure strain > 0 "
+                                            "yield strains",
+                                            where, section, yield));
                 if (body.youngsModulus > 0 && body.youngsModulus < 1e3f)
                     throw Error(fmt::format("{}: {}.youngsModulus: {} Pa is too soft for the dynamics; expected 0 (from the "
                                             "material) or 1e3 .. 1e12",

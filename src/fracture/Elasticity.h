@@ -21,13 +21,21 @@ std::vector<TetRest> restData(const TetMesh& mesh); // computed in double precis
 
 // Lame constants (Pa), damping constants (Pa s) and the durability threshold tau of digest-004
 // Table 1 (O'Brien 2000's library as the thesis prints it; units as printed, see README), and
-// Floe's von Mises yield stress in units of tau (0: brittle). The thesis calls iron ductile
-// (§2.3) but models no yield; Floe caps a ductile tet's deviatoric stress at the yield surface
-// before the fracture criterion reads it (fracture/stress; README, "ductile materials").
+// Floe's ductility: the von Mises yield stress in units of tau (0: brittle) and the failure
+// strain in yield strains. The thesis calls iron ductile (§2.3) but models no yield; Floe caps
+// a ductile tet's deviatoric stress at the yield surface and lets its nodes crack only once its
+// plastic strain reaches the failure strain (fracture/stress, fracture/load; README, "Ductile
+// materials").
 struct Material {
     float lambda = 0.419f, mu = 0.578f, phi = 1.04f, psi = 1.44f, tau = 6.01f;
     float yield = 0.0f;
+    float ductility = 0.0f; // failure strain / yield strain (> 0 where yield > 0)
 };
+// 1 / ductility for a ductile material, 0 for a brittle one (TET_DAMAGE.y).
+inline float inverseDuctility(const Material& m)
+{
+    return m.yield > 0.0f && m.ductility > 0.0f ? 1.0f / m.ductility : 0.0f;
+}
 std::optional<Material> materialPreset(std::string_view name); // glass, iron, ceramic
 // Young's modulus implied by the Lame constants, mu (3 lambda + 2 mu) / (lambda + mu), in Table
 // 1's units (glass 1.40, iron 3.45, ceramic 1.38; digest-004 §5.1's note).

@@ -66,7 +66,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
 {
     using sim::uploaded;
     if (bodies.empty()) throw Error("a fracture scene needs at least one body");
-    std::vector<glm::vec4> positions, velocities, restNodes, tetRows, lame, tetInfo, bodyInfo;
+    std::vector<glm::vec4> positions, velocities, restNodes, tetRows, lame, tetInfo, tetDamage, bodyInfo;
     std::vector<glm::uvec4> tets;
     // Constraint method: pieces, their links (global nodes), pieces' masses and tau.
     pieced_ = settings.method == FractureMethod::Constraint;
@@ -127,6 +127,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
             }
             const float size = float(std::cbrt(6.0 * v));
             tetInfo.emplace_back(float(b), body.density, body.youngsModulus * size, body.material.yield);
+            tetDamage.emplace_back(0.0f, inverseDuctility(body.material), 0.0f, 0.0f);
         }
         const double count = double(std::max<size_t>(mesh.tets.size(), 1));
         const float meanEdge = float(edges / count);
@@ -162,6 +163,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
         permuted(tetRows, 4);
         permuted(lame, 1);
         permuted(tetInfo, 1);
+        permuted(tetDamage, 1);
         colourStart_.assign(colours + 1, 0);
         for (uint32_t c : colour) ++colourStart_[c + 1];
         for (uint32_t c = 0; c < colours; ++c) colourStart_[c + 1] += colourStart_[c];
@@ -183,7 +185,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     velocities_ = uploaded(context, graph, "fracture velocities", velocities, kVec4);
     restNodes_ = uploaded(context, graph, "fracture rest nodes", restNodes, kVec4);
     predicted_ = sized("fracture predicted", capacity_, 16, kVec4);
-    peak_ = sized("fracture peak loads", capacity_, 16, kVec4);
+    peak_ = uploaded(context, graph, "fracture peak loads", std::vector<glm::vec4>(capacity_, glm::vec4(0.0f)), kVec4);
     nodeFlags_ = uploaded(context, graph, "fracture node flags", std::vector<uint32_t>(capacity_, 0u), kUint);
     nodeData_ = uploaded(context, graph, "fracture node data", std::vector<glm::vec4>(capacity_, glm::vec4(0.0f)), kVec4);
     labels_ = sized("fracture labels", capacity_, 4, kUint);
@@ -196,6 +198,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     tetRest_ = uploaded(context, graph, "fracture tet rest", tetRows, kVec4);
     tetMaterial_ = uploaded(context, graph, "fracture tet material", lame, kVec4);
     tetInfo_ = uploaded(context, graph, "fracture tet info", tetInfo, kVec4);
+    tetDamage_ = uploaded(context, graph, "fracture tet damage", tetDamage, kVec4);
     tetSide_ = sized("fracture tet sides", tets_, 4, kUint);
     tetReach_ = sized("fracture tet reach", tets_, 4, kUint);
     nodeReach_ = sized("fracture node reach", capacity_, 4, kUint);
@@ -358,6 +361,7 @@ StressInputs FractureBodies::stressInputs() const
     in.rest = &tetRest_;
     in.material = &tetMaterial_;
     in.tetInfo = &tetInfo_;
+    in.damage = &tetDamage_;
     in.bodyInfo = &bodyInfo_;
     in.slots = &slots_;
     in.nodeStart = &nodeStart_;
@@ -450,6 +454,7 @@ FractureReport FractureBodies::afterStep(graph::RenderGraph& graph, gpu::FrameRe
     float load;
     std::memcpy(&load, &s.extra.x, sizeof(load));
     report_.maxLoad = load;
+    std::memcpy(&report_.maxDamage, &s.ductile.x, sizeof(report_.maxDamage));
     return report_;
 }
 
@@ -461,7 +466,7 @@ void FractureBodies::addSurface(graph::RenderGraph& graph)
         .read(FRACTURE_BIND_POSITIONS, positions_)
         .read(FRACTURE_BIND_TETS, tetBuffer_)
         .read(FRACTURE_BIND_LABELS, labels_)
-        .read(FRACTURE_BIND_NODE_DATA, nodeData_)
+        .read(FRACTURE_BIND_PEAK, peak_)
         .read(FRACTURE_BIND_REST_NODES, restNodes_)
         .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)
         .write(FRACTURE_BIND_SURFACE, surface_)

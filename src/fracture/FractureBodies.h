@@ -63,7 +63,7 @@ struct FractureSettings {
     uint32_t maxIterations = 3;  // cuts per fracture event (the thesis' "max. fracture iterations")
     float fragility = 2.0f;      // secondary splits: crack nodes cut at tau / fragility (20)
     float radiusFactor = 3.0f;   // Radius: crack radius in mean edge lengths per unit of load / tau
-    float tauScale = 150.0f;     // load -> tau units (README: Fracture, the calibration)
+    float tauScale = 225.0f;     // load -> tau units (README: Fracture, the calibration)
     float waveToughness = 0.2f;  // Wave: G_c / gamma in tau units (the thesis gives neither)
     bool waveSplitBand = false;  // Wave: split the crossed band by side (Glondu) instead of detaching it (the thesis)
     uint32_t weakEvery = 10;     // Wave: about one tet in this many is weak
@@ -87,7 +87,8 @@ struct FractureSettings {
 struct FractureReport {
     uint32_t nodes = 0, fragments = 0, events = 0, cuts = 0;
     bool contact = false;
-    float maxLoad = 0.0f; // largest node load / tau this step
+    float maxLoad = 0.0f;   // largest node load / tau this step
+    float maxDamage = 0.0f; // largest damage of a ductile body's node so far (1: its ductility is spent)
 };
 
 class FractureBodies {
@@ -131,6 +132,8 @@ public:
     const gpu::Buffer& tets() const { return tetBuffer_; }
     const gpu::Buffer& labels() const { return labels_; }
     const gpu::Buffer& nodeData() const { return nodeData_; }
+    const gpu::Buffer& peakLoads() const { return peak_; }      // vec4 per node: crack normal, the step's peak load
+    const gpu::Buffer& tetDamage() const { return tetDamage_; } // vec4 per tet: ductile damage, 1 / ductility
     const gpu::Buffer& nodeFlags() const { return nodeFlags_; }
     const TetStress& stress() const { return *stress_; }
     const gpu::Buffer& surfacePositions() const { return surface_; }
@@ -163,7 +166,7 @@ private:
     gpu::Buffer params_, state_, stateReadback_;
     gpu::Buffer positions_, velocities_, predicted_, peak_, restNodes_, nodeFlags_, nodeData_, labels_;
     gpu::Buffer nodeSides_, split_, offsets_, keys_, values_;
-    gpu::Buffer tetBuffer_, tetRest_, tetMaterial_, tetInfo_, tetSide_, tetReach_, nodeReach_, lambdas_;
+    gpu::Buffer tetBuffer_, tetRest_, tetMaterial_, tetInfo_, tetDamage_, tetSide_, tetReach_, nodeReach_, lambdas_;
     gpu::Buffer corners_, slots_, nodeStart_, heads_, bodyInfo_;
     gpu::Buffer surface_, surfaceNormals_, surfaceTriangles_;
     gpu::Buffer contactOut_, contactStart_, linkBuffer_, nodeLinkStart_, nodeLinks_, constraintInfo_, constraintState_,

@@ -46,6 +46,7 @@ void TetStress::addPasses(graph::RenderGraph& graph, const StressInputs& in)
         .read(FRACTURE_BIND_TET_MATERIAL, *in.material, kVec4)
         .read(FRACTURE_BIND_TET_INFO, *in.tetInfo, kVec4)
         .read(FRACTURE_BIND_BODY_INFO, *in.bodyInfo, kVec4)
+        .readWrite(FRACTURE_BIND_TET_DAMAGE, *in.damage, kVec4)
         .read(FRACTURE_BIND_SLOTS, *in.slots, kUint)
         .write(FRACTURE_BIND_RECORDS, records_)
         .write(FRACTURE_BIND_TET_STRESS, tetStress_)
@@ -66,12 +67,13 @@ TetMeshBuffers::TetMeshBuffers(gpu::Context& context, graph::RenderGraph& graph,
     : tetCount(uint32_t(mesh.tets.size())), nodeCount(uint32_t(mesh.nodes.size()))
 {
     using sim::uploaded;
-    std::vector<glm::vec4> rows, lame(mesh.tets.size()), info(mesh.tets.size());
+    std::vector<glm::vec4> rows, lame(mesh.tets.size()), info(mesh.tets.size()), ductile(mesh.tets.size());
     packRest(restData(mesh), rows);
     for (size_t t = 0; t < mesh.tets.size(); ++t) {
         const Material& mt = materials.empty() ? m : materials.at(t);
         lame[t] = glm::vec4(mt.lambda, mt.mu, mt.phi, mt.psi);
         info[t] = glm::vec4(0.0f, 0.0f, 0.0f, mt.yield);
+        ductile[t] = glm::vec4(0.0f, inverseDuctility(mt), 0.0f, 0.0f);
     }
     const std::vector<glm::vec4> body{glm::vec4(m.tau, 1.0f, 0.0f, 0.0f)};
     const Incidence inc = incidence(mesh);
@@ -90,6 +92,7 @@ TetMeshBuffers::TetMeshBuffers(gpu::Context& context, graph::RenderGraph& graph,
     rest = uploaded(context, graph, "fracture tet rest", rows, kVec4);
     material = uploaded(context, graph, "fracture tet material", lame, kVec4);
     tetInfo = uploaded(context, graph, "fracture tet info", info, kVec4);
+    damage = uploaded(context, graph, "fracture tet damage", ductile, kVec4);
     bodyInfo = uploaded(context, graph, "fracture body info", body, kVec4);
     slots = uploaded(context, graph, "fracture incidence slots", inc.slot, kUint);
     nodeStart = uploaded(context, graph, "fracture node start", inc.start, kUint);
@@ -106,6 +109,7 @@ StressInputs TetMeshBuffers::inputs(const gpu::Buffer& positions, const gpu::Buf
     in.rest = &rest;
     in.material = &material;
     in.tetInfo = &tetInfo;
+    in.damage = &damage;
     in.bodyInfo = &bodyInfo;
     in.slots = &slots;
     in.nodeStart = &nodeStart;

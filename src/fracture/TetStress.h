@@ -33,6 +33,7 @@ struct StressInputs {
     const gpu::Buffer *positions = nullptr, *velocities = nullptr;
     const gpu::Buffer *tets = nullptr, *rest = nullptr, *material = nullptr;
     const gpu::Buffer *tetInfo = nullptr, *bodyInfo = nullptr; // yield (tau units) per tet, tau per body
+    const gpu::Buffer* damage = nullptr;                       // read and written: a ductile tet's damage
     const gpu::Buffer *slots = nullptr, *nodeStart = nullptr, *heads = nullptr;
     uint32_t tetCount = 0, nodeCount = 0;
 };
@@ -58,9 +59,9 @@ private:
 // and parameters on the GPU; one body with `material`'s tau, and tauScale `tauScale`.
 struct TetMeshBuffers {
     TetMeshBuffers(gpu::Context& context, graph::RenderGraph& graph, const TetMesh& mesh, const Material& material,
-                   SeparationMode mode, const std::vector<Material>& materials = {}, float tauScale = 150.0f);
+                   SeparationMode mode, const std::vector<Material>& materials = {}, float tauScale = 225.0f);
     StressInputs inputs(const gpu::Buffer& positions, const gpu::Buffer& velocities) const;
-    gpu::Buffer params, tets, rest, material, tetInfo, bodyInfo, slots, nodeStart, heads;
+    gpu::Buffer params, tets, rest, material, tetInfo, damage, bodyInfo, slots, nodeStart, heads;
     uint32_t tetCount = 0, nodeCount = 0;
 };
 

@@ -524,7 +524,7 @@ TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
     EXPECT_GE(summary["fragments"].get<int>(), 2) << summary.dump();
     EXPECT_GT(summary["nodes_final"].get<int>(), summary["nodes_initial"].get<int>());
     const std::string csv = readFile(out / "metrics.csv");
-    for (const char* column : {"fragments", "fracture_events", "max_separation", "gpu_ms:fracture/tet_goals",
+    for (const char* column : {"fragments", "fracture_events", "max_separation", "max_damage", "gpu_ms:fracture/tet_goals",
                                "gpu_ms:fracture/stress", "gpu_ms:fracture/cut_classify"})
         EXPECT_NE(csv.find(column), std::string::npos) << column;
     EXPECT_TRUE(fs::exists(out / "frame_0001.png"));
@@ -534,6 +534,11 @@ TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
     const Result b = floe("run " + bad.string() + " --steps 1");
     EXPECT_EQ(b.status, 2) << b.output;
     EXPECT_NE(b.output.find("FractureBodies[0]: material custom needs"), std::string::npos) << b.output;
+    const fs::path brittle = writeScene(dir, "brittle.json", R"({"Configuration": {}, "FractureBodies": [{"shape": "cube",
+        "material": "glass", "yield": 0.5}]})");
+    const Result d = floe("run " + brittle.string() + " --steps 1");
+    EXPECT_EQ(d.status, 2) << d.output;
+    EXPECT_NE(d.output.find("FractureBodies[0].ductility: a ductile material"), std::string::npos) << d.output;
     const fs::path missing = writeScene(dir, "missing.json", R"({"Configuration": {}, "FractureBodies": [{"shape": "mesh",
         "geometryFile": "nothing.msh"}]})");
     const Result m = floe("run " + missing.string() + " --steps 1");

@@ -24,13 +24,13 @@ using namespace floe::fracture;
 namespace {
 
 struct Result {
-    std::vector<glm::vec4> tetStress, tetSeparation, nodeSeparation, forces, records;
+    std::vector<glm::vec4> tetStress, tetSeparation, nodeSeparation, forces, records, damage;
 };
 
 class FractureStressTest : public test::GpuTest {
 protected:
     Result evaluate(const TetMesh& mesh, const std::vector<glm::vec3>& x, const std::vector<glm::vec3>& v, const Material& material,
-                    SeparationMode mode, float tauScale = 150.0f)
+                    SeparationMode mode, float tauScale = 225.0f)
     {
         const TetMeshBuffers buffers(context(), graph(), mesh, material, mode, {}, tauScale);
         TetStress stress(context(), shaders(), buffers.tetCount, buffers.nodeCount);
@@ -49,6 +49,7 @@ protected:
         r.nodeSeparation = download<glm::vec4>(stress.nodeSeparation(), mesh.nodes.size());
         r.forces = download<glm::vec4>(stress.forces(), 4 * mesh.tets.size());
         r.records = download<glm::vec4>(stress.records(), 12 * mesh.tets.size());
+        r.damage = download<glm::vec4>(buffers.damage, mesh.tets.size());
         return r;
     }
 };
@@ -189,7 +190,8 @@ TEST_F(FractureStressTest, DeformedBodyMatchesTheReferenceInBothSeparationModes)
 
 // A ductile material's stress (iron: yield 0.6 tau) on the von Mises yield surface where (9)
 // exceeds it, and unchanged below; the pressure is never changed. Checked against the
-// reference, which caps (9) independently, and from the cap's properties.
+// reference, which caps (9) independently, and from the cap's properties; the tets' damage
+// (plastic strain over the failure strain) against the reference's.
 TEST_F(FractureStressTest, DuctileStressIsCappedOnTheYieldSurface)
 {
     const TetMesh mesh = shape(TetShape::Sphere, 6);
@@ -198,7 +200,8 @@ TEST_F(FractureStressTest, DuctileStressIsCappedOnTheYieldSurface)
     std::vector<glm::vec3> x(mesh.nodes.size()), v(mesh.nodes.size());
     for (size_t i = 0; i < x.size(); ++i) {
         const glm::vec3 p = mesh.nodes[i];
-        x[i] = glm::vec3(p.x * (1.0f + 0.1f * p.y), p.y - 0.15f * p.x * p.x, p.z * 0.95f) + 0.003f * glm::vec3(u(rng), u(rng), u(rng));
+        x[i] =
+            glm::vec3(p.x * (1.0f + 0.1f * p.y), p.y - 0.15f * p.x * p.x, p.z * 0.95f) + 0.003f * glm::vec3(u(rng), u(rng), u(rng));
         v[i] = 0.02f * glm::vec3(u(rng), u(rng), u(rng));
     }
     const Material iron = *materialPreset("iron");
@@ -247,10 +250,16 @@ TEST_F(FractureStressTest, DuctileStressIsCappedOnTheYieldSurface)
         const double q = vonMises(gpu, pGpu);
         vonMises(elastic[t].stress, pElastic);
         EXPECT_NEAR(pGpu, pElastic, tol) << "tet " << t << ": the pressure is not capped";
+        // The damage: the plastic strain in failure strains (the ductility's yield strains).
+        const double damage = reference::ductileDamage(elastic[t].stress, yieldStress, iron.ductility);
+        EXPECT_NEAR(r.damage[t].x, damage, 2e-4 * maxStress / yieldStress / iron.ductility + 1e-7) << "tet " << t;
+        EXPECT_EQ(r.damage[t].y, 1.0f / iron.ductility);
         if (equivalent[t] > yieldStress * 1.01) {
+            EXPECT_GT(r.damage[t].x, 0.0f) << "tet " << t << ": yielded";
             EXPECT_NEAR(q, yieldStress, 1e-3 * yieldStress + tol) << "tet " << t << ": on the yield surface";
             ++capped;
         } else if (equivalent[t] < yieldStress * 0.99) {
+            EXPECT_EQ(r.damage[t].x, 0.0f) << "tet " << t << ": below yield, no damage";
             EXPECT_NEAR(q, equivalent[t], tol) << "tet " << t << ": below yield, (9) as it is";
             ++kept;
         }

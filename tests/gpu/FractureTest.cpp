@@ -314,6 +314,58 @@ TEST_F(FractureTest, DroppedIronCubeDeformsWithoutBreakingWhileGlassBreaks)
     EXPECT_GE(result["glass"].fragments, 2u);
 }
 
+// A ductile body's nodes crack only once a tet at them has spent its ductility: the same iron
+// drop with a tau scale that loads it far beyond tau holds with iron's ductility (100 yield
+// strains) and breaks with a ductility of 0.05. Every node's criterion is min(peak load,
+// largest damage of its tets x tau), checked against the CPU from the downloaded buffers.
+TEST_F(FractureTest, DuctileNodesCrackOnlyOnceTheirDuctilityIsSpent)
+{
+    std::map<float, FractureReport> result;
+    for (float ductility : {100.0f, 0.05f}) {
+        FractureSettings s;
+        s.domainMin = glm::vec3(-10.0f, 0.0f, -10.0f);
+        s.domainMax = glm::vec3(10.0f, 20.0f, 10.0f);
+        s.tauScale = 300.0f;
+        FractureBodyInstance iron = body(TetShape::Cube, 6, "iron", glm::vec3(0.0f, 5.0f, 0.0f), 0.7f);
+        ASSERT_GT(iron.material.yield, 0.0f);
+        iron.material.ductility = ductility;
+        FractureBodies bodies(context(), shaders(), graph(), {iron}, s);
+        FractureReport r = bodies.report();
+        float largestLoad = 0.0f;
+        for (int i = 0; i < 84 && r.events == 0; ++i) {
+            bodies.addStep(graph());
+            submit();
+            r = bodies.afterStep(graph());
+            largestLoad = std::max(largestLoad, r.maxLoad);
+        }
+        result[ductility] = r;
+        if (ductility < 1.0f) continue;
+        EXPECT_GT(largestLoad, 1.5f) << "the drop must load iron beyond tau, or the test shows nothing";
+        EXPECT_EQ(r.events, 0u);
+        const Snapshot snap = snapshot(bodies);
+        const std::vector<glm::vec4> peak = download<glm::vec4>(bodies.peakLoads(), bodies.nodeCount());
+        const std::vector<glm::vec4> damage = download<glm::vec4>(bodies.tetDamage(), bodies.tetCount());
+        std::vector<float> nodeDamage(snap.positions.size(), 0.0f);
+        float largestDamage = 0.0f;
+        for (size_t t = 0; t < snap.tets.size(); ++t) {
+            EXPECT_EQ(damage[t].y, 1.0f / ductility);
+            largestDamage = std::max(largestDamage, damage[t].x);
+            for (int i = 0; i < 4; ++i) nodeDamage[snap.tets[t][i]] = std::max(nodeDamage[snap.tets[t][i]], damage[t].x);
+        }
+        EXPECT_GT(largestDamage, 0.0f) << "iron yielded somewhere";
+        EXPECT_LT(largestDamage, 1.0f);
+        EXPECT_EQ(r.maxDamage, largestDamage) << "the report's largest damage";
+        std::printf("iron drop at tau scale %g: largest load %.2f tau, largest damage %.3f\n", s.tauScale, largestLoad,
+                    largestDamage);
+        for (size_t n = 0; n < snap.positions.size(); ++n)
+            ASSERT_EQ(snap.nodeData[n].w, std::min(peak[n].w, nodeDamage[n] * iron.material.tau)) << "node " << n;
+    }
+    EXPECT_EQ(result[100.0f].events, 0u);
+    EXPECT_EQ(result[100.0f].fragments, 1u);
+    EXPECT_GE(result[0.05f].events, 1u) << "spent ductility must let iron break";
+    EXPECT_GE(result[0.05f].fragments, 2u);
+}
+
 TEST_F(FractureTest, SeededRunsGiveIdenticalFragments)
 {
     std::vector<Snapshot> runs;

@@ -123,6 +123,18 @@ TetStressResult tetStress(const glm::dvec3 rest[4], const glm::dvec3 x[4], const
     return r;
 }
 
+double ductileDamage(const glm::dmat3& stress, double yieldStress, double ductility)
+{
+    const double p = (stress[0][0] + stress[1][1] + stress[2][2]) / 3.0;
+    double ss = 0;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            const double s = stress[j][i] - (i == j ? p : 0.0);
+            ss += s * s;
+        }
+    return std::max(0.0, std::sqrt(1.5 * ss) / yieldStress - 1.0) / ductility;
+}
+
 std::vector<NodeTensor> nodeSeparation(const std::vector<glm::dvec3>& restNodes, const std::vector<glm::uvec4>& tets,
                                        const std::vector<glm::dvec3>& x, const std::vector<glm::dvec3>& v, const glm::dvec4& lame,
                                        bool eq16, double yieldStress)

@@ -26,6 +26,11 @@ glm::dmat3 outerOverLength(const glm::dvec3& a); // m(a)
 TetStressResult tetStress(const glm::dvec3 rest[4], const glm::dvec3 x[4], const glm::dvec3 v[4], const glm::dvec4& lame,
                           double yieldStress = 0.0);
 
+// A ductile tet's damage from its stress of (9) (before the cap): the equivalent plastic strain
+// in yield strains, q / yieldStress - 1 (q the von Mises stress; 0 below yield), over the
+// ductility (the failure strain in yield strains).
+double ductileDamage(const glm::dmat3& stress, double yieldStress, double ductility);
+
 // Separation tensor per node: eq16 (true) or the mean of the incident element tensors.
 struct NodeTensor {
     glm::dmat3 tensor{0.0};
