@@ -1,9 +1,9 @@
 #version 460
 // One thread per node slot (indirect): a split node gets a copy at nodes + offset (position,
-// velocity, rest position, node data, peak load, fragment label, flags); both are marked as crack nodes (the thesis
-// marked only the original, §11 item 5; the copy lies on the same crack). The copy's mass is
-// set when the incidence is rebuilt: lumped from its own tets, so mass is conserved (the thesis
-// gave both the full mass, §11 item 11).
+// velocity, rest position, node data, peak load, fragment label, flags); both are marked as
+// crack nodes (the thesis marked only the original, §11 item 5; the copy lies on the same
+// crack). The copy's mass is set when the incidence is rebuilt: lumped from its own tets, so
+// mass is conserved (the thesis gave both the full mass, §11 item 11).
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_UINT(FRACTURE_BIND_SPLIT, split);
