@@ -208,13 +208,7 @@ TEST_F(FractureStressTest, DuctileStressIsCappedOnTheYieldSurface)
     ASSERT_GT(iron.yield, 0.0f);
     const std::vector<glm::dvec3> rest = toDouble(mesh.nodes), xd = toDouble(x), vd = toDouble(v);
     // The yield stress at the median of the tets' von Mises stresses, so that half are capped.
-    auto vonMises = [](const glm::dmat3& s, double& pressure) {
-        pressure = (s[0][0] + s[1][1] + s[2][2]) / 3.0;
-        double ss = 0;
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) ss += std::pow(s[i][j] - (i == j ? pressure : 0.0), 2);
-        return std::sqrt(1.5 * ss);
-    };
+    using reference::vonMises;
     std::vector<reference::TetStressResult> elastic;
     std::vector<double> equivalent;
     for (const glm::uvec4& t : mesh.tets) {

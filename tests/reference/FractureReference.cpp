@@ -48,6 +48,19 @@ glm::dmat3 outerOverLength(const glm::dvec3& a)
     return l > 0.0 ? glm::outerProduct(a, a) / l : glm::dmat3(0.0);
 }
 
+double vonMises(const glm::dmat3& stress, double& pressure)
+{
+    // J2 = s:s / 2 of the deviator s, the equivalent stress sqrt(3 J2).
+    pressure = (stress[0][0] + stress[1][1] + stress[2][2]) / 3.0;
+    double ss = 0;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            const double s = stress[j][i] - (i == j ? pressure : 0.0);
+            ss += s * s;
+        }
+    return std::sqrt(1.5 * ss);
+}
+
 TetStressResult tetStress(const glm::dvec3 rest[4], const glm::dvec3 x[4], const glm::dvec3 v[4], const glm::dvec4& lame,
                           double yieldStress)
 {
@@ -79,15 +92,8 @@ TetStressResult tetStress(const glm::dvec3 rest[4], const glm::dvec3 x[4], const
             r.stress[j][i] =
                 (i == j ? lame.x * trE + lame.z * trN : 0.0) + 2.0 * lame.y * r.strain[j][i] + 2.0 * lame.w * r.strainRate[j][i];
     if (yieldStress > 0) {
-        // von Mises: J2 = s:s / 2 of the deviator s, equivalent stress sqrt(3 J2).
-        const double p = (r.stress[0][0] + r.stress[1][1] + r.stress[2][2]) / 3.0;
-        double ss = 0;
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) {
-                const double s = r.stress[j][i] - (i == j ? p : 0.0);
-                ss += s * s;
-            }
-        const double equivalent = std::sqrt(1.5 * ss);
+        double p;
+        const double equivalent = vonMises(r.stress, p);
         if (equivalent > yieldStress)
             for (int i = 0; i < 3; ++i)
                 for (int j = 0; j < 3; ++j)
@@ -125,14 +131,8 @@ TetStressResult tetStress(const glm::dvec3 rest[4], const glm::dvec3 x[4], const
 
 double ductileDamage(const glm::dmat3& stress, double yieldStress, double ductility)
 {
-    const double p = (stress[0][0] + stress[1][1] + stress[2][2]) / 3.0;
-    double ss = 0;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            const double s = stress[j][i] - (i == j ? p : 0.0);
-            ss += s * s;
-        }
-    return std::max(0.0, std::sqrt(1.5 * ss) / yieldStress - 1.0) / ductility;
+    double p;
+    return std::max(0.0, vonMises(stress, p) / yieldStress - 1.0) / ductility;
 }
 
 std::vector<NodeTensor> nodeSeparation(const std::vector<glm::dvec3>& restNodes, const std::vector<glm::uvec4>& tets,

@@ -26,6 +26,9 @@ glm::dmat3 outerOverLength(const glm::dvec3& a); // m(a)
 TetStressResult tetStress(const glm::dvec3 rest[4], const glm::dvec3 x[4], const glm::dvec3 v[4], const glm::dvec4& lame,
                           double yieldStress = 0.0);
 
+// The von Mises equivalent stress sqrt(3/2 s:s) of the deviator s; `pressure` gets tr / 3.
+double vonMises(const glm::dmat3& stress, double& pressure);
+
 // A ductile tet's damage from its stress of (9) (before the cap): the equivalent plastic strain
 // in yield strains, q / yieldStress - 1 (q the von Mises stress; 0 below yield), over the
 // ductility (the failure strain in yield strains).
