@@ -10,7 +10,7 @@ packages=(
   libvulkan-dev libvulkan-volk-dev mesa-vulkan-drivers vulkan-validationlayers glslc vulkan-tools
   # libraries
   libglm-dev libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev libcli11-dev libfmt-dev
-  libgtest-dev
+  libgtest-dev zlib1g-dev
   # RenderDoc in-application API, its command line and its Python module (capture tests)
   librenderdoc-dev librenderdoc renderdoccmd python3-renderdoc
   # plots of metrics and benchmarks (tools/plot.py)

@@ -23,13 +23,13 @@
 // Bindings shared by the SPH passes.
 #define SPH_BIND_STATE 0          // uniform buffer: SphState
 #define SPH_BIND_POSITIONS 1      // vec4: xyz m, w mass kg (sorted order)
-#define SPH_BIND_VELOCITIES 2     // vec4: xyz m/s (sorted order)
+#define SPH_BIND_VELOCITIES 2     // vec4: xyz m/s, w pressure Pa of the last step (sorted order)
 #define SPH_BIND_CELL_START 3     // uint per cell + 1: first sorted fluid particle of the cell
 #define SPH_BIND_BOUNDARY 4       // vec4: xyz m, w volume * rho0 (Akinci's Psi, kg)
 #define SPH_BIND_BOUNDARY_START 5 // uint per cell + 1: first boundary particle of the cell
-#define SPH_BIND_FIELDS 6         // vec4: x density kg/m^3, y pressure Pa, z IISPH a_ii, w IISPH s_i
+#define SPH_BIND_FIELDS 6         // vec4: x density kg/m^3, y pressure Pa (PBF: lambda), z diagonal a_ii or D_i, w source s_i
 #define SPH_BIND_PREDICTED 7      // vec4: xyz predicted velocity v* m/s
-#define SPH_BIND_ACCEL 8          // vec4: xyz pressure acceleration m/s^2
+#define SPH_BIND_ACCEL 8          // vec4: xyz pressure acceleration m/s^2 (PCISPH: predicted position m, PBF: correction m)
 #define SPH_BIND_OUT0 9           // pass-specific outputs
 #define SPH_BIND_OUT1 10
 #define SPH_BIND_OUT2 11
@@ -40,6 +40,28 @@
 #define SPH_BIND_OUT4 16
 #define SPH_BIND_WALLS 17  // uniform buffer: WallParams
 #define SPH_BIND_PLANES 18 // vec4 per container face: xyz outward normal, w offset (n.x <= w inside)
+#define SPH_BIND_OUT5 20
+// vec4 per particle: the position (m) the step's grid was built with, which chooses the cells a
+// particle's neighbours are searched in. PBF moves particles after the build: searching from the
+// build position keeps every pair seen from both sides (momentum is conserved).
+#define SPH_BIND_ANCHORS 21
+#define SPH_BIND_SOLVER_STATE 19 // vec4 per particle, kept from step to step: x DFSPH kappa dt^2, y DFSPH kappa_v dt
+
+// Error measures of the Jacobi solvers (specialization constant ERROR_MODE of sph/jacobi_update).
+#define SPH_ERROR_PRESSURED 0        // Floe: predicted compression max(-r, 0)/rho0 averaged over the particles with p > 0
+#define SPH_ERROR_SIGNED 1           // digest-001 §2.7 step 4d: -r/rho0 averaged over all particles
+#define SPH_ERROR_ALL 2              // SPlisHSPlasH's DFSPH: max(-r, 0)/rho0 summed over all particles / all particles
+#define SPH_ERROR_SIGNED_PRESSURED 3 // SPlisHSPlasH's IISPH: -r/rho0 summed over the particles with p > 0 / all particles
+
+// What sph/jacobi_update iterates (specialization constant SYSTEM).
+#define SPH_SYSTEM_IISPH 0      // fields.z holds a_ii with dt^2; (Ap) scaled by dt^2
+#define SPH_SYSTEM_DENSITY 1    // DFSPH constant density: fields.z holds D_i (a_ii / dt^2)
+#define SPH_SYSTEM_DIVERGENCE 2 // DFSPH divergence-free: a_ii = D_i dt, (Ap) scaled by dt, errors per time step
+
+// Integrate modes (specialization constant MODE of sph/integrate).
+#define SPH_INTEGRATE_NONE 0     // v = v*
+#define SPH_INTEGRATE_PRESSURE 1 // v = v* + dt a_p (pressure in fields.y)
+#define SPH_INTEGRATE_PBF 2      // positions already solved; moved from x - dt v_pbf, v = v* (viscosity)
 
 // Container reflections per particle and step before the fallback (digest-003 §2.9.6 has none).
 #define SPH_MAX_REFLECTIONS 8
@@ -143,6 +165,27 @@ SHARED_FN float eosSoundSpeed(uint kind, float rho0, float k, float gamma)
     return sqrt(k / rho0);
 }
 
+// ---- DFSPH (Bender & Koschier 2017) ---------------------------------------------------------
+// Warm-start limits. SPlisHSPlasH 2.16 clamps the stored kappa dt^2 at 0.00025 m^2 and kappa_v dt
+// at 0.5 m^2/s (kappa in its rho0-normalised units, TimeStepDFSPH.cpp), fixed numbers that only
+// fit its default particle radius 0.025 m (h = 0.05 m). Floe scales them with h^2 so that a scene
+// and its resampled copy start alike: 0.1 h^2 and 200 h^2 per second, divided by rho0 for Floe's
+// kappa = p / rho^2.
+SHARED_FN float dfsphWarmStartLimit(float h, float rho0)
+{
+    return 0.1f * h * h / rho0;
+}
+SHARED_FN float dfsphDivergenceWarmStartLimit(float h, float rho0)
+{
+    return 200.0f * h * h / rho0;
+}
+// SPlisHSPlasH skips the divergence solve of a particle with fewer neighbours than this (particle
+// deficiency at the free surface): 20 in 3D, 7 in 2D, fluid and boundary neighbours counted.
+SHARED_FN uint dfsphMinNeighbours(uint dims)
+{
+    return dims == 2u ? 7u : 20u;
+}
+
 // ---- Per-step parameters --------------------------------------------------------------------
 struct SphParams {
     vec4 gravity;    // xyz m/s^2, w rest density rho0 kg/m^3
@@ -160,8 +203,10 @@ SHARED_SIZE(SphParams, 128);
 struct SphState {
     vec4 time;    // x dt (s) of the current step, y simulated time (s), z max speed of the last step (m/s), w steps
     vec4 control; // x fixed dt or max dt (s), y CFL factor (0: fixed dt), z min dt (s), w stop time (s, 0: none)
-    uvec4 solver; // x IISPH iterations of this step, y converged (0/1), z groups of a particle pass, w unused
-    vec4 error;   // x IISPH average compression of the last iteration, yz unused, w Kahan compensation of time
+    uvec4 solver; // x iterations of the pressure solve of this step, y converged (0/1), z groups of a particle pass,
+                  // w iterations of DFSPH's divergence-free solve
+    vec4 error;   // x error of the last pressure-solve iteration, y of the last divergence-solve iteration, z unused,
+                  // w Kahan compensation of time
 };
 SHARED_SIZE(SphState, 64);
 

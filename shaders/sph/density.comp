@@ -2,11 +2,23 @@
 // Density (digest-001 (5.3): the particle itself and boundary particles included; Akinci et
 // al. 2012: a boundary particle weighs Psi_b = rho0 V_b) and the equation-of-state pressure
 // (digest-001 (4.1), Tait, digest-003 (3.5a)).
+//
+// With DIAGONAL (DFSPH), also the diagonal of the pressure system in the same neighbour loop,
+// Bender & Koschier 2017 eq. (11) (their factor alpha_i is -1 / (D_i rho_i^2)), written for
+// Floe's pressure force a_i = -sum_j m_j (p_i/rho_i^2 + p_j/rho_j^2) grad W_ij
+// - sum_b Psi_b p_i (1/rho_i^2 + 1/rho0^2) grad W_ib (pressure mirrored at walls, as IISPH):
+//   D_i = -[(G_f + c G_b).(G_f + G_b) + m_i sum_j m_j |grad W_ij|^2] / rho_i^2,
+//   G_f = sum_j m_j grad W_ij, G_b = sum_b Psi_b grad W_ib, c = 1 + rho_i^2/rho0^2,
+// the coefficient of p_i in the density change sum_j m_j (a_i - a_j).grad W_ij + sum_b Psi_b
+// a_i.grad W_ib. SPlisHSPlasH's DFSPH applies p_i/rho_i^2 once at walls (c = 1); Floe mirrors the
+// pressure for every solver, so that switching solvers does not change how walls push.
 #include "sph/sph_common.glsl"
 
 layout(local_size_x = SPH_GROUP_SIZE) in;
+layout(constant_id = 2) const uint DIAGONAL = 0u;
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
+FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors); // grid-build positions: where to search
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_OUT_VEC4(SPH_BIND_FIELDS, fields);
@@ -15,25 +27,46 @@ void main()
 {
     const uint i = floeGlobalIndex();
     if (i >= sphFluidCount()) return;
-    const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
-    const ivec3 c = sphCell(xi);
+    const vec4 pi4 = FLOE_LOAD_VEC4(positions, i);
+    const vec3 xi = pi4.xyz;
+    const ivec3 c = sphCell(FLOE_LOAD_VEC4(anchors, i).xyz);
     float rho = 0.0;
+    vec3 gradFluid = vec3(0.0), gradBoundary = vec3(0.0);
+    float gradSquares = 0.0;
     GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
     for (uint j = begin; j < end; ++j) {
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
-        const float r = length(xi - pj.xyz);
-        if (r < sphSupport()) rho += pj.w * sphW(r); // false for NaN: one broken particle does not spread
+        const vec3 xij = xi - pj.xyz;
+        const float r = length(xij);
+        if (r < sphSupport()) { // false for NaN: one broken particle does not spread
+            rho += pj.w * sphW(r);
+            if (DIAGONAL != 0u) {
+                const vec3 g = sphGradW(xij, r); // zero for the particle itself
+                gradFluid += pj.w * g;
+                gradSquares += pj.w * dot(g, g);
+            }
+        }
     }
     GRID_STRIPS_END
     if (sphBoundaryCount() > 0u) {
         GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
         for (uint b = begin; b < end; ++b) {
             const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
-            const float r = length(xi - xb.xyz);
-            if (r < sphSupport()) rho += xb.w * sphW(r);
+            const vec3 xib = xi - xb.xyz;
+            const float r = length(xib);
+            if (r < sphSupport()) {
+                rho += xb.w * sphW(r);
+                if (DIAGONAL != 0u) gradBoundary += xb.w * sphGradW(xib, r);
+            }
         }
         GRID_STRIPS_END
     }
+    float diagonal = 0.0;
+    if (DIAGONAL != 0u) {
+        const float rho0 = sphRho0();
+        const float mirror = 1.0 + rho * rho / (rho0 * rho0);
+        diagonal = -(dot(gradFluid + mirror * gradBoundary, gradFluid + gradBoundary) + pi4.w * gradSquares) / (rho * rho);
+    }
     const float p = eosPressure(params.flags.z, rho, sphRho0(), params.material.z, params.domainMax.w, params.flags.w != 0u);
-    FLOE_STORE_VEC4(fields, i, vec4(rho, p, 0.0, 0.0));
+    FLOE_STORE_VEC4(fields, i, vec4(rho, DIAGONAL != 0u ? 0.0 : p, diagonal, 0.0));
 }

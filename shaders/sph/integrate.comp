@@ -2,14 +2,18 @@
 // End of a step (digest-001 Alg. 9 lines 6-8): the pressure acceleration from the final
 // pressures, v = v* + dt a_p (3.36), x = x + dt v (3.37); then the walls: the ray-cast
 // container (digest-003 §2.9) and the domain box as a safety net whose contacts are counted.
-// Writes the particle state back in sorted order, and the per-particle metrics of the step.
+// PBF has solved its positions already: its move x - dt v_pbf -> x goes through the same walls,
+// and v is its velocity after viscosity. Writes the particle state back in sorted order (with
+// DFSPH's warm start kappa dt^2 = p / rho^2 dt^2), and the per-particle metrics of the step.
 #include "sph/sph_common.glsl"
 
 layout(local_size_x = SPH_GROUP_SIZE) in;
-layout(constant_id = 2) const uint PRESSURE = 1u; // 0: no pressure solver
+layout(constant_id = 2) const uint MODE = SPH_INTEGRATE_PRESSURE;
 layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
 layout(std140, binding = SPH_BIND_WALLS) uniform Walls { WallParams walls; };
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
+FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities); // PBF: its velocity before viscosity
+FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
@@ -22,6 +26,7 @@ FLOE_OUT_VEC4(SPH_BIND_OUT1, velocitiesOut);
 FLOE_OUT_UINT(SPH_BIND_OUT2, idsOut);
 FLOE_OUT_VEC4(SPH_BIND_OUT3, metricsA);
 FLOE_OUT_VEC4(SPH_BIND_OUT4, metricsB);
+FLOE_OUT_VEC4(SPH_BIND_OUT5, solverStateOut);
 #include "sph/pressure_accel.glsl"
 
 // Smallest lambda in (0, 1] at which x + lambda d leaves the container through a face, and
@@ -67,9 +72,14 @@ void main()
     const vec4 fi = FLOE_LOAD_VEC4(fields, i);
     const float dt = state.time.x;
     vec3 v = FLOE_LOAD_VEC4(predicted, i).xyz;
-    if (PRESSURE != 0u) v += dt * pressureAcceleration(i, p4.xyz, fi.x, fi.y);
+    if (MODE == SPH_INTEGRATE_PRESSURE) v += dt * pressureAcceleration(i, p4.xyz, fi.x, fi.y);
     if (DIMS == 2u) v.z = 0.0;
     vec3 x = p4.xyz;
+    vec3 move = dt * v;
+    if (MODE == SPH_INTEGRATE_PBF) {
+        move = dt * FLOE_LOAD_VEC4(velocities, i).xyz;
+        x -= move;
+    }
     float fallbacks = 0.0;
 
     // Ray-cast container, in its own (moving) frame: the move relative to the walls is cast
@@ -81,7 +91,7 @@ void main()
         const vec3 after = containerOffset(state.time.y);
         const vec3 wallVelocity = dt > 0.0 ? (after - before) / dt : vec3(0.0);
         vec3 s = x - before;   // start, container frame
-        vec3 d = dt * v - (after - before);
+        vec3 d = move - (after - before);
         vec3 vRel = v - wallVelocity;
         const float restitution = walls.motion.y;
         const vec3 start = s;
@@ -108,7 +118,7 @@ void main()
         x = s + after;
         v = vRel + wallVelocity;
     } else {
-        x += dt * v;
+        x += move;
     }
 
     // Domain box: a safety net (digest-001 §4), counted as a clamp event when it acts.
@@ -133,7 +143,10 @@ void main()
     if (DIMS == 2u) x.z = 0.0;
 
     FLOE_STORE_VEC4(positionsOut, i, vec4(x, p4.w));
-    FLOE_STORE_VEC4(velocitiesOut, i, vec4(v, PRESSURE != 0u ? fi.y : 0.0));
+    const float pressure = MODE == SPH_INTEGRATE_PRESSURE ? fi.y : 0.0;
+    FLOE_STORE_VEC4(velocitiesOut, i, vec4(v, pressure));
+    const vec4 kept = FLOE_LOAD_VEC4(solverState, i);
+    FLOE_STORE_VEC4(solverStateOut, i, vec4(pressure / (fi.x * fi.x) * dt * dt, kept.yzw));
     FLOE_STORE_UINT(idsOut, i, FLOE_LOAD_UINT(sortedIds, i));
 
     const bool finite = !any(isnan(x)) && !any(isinf(x)) && !any(isnan(v)) && !any(isinf(v));

@@ -12,6 +12,7 @@ layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
+FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors); // grid-build positions: where to search
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_IN_VEC4(SPH_BIND_FIELDS, fields);
@@ -29,7 +30,7 @@ void main()
     const float nuBoundary = params.domainMin.w;
     const float xsph = params.material.w;
     const float regulariser = 0.01 * h * h;
-    const ivec3 c = sphCell(xi);
+    const ivec3 c = sphCell(FLOE_LOAD_VEC4(anchors, i).xyz);
 
     vec3 viscosity = vec3(0.0);
     vec3 smoothing = vec3(0.0);

@@ -10,6 +10,7 @@ layout(local_size_x = 1) in;
 layout(constant_id = 2) const uint ACOUSTIC = 0u; // 1: the pressure solver is an equation of state
 layout(std430, binding = SPH_BIND_STATE) buffer State { SphState state; };
 layout(std430, binding = SPH_BIND_OUT0) buffer Arguments { uvec4 particleArgs; uvec4 checkArgs; };
+layout(std430, binding = SPH_BIND_OUT1) buffer DivergenceArguments { uvec4 divergenceParticleArgs; uvec4 divergenceCheckArgs; };
 FLOE_IN_VEC4(SPH_BIND_IN0, lastStep); // reduced metrics of the last step: x max speed (m/s)
 
 void main()
@@ -20,6 +21,10 @@ void main()
     const float sound = ACOUSTIC != 0u ? eosSoundSpeed(params.flags.z, params.gravity.w, params.material.z, params.domainMax.w) : 0.0;
     const float signal = maxSpeed + sound;
     if (control.y > 0.0 && signal > 0.0) dt = clamp(control.y * 0.4 * sphH() / signal, control.z, control.x);
+    // Explicit viscosity is stable for dt <= 0.125 h^2 / nu (Morris et al. 1997); large kinematic
+    // viscosities (SPlisHSPlasH's implicit solvers' scenes, run with Floe's explicit one) need it.
+    const float nu = max(params.material.y, params.domainMin.w);
+    if (control.y > 0.0 && nu > 0.0) dt = max(min(dt, 0.125 * sphH() * sphH() / nu), control.z);
     // End exactly at the stop time without a sliver of a step: the last one or two steps share
     // what is left (each between dt/2 and dt).
     if (control.w > 0.0) {
@@ -39,4 +44,6 @@ void main()
     const uint maxX = 65535u;
     particleArgs = groups <= maxX ? uvec4(groups, 1u, 1u, 0u) : uvec4(maxX, (groups + maxX - 1u) / maxX, 1u, 0u);
     checkArgs = uvec4(1u, 1u, 1u, 0u);
+    divergenceParticleArgs = particleArgs;
+    divergenceCheckArgs = checkArgs;
 }

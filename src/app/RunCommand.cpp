@@ -117,6 +117,16 @@ int runCommand(const RunOptions& o)
                             "(stiffness {}); the run may blow up (cflMethod 1 keeps dt below it)",
                             scene.config.timeStepSize, bound, scene.sph.stiffness));
     }
+    {
+        const float h = 2.0f * scene.config.particleRadius;
+        const float nu = std::max(scene.sph.viscosity, scene.sph.wallViscosity());
+        if (!scene.sph.cflMethod && nu > 0.0f && scene.config.timeStepSize > 0.125f * h * h / nu)
+            scene.warnings.push_back(
+                fmt::format("Configuration.timeStepSize {} s is above the explicit viscosity's stability bound "
+                            "0.125 h^2 / nu = {:.3g} s (nu {} m^2/s); the run may blow up (cflMethod 1 keeps "
+                            "dt below it)",
+                            scene.config.timeStepSize, 0.125f * h * h / nu, nu));
+    }
     for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
 
     // Run length: a number of steps, or a simulated time (the GPU ends the last step exactly there).
@@ -152,6 +162,7 @@ int runCommand(const RunOptions& o)
                         context.limits().maxStorageBufferRange, context.limits().maxTexelBufferElements));
 
     const sim::WorldSettings world = makeWorld(scene, static_cast<float>(endTime));
+    const double energyLimit = energyBound(scene, world);
     gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
     const std::vector<glm::vec4> positions = sampleFluidParticles(scene);
@@ -214,9 +225,21 @@ int runCommand(const RunOptions& o)
             if (std::find(passNames.begin(), passNames.end(), n) == passNames.end()) passNames.push_back(n);
         graph.discard();
     }
-    std::vector<std::string> columns = {
-        "step",           "time",    "dt",           "particles", "density_error_avg", "density_error_max", "solver_iterations",
-        "kinetic_energy", "escaped", "gpu_ms_total", "max_speed", "wall_contacts",     "solver_error"};
+    std::vector<std::string> columns = {"step",
+                                        "time",
+                                        "dt",
+                                        "particles",
+                                        "density_error_avg",
+                                        "density_error_max",
+                                        "solver_iterations",
+                                        "kinetic_energy",
+                                        "escaped",
+                                        "gpu_ms_total",
+                                        "max_speed",
+                                        "wall_contacts",
+                                        "solver_error",
+                                        "divergence_iterations",
+                                        "divergence_error"};
     for (const std::string& n : passNames) columns.push_back("gpu_ms:" + n);
     io::CsvWriter csv(outDir / "metrics.csv", columns);
 
@@ -234,7 +257,7 @@ int runCommand(const RunOptions& o)
     const sim::PressureSolver solverKind = scene.sph.pressureSolver();
     std::vector<std::string> pictureFiles, exportFiles;
     std::map<std::string, RunningStat> passStats;
-    RunningStat kinetic, escapedStat, gpuTotal, maxSpeed, densityAvg, densityMax, iterations, dtStat;
+    RunningStat kinetic, escapedStat, gpuTotal, maxSpeed, densityAvg, densityMax, iterations, divergenceIterations, dtStat;
     uint64_t wallContacts = 0;
     bool diverged = false, reachedEnd = false;
     uint64_t divergedAt = 0;
@@ -277,10 +300,15 @@ int runCommand(const RunOptions& o)
         csv.set("particles", uint64_t(simulation.count()));
         csv.set("density_error_avg", m.densityErrorAvg);
         csv.set("density_error_max", m.densityErrorMax);
-        if (solverKind == sim::PressureSolver::Iisph) {
+        if (sim::isIterative(solverKind)) {
             csv.set("solver_iterations", uint64_t(m.iterations));
             csv.set("solver_error", m.solverError);
             iterations.add(m.iterations);
+        }
+        if (solverKind == sim::PressureSolver::Dfsph && scene.sph.divergenceSolver) {
+            csv.set("divergence_iterations", uint64_t(m.divergenceIterations));
+            csv.set("divergence_error", m.divergenceError);
+            divergenceIterations.add(m.divergenceIterations);
         }
         csv.set("kinetic_energy", m.kineticEnergy);
         csv.set("escaped", uint64_t(m.escaped));
@@ -308,13 +336,13 @@ int runCommand(const RunOptions& o)
         lastStep = p.step;
         lastTime = runTime;
         lastDt = m.dt;
-        if (!diverged && (m.nonFinite > 0 || m.escaped > 0 || m.densityErrorMax > 1.0f)) {
-            diverged = true;
-            divergedAt = p.step;
-            divergeReason = m.nonFinite > 0 ? fmt::format("{} particles have non-finite positions or velocities", m.nonFinite)
-                            : m.escaped > 0 ? fmt::format("{} particles escaped the closed domain", m.escaped)
-                                            : fmt::format("compression {:.0f} % (above 100 %)", 100.0 * m.densityErrorMax);
-            return;
+        if (!diverged) {
+            divergeReason = fluidDivergence(m, energyLimit);
+            if (!divergeReason.empty()) {
+                diverged = true;
+                divergedAt = p.step;
+                return;
+            }
         }
         if (diverged) return;
         lastGoodSnapshot = static_cast<int>(p.snapshot);
@@ -447,6 +475,7 @@ int runCommand(const RunOptions& o)
                           {"density_error_avg", densityAvg.json()},
                           {"density_error_max", densityMax.json()},
                           {"solver_iterations", iterations.json()},
+                          {"divergence_iterations", divergenceIterations.json()},
                           {"kinetic_energy", kinetic.json()},
                           {"escaped", escapedStat.json()},
                           {"max_speed", maxSpeed.json()},

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include <glm/common.hpp>
+#include <glm/geometric.hpp>
 
 #include "shared/sph.h"
 #include "sim/sph/BoundarySampler.h"
@@ -22,7 +24,17 @@ const SettingsTable& SimulationSettings::table()
             .flag("sim2D", &S::sim2D, "2D simulation in the xy plane")
             .number("density0", &S::density0, "kg/m^3", 1e-3, 1e6, "rest density")
             .vector("cameraPosition", &S::cameraPosition, "m", -1e6, 1e6, "camera position (all zero: automatic)")
-            .vector("cameraLookat", &S::cameraLookat, "m", -1e6, 1e6, "point the camera looks at");
+            .vector("cameraLookat", &S::cameraLookat, "m", -1e6, 1e6, "point the camera looks at")
+            .integer("boundaryHandlingMethod", &S::boundaryHandlingMethod, 0, 2,
+                     "walls: 0 Akinci boundary particles; 1 (density maps) and 2 (volume maps) run as 0 with a warning")
+            .flag("enableVTKExport", &S::enableVTKExport, "export particles as VTK at dataExportFPS (as --export vtk)")
+            .flag("enablePartioExport", &S::enablePartioExport,
+                  "export particles at dataExportFPS; Floe writes PLY in place of Partio's BGEO (as --export ply)")
+            .number("dataExportFPS", &S::dataExportFPS, "1/s", 1e-3, 1e6, "particle exports per simulated second")
+            .number("partioExportFPS", &S::dataExportFPS, "1/s", 1e-3, 1e6, "older name of dataExportFPS")
+            .choice("particleAttributes", &S::particleAttributes, {},
+                    "exported attributes, ';'-separated; Floe writes position, velocity, density and pressure")
+            .choice("scriptFile", &S::scriptFile, {}, "SPlisHSPlasH's Python script (not run by Floe: a warning)");
         return s;
     }();
     return t;
@@ -38,7 +50,30 @@ const SettingsTable& FluidBlock::table()
             .vector("translation", &S::translation, "m", -1e6, 1e6, "translation applied after scaling")
             .vector("scale", &S::scale, "", 1e-6, 1e6, "scale of the block")
             .vector("initialVelocity", &S::initialVelocity, "m/s", -1e4, 1e4, "initial velocity of its particles")
-            .integer("denseMode", &S::denseMode, 0, 0, "sampling: 0 regular grid (the only mode Floe implements)")
+            .vector("initialAngularVelocity", &S::initialAngularVelocity, "rad/s", -1e4, 1e4,
+                    "initial angular velocity about the block's centre of mass")
+            .integer("denseMode", &S::denseMode, 0, 2,
+                     "sampling as SPlisHSPlasH: 0 cubic lattice, 1 staggered rows, 2 dense stacking; the first particle 2r "
+                     "inside the block's corner, round(extent / spacing) - 1 per axis")
+            .choice("id", &S::id, {}, "material id");
+        return s;
+    }();
+    return t;
+}
+
+const SettingsTable& FluidModel::table()
+{
+    static const SettingsTable t = [] {
+        SettingsTable s("FluidModels[]");
+        using S = FluidModel;
+        s.choice("particleFile", &S::particleFile, {}, "particles (.ply or Partio .bgeo), relative to the scene file")
+            .vector("translation", &S::translation, "m", -1e6, 1e6, "translation")
+            .vector("scale", &S::scale, "", 1e-6, 1e6, "scale (before rotation)")
+            .vector("rotationAxis", &S::rotationAxis, "", -1e6, 1e6, "rotation axis")
+            .number("rotationAngle", &S::rotationAngle, "rad", -1e3, 1e3, "rotation angle")
+            .vector("initialVelocity", &S::initialVelocity, "m/s", -1e4, 1e4, "initial velocity of its particles")
+            .vector("initialAngularVelocity", &S::initialAngularVelocity, "rad/s", -1e4, 1e4,
+                    "initial angular velocity about the model's centre of mass")
             .choice("id", &S::id, {}, "material id");
         return s;
     }();
@@ -236,25 +271,118 @@ const SettingsTable& FractureSceneSettings::table()
 
 namespace {
 
-struct BlockGrid {
-    glm::vec3 lo;
-    glm::uvec3 n;
+// SPlisHSPlasH's FluidBlocks sampling (SimulatorBase::createFluidBlocks, 2.16): a lattice that
+// starts 2r inside the block's minimum corner with round(extent / shift) - 1 particles per axis,
+// so that a block touching a wall puts its first layer one spacing 2r from it (where a wall's
+// boundary samples hold fluid at rest density, BoundarySampler) and two touching blocks leave one
+// spacing between their layers. denseMode 0 is the cubic lattice, 1 staggers rows (shift sqrt(3) r
+// in y, rows offset by r), 2 a denser stacking (shift sqrt(6)/3 2r in x). A block with at most
+// one particle along an axis is empty, as in SPlisHSPlasH (with a warning, validateScene).
+struct BlockLattice {
+    glm::vec3 start{0};
+    glm::ivec3 steps{0};
+    float xshift = 0, yshift = 0, diameter = 0, r = 0;
+    int mode = 0;
+    bool sim2D = false;
+    bool empty() const { return steps.x <= 1 || steps.y <= 1 || (!sim2D && steps.z <= 1); }
+    uint64_t count() const { return empty() ? 0 : uint64_t(steps.x) * uint64_t(steps.y) * uint64_t(sim2D ? 1 : steps.z); }
+    glm::vec3 point(int j, int k, int l) const
+    {
+        glm::vec3 p = start + glm::vec3(float(j) * xshift, float(k) * yshift, float(l) * diameter);
+        if (mode == 1) {
+            p += k % 2 == 0 ? glm::vec3(0, 0, r) : glm::vec3(r, 0, 0);
+        } else if (mode == 2) {
+            p.z += r;
+            if (j % 2 != 0 && !sim2D) p.z += diameter / (2.0f * (k % 2 != 0 ? -1.0f : 1.0f));
+            if (k % 2 == 0) p.x += xshift / 2.0f;
+        }
+        if (sim2D) p.z = 0.0f;
+        return p;
+    }
 };
 
-BlockGrid blockGrid(const FluidBlock& b, float r, bool sim2D)
+int roundSteps(float x)
 {
-    const glm::vec3 a = b.start * b.scale + b.translation;
-    const glm::vec3 c = b.end * b.scale + b.translation;
-    BlockGrid g;
-    g.lo = glm::min(a, c);
-    const glm::vec3 size = glm::abs(c - a);
-    const float d = 2.0f * r;
-    for (int k = 0; k < 3; ++k) {
-        const double count = std::floor(static_cast<double>(size[k]) / d + 1e-4);
-        g.n[k] = static_cast<unsigned>(std::clamp(count, 0.0, 4.0e9));
+    const double v = std::round(static_cast<double>(x)) - 1.0; // C's round: halves away from zero
+    return static_cast<int>(std::clamp(v, -1.0, 2.0e9));
+}
+
+BlockLattice blockLattice(const FluidBlock& b, float r, bool sim2D)
+{
+    BlockLattice g;
+    g.r = r;
+    g.diameter = 2.0f * r;
+    g.mode = b.denseMode;
+    g.sim2D = sim2D;
+    g.xshift = g.diameter;
+    g.yshift = g.diameter;
+    const float eps = 1e-9f;
+    if (b.denseMode == 1) g.yshift = std::sqrt(3.0f) * r + eps;
+    if (b.denseMode == 2) {
+        g.xshift = std::sqrt(6.0f) * g.diameter / 3.0f + eps;
+        g.yshift = std::sqrt(3.0f) * r + eps;
     }
-    if (sim2D) g.n.z = 1;
+    const glm::vec3 lo = b.scale * b.start + b.translation;
+    glm::vec3 diff = b.scale * b.end + b.translation - lo;
+    if (b.denseMode == 1) {
+        diff.x -= g.diameter;
+        diff.z -= g.diameter;
+    } else if (b.denseMode == 2) {
+        diff.x -= g.xshift;
+        diff.z -= g.diameter;
+    }
+    g.steps = glm::ivec3(roundSteps(diff.x / g.xshift), roundSteps(diff.y / g.yshift), roundSteps(diff.z / g.diameter));
+    g.start = lo + glm::vec3(g.diameter);
+    if (sim2D) {
+        g.steps.z = 1;
+        g.start.z = 0.0f;
+    }
     return g;
+}
+
+// sum_j W(x_i - x_j) (1/m^d) at an interior particle of a block's lattice: the density of the
+// sampling in units of its particles' mass.
+double latticeKernelSum(uint32_t kernelSet, int mode, float r, bool sim2D)
+{
+    FluidBlock probe;
+    probe.denseMode = mode;
+    probe.start = glm::vec3(0.0f);
+    probe.end = glm::vec3(24.0f * r);
+    const BlockLattice g = blockLattice(probe, r, sim2D);
+    const glm::vec3 centre(12.0f * r, 12.0f * r, sim2D ? 0.0f : 12.0f * r);
+    std::vector<glm::vec3> points;
+    for (int j = 0; j < g.steps.x; ++j)
+        for (int k = 0; k < g.steps.y; ++k)
+            for (int l = 0; l < (sim2D ? 1 : g.steps.z); ++l) points.push_back(g.point(j, k, l));
+    glm::vec3 self = points.front();
+    for (const glm::vec3& p : points)
+        if (glm::length(p - centre) < glm::length(self - centre)) self = p;
+    double sum = 0;
+    const uint32_t dims = sim2D ? 2 : 3;
+    for (const glm::vec3& p : points) sum += shared::kernelW(kernelSet, glm::length(p - self), 2.0f * r, dims);
+    return sum;
+}
+
+float blockMass(const Scene& scene, int mode)
+{
+    const uint32_t dims = scene.config.sim2D ? 2 : 3;
+    const uint32_t kernelSet = scene.sph.muellerKernels() ? SPH_KERNEL_MUELLER : SPH_KERNEL_CUBIC;
+    if (mode == 0) return particleMass(scene);
+    return static_cast<float>(scene.config.density0 /
+                              latticeKernelSum(kernelSet, mode, scene.config.particleRadius, scene.config.sim2D));
+}
+
+// Initial velocities of a set of particles: v + omega x (x - centre of mass), as SPlisHSPlasH.
+void addVelocities(std::vector<glm::vec4>& out, std::span<const glm::vec4> positions, glm::vec3 v, glm::vec3 omega, bool sim2D)
+{
+    glm::dvec3 centre(0);
+    for (const glm::vec4& p : positions) centre += glm::dvec3(glm::vec3(p));
+    if (!positions.empty()) centre /= double(positions.size());
+    for (const glm::vec4& p : positions) {
+        glm::vec3 u = v + glm::cross(omega, glm::vec3(p) - glm::vec3(centre));
+        if (sim2D) u.z = 0.0f;
+        out.emplace_back(u, 0.0f);
+    }
 }
 
 } // namespace
@@ -267,45 +395,57 @@ float particleMass(const Scene& scene)
     return scene.config.density0 * (dims == 2 ? d * d : d * d * d) / sim::latticeDensity(kernelSet, dims);
 }
 
+uint64_t blockParticleCount(const Scene& scene, const FluidBlock& block)
+{
+    return blockLattice(block, scene.config.particleRadius, scene.config.sim2D).count();
+}
+
 uint64_t countFluidParticles(const Scene& scene)
 {
     double total = 0;
-    for (const FluidBlock& b : scene.fluidBlocks) {
-        const BlockGrid g = blockGrid(b, scene.config.particleRadius, scene.config.sim2D);
-        total += double(g.n.x) * double(g.n.y) * double(g.n.z);
-    }
+    for (const FluidBlock& b : scene.fluidBlocks) total += double(blockParticleCount(scene, b));
+    for (const FluidModel& m : scene.fluidModels) total += double(m.points.size());
     return total > 1e18 ? uint64_t(1e18) : static_cast<uint64_t>(total);
+}
+
+FluidSampling sampleFluid(const Scene& scene)
+{
+    FluidSampling out;
+    const uint64_t n = countFluidParticles(scene);
+    out.positions.reserve(n);
+    out.velocities.reserve(n);
+    const float r = scene.config.particleRadius;
+    const bool flat = scene.config.sim2D;
+    for (const FluidBlock& b : scene.fluidBlocks) {
+        const BlockLattice g = blockLattice(b, r, flat);
+        if (g.empty()) continue;
+        const float mass = blockMass(scene, b.denseMode);
+        const size_t first = out.positions.size();
+        for (int j = 0; j < g.steps.x; ++j)
+            for (int k = 0; k < g.steps.y; ++k)
+                for (int l = 0; l < (flat ? 1 : g.steps.z); ++l) out.positions.emplace_back(g.point(j, k, l), mass);
+        addVelocities(out.velocities, std::span(out.positions).subspan(first), b.initialVelocity, b.initialAngularVelocity, flat);
+    }
+    for (const FluidModel& m : scene.fluidModels) {
+        const float mass = particleMass(scene);
+        const size_t first = out.positions.size();
+        for (glm::vec3 p : m.points) {
+            if (flat) p.z = 0.0f;
+            out.positions.emplace_back(p, mass);
+        }
+        addVelocities(out.velocities, std::span(out.positions).subspan(first), m.initialVelocity, m.initialAngularVelocity, flat);
+    }
+    return out;
 }
 
 std::vector<glm::vec4> sampleFluidParticles(const Scene& scene)
 {
-    std::vector<glm::vec4> out;
-    out.reserve(countFluidParticles(scene));
-    const float r = scene.config.particleRadius;
-    const float mass = particleMass(scene);
-    for (const FluidBlock& b : scene.fluidBlocks) {
-        const BlockGrid g = blockGrid(b, r, scene.config.sim2D);
-        for (unsigned z = 0; z < g.n.z; ++z)
-            for (unsigned y = 0; y < g.n.y; ++y)
-                for (unsigned x = 0; x < g.n.x; ++x) {
-                    glm::vec3 p = g.lo + glm::vec3(r) + 2.0f * r * glm::vec3(x, y, z);
-                    if (scene.config.sim2D) p.z = 0.0f;
-                    out.emplace_back(p, mass);
-                }
-    }
-    return out;
+    return sampleFluid(scene).positions;
 }
 
 std::vector<glm::vec4> initialVelocities(const Scene& scene)
 {
-    std::vector<glm::vec4> out;
-    for (const FluidBlock& b : scene.fluidBlocks) {
-        const BlockGrid g = blockGrid(b, scene.config.particleRadius, scene.config.sim2D);
-        glm::vec3 v = b.initialVelocity;
-        if (scene.config.sim2D) v.z = 0.0f;
-        out.insert(out.end(), size_t(g.n.x) * g.n.y * g.n.z, glm::vec4(v, 0.0f));
-    }
-    return out;
+    return sampleFluid(scene).velocities;
 }
 
 void Scene::domain(glm::vec3& lo, glm::vec3& hi) const
@@ -320,6 +460,8 @@ void Scene::domain(glm::vec3& lo, glm::vec3& hi) const
             fluid.add(b.start * b.scale + b.translation);
             fluid.add(b.end * b.scale + b.translation);
         }
+        for (const FluidModel& m : fluidModels)
+            for (const glm::vec3& p : m.points) fluid.add(p);
         for (const DeformableBody& body : deformableBodies)
             for (const glm::vec3& v : body.mesh.vertices) fluid.add(v);
         geometry::Bounds all = fluid;

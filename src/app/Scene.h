@@ -28,18 +28,42 @@ struct SimulationSettings {
     float density0 = 1000.0f;          // kg/m^3 (SPlisHSPlasH also reads it from Materials)
     glm::vec3 cameraPosition{0, 0, 0}; // m; all zero: placed automatically
     glm::vec3 cameraLookat{0, 0, 0};   // m
+    int boundaryHandlingMethod = 0;    // SPlisHSPlasH: 0 Akinci particles (Floe's), 1 density maps, 2 volume maps
+    // Exports as SPlisHSPlasH's scenes ask for them (floe run's --export overrides).
+    bool enableVTKExport = false;
+    bool enablePartioExport = false; // Partio's BGEO is written as PLY (Houdini and Blender read both)
+    float dataExportFPS = 25.0f;     // exports per simulated second
+    std::string particleAttributes = "velocity";
+    std::string scriptFile; // SPlisHSPlasH's Python scripts: not run by Floe
     static const SettingsTable& table();
 };
 
-// One entry of "FluidBlocks": an axis-aligned box filled on a regular grid of spacing 2r.
+// One entry of "FluidBlocks": an axis-aligned box filled with particles as SPlisHSPlasH does.
 struct FluidBlock {
     glm::vec3 start{0, 0, 0};       // m
     glm::vec3 end{1, 1, 1};         // m
     glm::vec3 translation{0, 0, 0}; // m
     glm::vec3 scale{1, 1, 1};
-    glm::vec3 initialVelocity{0, 0, 0}; // m/s
-    int denseMode = 0;                  // 0 regular (the only mode Floe samples)
+    glm::vec3 initialVelocity{0, 0, 0};        // m/s
+    glm::vec3 initialAngularVelocity{0, 0, 0}; // rad/s about the block's centre of mass
+    int denseMode = 0;                         // 0 cubic lattice, 1 staggered rows, 2 dense stacking (SPlisHSPlasH)
     std::string id = "Fluid";
+    static const SettingsTable& table();
+};
+
+// One entry of "FluidModels": particles read from a file (PLY, or Partio's BGEO as SPlisHSPlasH
+// writes it), then scaled, rotated and translated.
+struct FluidModel {
+    std::string particleFile;       // relative to the scene file
+    glm::vec3 translation{0, 0, 0}; // m
+    glm::vec3 scale{1, 1, 1};
+    glm::vec3 rotationAxis{0, 0, 1};
+    float rotationAngle = 0.0f;                // radians
+    glm::vec3 initialVelocity{0, 0, 0};        // m/s
+    glm::vec3 initialAngularVelocity{0, 0, 0}; // rad/s about the model's centre of mass
+    std::string id = "Fluid";
+    std::vector<glm::vec3> points; // m, placed; filled by the scene loader
+    geometry::Transform transform() const { return {translation, scale, rotationAxis, rotationAngle}; }
     static const SettingsTable& table();
 };
 
@@ -193,6 +217,7 @@ struct Scene {
     std::string name; // file stem
     SimulationSettings config;
     std::vector<FluidBlock> fluidBlocks;
+    std::vector<FluidModel> fluidModels;
     FloeSettings floe;
     sim::SphSettings sph;
     std::vector<RigidBody> rigidBodies;
@@ -201,7 +226,8 @@ struct Scene {
     DeformableSettings deformable;
     std::vector<FractureBody> fractureBodies;
     FractureSceneSettings fracture;
-    std::vector<std::string> warnings; // shown once by the loader's caller
+    std::vector<std::string> warnings;            // shown once by the loader's caller
+    std::vector<std::string> ignoredFluidSources; // SPlisHSPlasH sections that would add fluid (Emitters)
 
     bool domainGiven() const { return floe.domainMax != floe.domainMin; }
     // The closed domain: Floe.domain*, else the bounds of the fluid, the rigid bodies and the
@@ -210,11 +236,17 @@ struct Scene {
     void domain(glm::vec3& lo, glm::vec3& hi) const;
 };
 
-// Regular sampling of the fluid blocks (spacing 2r, first particle r inside the block), as
-// SPlisHSPlasH's denseMode 0. Positions xyz in m, w = mass in kg.
-uint64_t countFluidParticles(const Scene& scene);
+// The fluid's particles: the blocks sampled as SPlisHSPlasH samples them (Scene.cpp), then the
+// models' points. Positions xyz in m, w = mass in kg, chosen so that the block's lattice is at
+// rest density; velocities xyz in m/s.
+struct FluidSampling {
+    std::vector<glm::vec4> positions, velocities;
+};
+FluidSampling sampleFluid(const Scene& scene);
+uint64_t countFluidParticles(const Scene& scene); // without sampling
+uint64_t blockParticleCount(const Scene& scene, const FluidBlock& block);
 std::vector<glm::vec4> sampleFluidParticles(const Scene& scene);
 std::vector<glm::vec4> initialVelocities(const Scene& scene);
-float particleMass(const Scene& scene); // kg: density0 * (2r)^d
+float particleMass(const Scene& scene); // kg of a cubic lattice particle: density0 (2r)^d / its kernel sum
 
 } // namespace floe

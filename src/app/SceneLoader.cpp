@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -16,36 +17,32 @@
 #include "body/SurfaceMesh.h"
 #include "fracture/Elasticity.h"
 #include "fracture/TetShapes.h"
+#include "io/ParticleFile.h"
 
 namespace floe {
 namespace {
 
 using nlohmann::json;
 
-// Keys SPlisHSPlasH's scene format defines (doc/file_format.md there) that Floe does not read
-// yet: accepted with a warning so that SPlisHSPlasH scenes load unchanged.
+// Keys SPlisHSPlasH's scene format defines (doc/file_format.md there, 2.16) that only affect its
+// GUI, its caches or features Floe does not have: accepted and listed in one warning, so that
+// its scenes load unchanged.
 const std::set<std::string>& splishConfigurationKeys()
 {
     static const std::set<std::string> keys = {"pause",
                                                "pauseAt",
                                                "numberOfStepsPerRenderUpdate",
                                                "renderWalls",
-                                               "enablePartioExport",
-                                               "enableVTKExport",
+                                               "renderMaxVelocity",
+                                               "colorMapType",
+                                               "sceneScale",
                                                "enableRigidBodyExport",
                                                "enableRigidBodyVTKExport",
-                                               "dataExportFPS",
-                                               "partioExportFPS",
-                                               "particleAttributes",
                                                "enableStateExport",
                                                "stateExportFPS",
                                                "enableAsyncExport",
                                                "enableZSort",
-                                               "boundaryHandlingMethod",
                                                "velocityUpdateMethod",
-                                               "enableDivergenceSolver",
-                                               "maxIterationsV",
-                                               "maxErrorV",
                                                "enableObjectSplitting",
                                                "enableTemporalSmoothing"};
     return keys;
@@ -53,23 +50,93 @@ const std::set<std::string>& splishConfigurationKeys()
 
 const std::set<std::string>& splishFluidBlockKeys()
 {
-    static const std::set<std::string> keys = {"initialAngularVelocity", "visMesh"};
+    static const std::set<std::string> keys = {"visMesh"};
+    return keys;
+}
+
+const std::set<std::string>& splishFluidModelKeys()
+{
+    static const std::set<std::string> keys = {"denseMode", "invert", "resolutionSDF", "visMesh"};
     return keys;
 }
 
 const std::set<std::string>& splishRigidBodyKeys()
 {
-    static const std::set<std::string> keys = {
-        "color",   "isDynamic", "mapThickness", "mapResolution",       "samplingMode",         "particleFile", "id",
-        "density", "friction",  "restitution",  "collisionObjectType", "collisionObjectScale", "invertSDF",    "resolutionSDF"};
+    static const std::set<std::string> keys = {"color",
+                                               "isDynamic",
+                                               "isAnimated",
+                                               "mapThickness",
+                                               "mapResolution",
+                                               "mapFile",
+                                               "samplingMode",
+                                               "particleFile",
+                                               "id",
+                                               "density",
+                                               "friction",
+                                               "restitution",
+                                               "velocity",
+                                               "angularVelocity",
+                                               "collisionObjectType",
+                                               "collisionObjectScale",
+                                               "invertSDF",
+                                               "resolutionSDF",
+                                               "testMesh",
+                                               "tag",
+                                               "boundingBoxMin",
+                                               "boundingBoxMax"};
     return keys;
 }
 
-const std::set<std::string>& splishSections()
+// Sections of SPlisHSPlasH scenes whose features Floe does not have: named in a warning.
+const std::map<std::string, std::string>& splishSections()
 {
-    static const std::set<std::string> keys = {"FluidModels",    "Emitters",  "AnimationFields", "Fluid",       "Simulation",
-                                               "TriangleModels", "TetModels", "BallJoints",      "HingeJoints", "Motors"};
-    return keys;
+    static const std::map<std::string, std::string> sections = {
+        {"Emitters", "fluid emitters are not in Floe: no particles are emitted"},
+        {"AnimationFields", "animation fields are not in Floe: they do not act"},
+        {"Simulation", "settings of SPlisHSPlasH's rigid-body solver (PositionBasedDynamics) are not used by Floe"},
+        {"TriangleModels", "cloth (triangle models) is not in Floe"},
+        {"TetModels", "tetrahedral PBD models are not in Floe (Floe's own are FractureBodies)"},
+        {"BallJoints", "joints between rigid bodies are not in Floe"},
+        {"BallOnLineJoints", "joints between rigid bodies are not in Floe"},
+        {"HingeJoints", "joints between rigid bodies are not in Floe"},
+        {"UniversalJoints", "joints between rigid bodies are not in Floe"},
+        {"SliderJoints", "joints between rigid bodies are not in Floe"},
+        {"RigidBodyParticleBallJoints", "joints between rigid bodies are not in Floe"},
+        {"TargetAngleMotorHingeJoints", "motors are not in Floe"},
+        {"TargetVelocityMotorHingeJoints", "motors are not in Floe"},
+        {"TargetPositionMotorSliderJoints", "motors are not in Floe"},
+        {"TargetVelocityMotorSliderJoints", "motors are not in Floe"},
+        {"DamperJoints", "joints between rigid bodies are not in Floe"},
+        {"RigidBodySprings", "springs between rigid bodies are not in Floe"},
+        {"DistanceJoints", "joints between rigid bodies are not in Floe"},
+        {"Motors", "motors are not in Floe"},
+        {"Fluid", "the old SPlisHSPlasH \"Fluid\" block is not read; give the fluid's parameters in Materials"}};
+    return sections;
+}
+
+// The per-method objects of a material (SPlisHSPlasH's non-pressure forces), by method key and
+// number: the name of the object holding the method's parameters.
+struct MaterialMethod {
+    const char* key;
+    const char* what;
+    std::vector<const char*> names; // index = method number (0: none)
+};
+
+const std::vector<MaterialMethod>& materialMethods()
+{
+    static const std::vector<MaterialMethod> methods = {
+        {"viscosityMethod",
+         "viscosity",
+         {"None", "Standard viscosity", "Bender and Koschier 2017", "Peer et al. 2015", "Peer et al. 2016",
+          "Takahashi et al. 2015 (improved)", "Weiler et al. 2018"}},
+        {"vorticityMethod", "vorticity", {"None", "Bender et al. 2017", "Vorticity confinement", "Liu et al. 2021"}},
+        {"dragMethod", "drag", {"None", "Macklin et al. 2014", "Gissler et al. 2017"}},
+        {"surfaceTensionMethod",
+         "surface tension",
+         {"None", "Becker & Teschner 2007", "Akinci et al. 2013", "He et al. 2014", "Jeske et al. 2023",
+          "Zorilla, Ritter, et al. 2020"}},
+        {"elasticityMethod", "elasticity", {"None", "Becker et al. 2009", "Peer et al. 2018", "Kugelstadt et al. 2021"}}};
+    return methods;
 }
 
 std::vector<std::string> keysOf(const SettingsTable& table)
@@ -220,16 +287,234 @@ fracture::TetMesh fractureMesh(const FractureBody& body, const std::filesystem::
     return mesh;
 }
 
+// A number in [lo, hi] at `key` of `object`, or an error naming it.
+double numberAt(const json& object, const std::string& key, double lo, double hi, const std::string& where, const std::string& name,
+                const char* unit)
+{
+    const json& v = object.at(key);
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < lo || v.get<double>() > hi)
+        throw Error(fmt::format("{}: {}: expected a number in [{}, {}]{}, got {}", where, name, lo, hi,
+                                unit[0] ? std::string(" ") + unit : "", v.dump()));
+    return v.get<double>();
+}
+
+// Warnings for Configuration values Floe runs differently (boundary handling, scripts, exports).
+void noteConfigurationSubstitutions(Scene& scene, const std::string& where)
+{
+    const SimulationSettings& c = scene.config;
+    if (c.boundaryHandlingMethod != 0)
+        scene.warnings.push_back(fmt::format(
+            "{}: Configuration.boundaryHandlingMethod {} ({}) is not in Floe: the walls are sampled into Akinci boundary "
+            "particles instead",
+            where, c.boundaryHandlingMethod,
+            c.boundaryHandlingMethod == 1 ? "density maps, Koschier and Bender 2017" : "volume maps, Bender et al. 2019"));
+    if (!c.scriptFile.empty())
+        scene.warnings.push_back(
+            fmt::format("{}: Configuration.scriptFile {}: SPlisHSPlasH's Python scripts are not run by Floe", where, c.scriptFile));
+    if (c.enablePartioExport)
+        scene.warnings.push_back(fmt::format("{}: Configuration.enablePartioExport: Floe writes its PLY particle files in place of "
+                                             "Partio's BGEO (Houdini, Blender and ParaView read PLY)",
+                                             where));
+    std::vector<std::string> missing;
+    std::string list = c.particleAttributes;
+    for (size_t begin = 0; begin <= list.size();) {
+        size_t end = list.find(';', begin);
+        if (end == std::string::npos) end = list.size();
+        std::string a = list.substr(begin, end - begin);
+        a.erase(0, a.find_first_not_of(' '));
+        a.erase(a.find_last_not_of(' ') + 1);
+        if (!a.empty() && a != "velocity" && a != "density" && a != "pressure" && a != "position" && a != "id")
+            missing.push_back(a);
+        begin = end + 1;
+    }
+    if (!missing.empty())
+        scene.warnings.push_back(fmt::format("{}: Configuration.particleAttributes: Floe exports position, velocity, density and "
+                                             "pressure; not {}",
+                                             where, fmt::join(missing, ", ")));
+}
+
+// Elastic solids change what the scene is: refused up front, before any other key can fail.
+void refuseMissingFeatures(const json& root, const std::string& where)
+{
+    if (!root.is_object() || !root.contains("Materials") || !root["Materials"].is_array()) return;
+    const json& materials = root["Materials"];
+    for (size_t i = 0; i < materials.size(); ++i) {
+        const json& m = materials[i];
+        if (!m.is_object() || !m.contains("elasticityMethod")) continue;
+        const json& e = m["elasticityMethod"];
+        if (e.is_number_integer() && e.get<int>() != 0) {
+            const std::vector<const char*>& names = materialMethods().back().names;
+            const int k = e.get<int>();
+            throw Error(fmt::format("{}: Materials[{}].elasticityMethod {} ({}): elastic SPH solids are not in Floe, so this "
+                                    "scene cannot run as intended (Floe's solids are DeformableBodies and FractureBodies)",
+                                    where, i, k, k > 0 && size_t(k) < names.size() ? names[size_t(k)] : "unknown"));
+        }
+    }
+}
+
+// The material of the fluid (SPlisHSPlasH's "Materials"): rest density, viscosity (the flat keys
+// Floe has always read, or SPlisHSPlasH's viscosityMethod with its per-method object), XSPH. Every
+// entry is checked; the one whose id the fluid uses applies. Methods Floe does not have are named
+// in a warning that says what runs instead.
+void parseMaterials(const json& value, const std::string& where, Scene& scene)
+{
+    if (!value.is_array()) throw Error(fmt::format("{}: Materials must be an array of objects", where));
+    std::set<std::string> used;
+    std::string fluidId;
+    for (const FluidBlock& b : scene.fluidBlocks) {
+        used.insert(b.id);
+        if (fluidId.empty()) fluidId = b.id;
+    }
+    for (const FluidModel& m : scene.fluidModels) {
+        used.insert(m.id);
+        if (fluidId.empty()) fluidId = m.id;
+    }
+    if (fluidId.empty()) fluidId = "Fluid";
+    if (used.size() > 1)
+        scene.warnings.push_back(fmt::format("{}: fluids of {} materials ({}) in one scene (multiphase) are not in Floe: all "
+                                             "fluid takes material \"{}\"'s parameters",
+                                             where, used.size(), fmt::join(used, ", "), fluidId));
+    static const std::set<std::string> display = {
+        "colorField",     "colorMapType",  "renderMinValue", "renderMaxValue", "maxEmitterParticles", "emitterReuseParticles",
+        "emitterBoxMin",  "emitterBoxMax", "emitterBoxMin0", "emitterBoxMin1", "emitterBoxMin2",      "emitterBoxMax0",
+        "emitterBoxMax1", "emitterBoxMax2"};
+    static const std::set<std::string> flatMethodParameters = {
+        "vorticity",     "viscosityOmega", "inertiaInverse", "drag",          "surfaceTension", "surfaceTensionBoundary",
+        "youngsModulus", "poissonsRatio",  "viscoMaxIter",   "viscoMaxError", "xsphBoundary",   "alpha"};
+    std::set<std::string> methodObjects;
+    for (const MaterialMethod& method : materialMethods())
+        for (const char* n : method.names) methodObjects.insert(n);
+    bool applied = false;
+    for (size_t i = 0; i < value.size(); ++i) {
+        const json& m = value[i];
+        const std::string section = fmt::format("Materials[{}]", i);
+        if (!m.is_object()) throw Error(fmt::format("{}: {} must be an object", where, section));
+        std::string id = "Fluid";
+        if (m.contains("id")) {
+            if (!m["id"].is_string())
+                throw Error(fmt::format("{}: {}.id: expected a string, got {}", where, section, m["id"].dump()));
+            id = m["id"].get<std::string>();
+        }
+        std::vector<std::string> ignored;
+        std::vector<std::string> known = {"id", "density0", "viscosity", "viscosityBoundary", "xsph"};
+        for (const MaterialMethod& method : materialMethods()) known.push_back(method.key);
+        for (const auto& [key, v] : m.items()) {
+            if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+            if (display.count(key) || flatMethodParameters.count(key)) {
+                ignored.push_back(key);
+            } else if (methodObjects.count(key)) {
+                if (!v.is_object())
+                    throw Error(fmt::format("{}: {}.{}: expected the method's parameters as an object, got {}", where, section, key,
+                                            v.dump()));
+            } else {
+                std::vector<std::string> all = known;
+                all.insert(all.end(), display.begin(), display.end());
+                const std::string hint = closestKey(key, all);
+                throw Error(fmt::format("{}: unknown key {}.{}{}; known keys: {} and the per-method objects of SPlisHSPlasH's "
+                                        "materials (\"Standard viscosity\", ...)",
+                                        where, section, key, hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint),
+                                        fmt::join(known, ", ")));
+            }
+        }
+        const auto method = [&](const MaterialMethod& mm) -> int {
+            if (!m.contains(mm.key)) return -1;
+            const json& v = m[mm.key];
+            if (!v.is_number_integer() || v.get<int>() < 0 || v.get<size_t>() >= mm.names.size())
+                throw Error(fmt::format("{}: {}.{}: expected an integer in [0, {}], got {}", where, section, mm.key,
+                                        mm.names.size() - 1, v.dump()));
+            return v.get<int>();
+        };
+        std::vector<int> methods;
+        for (const MaterialMethod& mm : materialMethods()) methods.push_back(method(mm));
+        if (id != fluidId) {
+            if (!used.count(id))
+                scene.warnings.push_back(
+                    fmt::format("{}: {} (id \"{}\") is used by no fluid block or model and has no effect", where, section, id));
+            continue;
+        }
+        if (applied) {
+            scene.warnings.push_back(fmt::format("{}: {} repeats the id \"{}\"; the first entry applies", where, section, id));
+            continue;
+        }
+        applied = true;
+        if (m.contains("density0"))
+            scene.config.density0 = float(numberAt(m, "density0", 1e-3, 1e6, where, section + ".density0", "kg/m^3"));
+        if (m.contains("viscosity"))
+            scene.sph.viscosity = float(numberAt(m, "viscosity", 0, 100, where, section + ".viscosity", "m^2/s"));
+        if (m.contains("viscosityBoundary"))
+            scene.sph.boundaryViscosity =
+                float(numberAt(m, "viscosityBoundary", 0, 100, where, section + ".viscosityBoundary", "m^2/s"));
+        if (m.contains("xsph")) scene.sph.xsph = float(numberAt(m, "xsph", 0, 1, where, section + ".xsph", ""));
+        const int viscosity = methods[0];
+        if (viscosity == 0) {
+            scene.sph.viscosity = 0.0f;
+            scene.sph.boundaryViscosity = 0.0f;
+        } else if (viscosity > 0) {
+            const char* name = materialMethods()[0].names[size_t(viscosity)];
+            const std::string object = section + "." + name;
+            // SPlisHSPlasH's defaults: 0.01 m^2/s, no viscosity at walls.
+            float nu = 0.01f, nuWall = 0.0f;
+            if (m.contains(name)) {
+                const json& o = m[name];
+                for (const auto& [key, v] : o.items()) {
+                    if (key == "viscosity")
+                        nu = float(numberAt(o, key, 0, 100, where, object + ".viscosity", "m^2/s"));
+                    else if (key == "viscosityBoundary")
+                        nuWall = float(numberAt(o, key, 0, 100, where, object + ".viscosityBoundary", "m^2/s"));
+                    else if (viscosity == 1)
+                        throw Error(
+                            fmt::format("{}: unknown key {}.{}; known keys: viscosity, viscosityBoundary", where, object, key));
+                }
+            }
+            scene.sph.viscosity = nu;
+            scene.sph.boundaryViscosity = nuWall;
+            if (viscosity > 1)
+                scene.warnings.push_back(fmt::format(
+                    "{}: {}.viscosityMethod {} ({}) is an implicit viscosity solver Floe does not have: Floe's explicit "
+                    "viscosity (Koschier et al.) runs instead with the object's viscosity {} m^2/s, {} m^2/s at walls, and "
+                    "the time step limited to its stability bound 0.125 h^2 / nu",
+                    where, section, viscosity, name, nu, nuWall));
+        }
+        for (size_t k = 1; k + 1 < materialMethods().size(); ++k)
+            if (methods[k] > 0)
+                scene.warnings.push_back(fmt::format("{}: {}.{} {} ({}): {} is not in Floe and does not act", where, section,
+                                                     materialMethods()[k].key, methods[k],
+                                                     materialMethods()[k].names[size_t(methods[k])], materialMethods()[k].what));
+        if (!ignored.empty())
+            scene.warnings.push_back(fmt::format("{}: {} keys not used by Floe (display, emitters or methods it does not have): {}",
+                                                 where, section, fmt::join(ignored, ", ")));
+    }
+    if (!applied && !value.empty())
+        scene.warnings.push_back(
+            fmt::format("{}: no entry of Materials has the fluid's id \"{}\"; Floe's defaults apply", where, fluidId));
+}
+
 } // namespace
 
 Scene parseScene(const json& root, const std::string& where, const std::filesystem::path& sceneDir)
 {
     if (!root.is_object()) throw Error(fmt::format("{}: a scene must be a JSON object with a \"Configuration\" section", where));
+    refuseMissingFeatures(root, where);
     Scene scene;
+    const json* materials = nullptr;
+    bool wcsphObject = false, eosGiven = false;
     for (const auto& [key, value] : root.items()) {
         if (key == "Configuration") {
+            // SPlisHSPlasH keeps each pressure solver's settings in an object named after it.
+            std::set<std::string> nested = {"ICSPH", "Projective Fluids"};
+            for (const SettingsTable* t : sim::SphSettings::methodTables()) nested.insert(t->section());
             applyObject({{&SimulationSettings::table(), &scene.config}, {&sim::SphSettings::configurationTable(), &scene.sph}},
-                        value, where, "Configuration", splishConfigurationKeys(), scene.warnings);
+                        value, where, "Configuration", splishConfigurationKeys(), scene.warnings, nested);
+            for (const std::string& method : nested) {
+                if (!value.is_object() || !value.contains(method)) continue;
+                if (const SettingsTable* t = sim::SphSettings::methodTable(method)) {
+                    applyObject(*t, &scene.sph, value[method], where, "Configuration." + method, {}, scene.warnings);
+                    if (method == "WCSPH") wcsphObject = true;
+                } else {
+                    scene.warnings.push_back(
+                        fmt::format("{}: Configuration.{}: settings of a method Floe does not have are ignored", where, method));
+                }
+            }
         } else if (key == "FluidBlocks") {
             if (!value.is_array()) throw Error(fmt::format("{}: FluidBlocks must be an array of objects", where));
             for (size_t i = 0; i < value.size(); ++i) {
@@ -239,31 +524,7 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
                 scene.fluidBlocks.push_back(block);
             }
         } else if (key == "Materials") {
-            if (!value.is_array()) throw Error(fmt::format("{}: Materials must be an array of objects", where));
-            for (size_t i = 0; i < value.size(); ++i) {
-                const json& m = value[i];
-                if (!m.is_object()) throw Error(fmt::format("{}: Materials[{}] must be an object", where, i));
-                if (m.contains("viscosity")) {
-                    const json& v = m["viscosity"];
-                    if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 100)
-                        throw Error(fmt::format("{}: Materials[{}].viscosity: expected a number in [0, 100] m^2/s, got {}", where,
-                                                i, v.dump()));
-                    scene.sph.viscosity = v.get<float>();
-                }
-                if (m.contains("density0")) {
-                    const json& d = m["density0"];
-                    if (!d.is_number() || d.get<double>() <= 0 || d.get<double>() > 1e6)
-                        throw Error(fmt::format("{}: Materials[{}].density0: expected a number in [0.001, 1e6] kg/m^3, got {}",
-                                                where, i, d.dump()));
-                    scene.config.density0 = d.get<float>();
-                }
-                std::vector<std::string> other;
-                for (const auto& [k, v] : m.items())
-                    if (k != "density0" && k != "id" && k != "viscosity") other.push_back(k);
-                if (!other.empty())
-                    scene.warnings.push_back(
-                        fmt::format("{}: Materials[{}] keys not used by Floe yet: {}", where, i, fmt::join(other, ", ")));
-            }
+            materials = &value; // after the fluid blocks and models, whose ids choose the fluid's entry
         } else if (key == "RigidBodies") {
             if (!value.is_array()) throw Error(fmt::format("{}: RigidBodies must be an array of objects", where));
             for (size_t i = 0; i < value.size(); ++i) {
@@ -279,6 +540,7 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
         } else if (key == "Floe") {
             applyObject({{&FloeSettings::table(), &scene.floe}, {&sim::SphSettings::floeTable(), &scene.sph}}, value, where, "Floe",
                         {}, scene.warnings, {"container"});
+            eosGiven = value.is_object() && value.contains("eos");
             if (value.contains("container")) {
                 ContainerSettings container;
                 applyObject(ContainerSettings::table(), &container, value["container"], where, "Floe.container", {},
@@ -349,8 +611,34 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
             }
         } else if (key == "Fracture") {
             applyObject(FractureSceneSettings::table(), &scene.fracture, value, where, "Fracture", {}, scene.warnings);
+        } else if (key == "FluidModels") {
+            if (!value.is_array()) throw Error(fmt::format("{}: FluidModels must be an array of objects", where));
+            for (size_t i = 0; i < value.size(); ++i) {
+                FluidModel model;
+                const std::string section = fmt::format("FluidModels[{}]", i);
+                applyObject(FluidModel::table(), &model, value[i], where, section, splishFluidModelKeys(), scene.warnings);
+                if (model.particleFile.empty())
+                    throw Error(fmt::format("{}: {}.particleFile: expected a particle file (.ply or .bgeo)", where, section));
+                requirePositiveScale(model.scale, where, section);
+                std::filesystem::path path = model.particleFile;
+                if (path.is_relative()) path = sceneDir / path;
+                const std::string ext = path.extension().string();
+                if (ext == ".obj")
+                    throw Error(fmt::format("{}: {}.particleFile {}: sampling a mesh's volume into particles is not in Floe; give "
+                                            "the particles as PLY or BGEO (or the volume as FluidBlocks)",
+                                            where, section, model.particleFile));
+                try {
+                    model.points = io::readParticlePositions(path);
+                } catch (const Error& e) {
+                    throw Error(fmt::format("{}: {}.particleFile: {}", where, section, e.what()));
+                }
+                const geometry::Transform t = model.transform();
+                for (glm::vec3& x : model.points) x = t.apply(x);
+                scene.fluidModels.push_back(std::move(model));
+            }
         } else if (splishSections().count(key)) {
-            scene.warnings.push_back(fmt::format("{}: section {} is not simulated by Floe yet and is ignored", where, key));
+            if (key == "Emitters") scene.ignoredFluidSources.push_back("Emitters");
+            scene.warnings.push_back(fmt::format("{}: {}: {}", where, key, splishSections().at(key)));
         } else {
             std::vector<std::string> sections{"Configuration",    "FluidBlocks", "Materials",      "RigidBodies", "Floe",
                                               "DeformableBodies", "Deformable",  "FractureBodies", "Fracture"};
@@ -361,8 +649,18 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
         }
     }
     if (!root.contains("Configuration")) throw Error(fmt::format("{}: missing section \"Configuration\"", where));
+    if (materials) parseMaterials(*materials, where, scene);
+    // SPlisHSPlasH's WCSPH is k ((rho/rho0)^gamma - 1): its object selects that equation of state.
+    if (wcsphObject && !eosGiven) scene.sph.eos = "tait";
+    noteConfigurationSubstitutions(scene, where);
     for (const std::string& s : scene.sph.substitutions()) scene.warnings.push_back(where + ": " + s);
     validateScene(scene, where);
+    for (size_t i = 0; i < scene.fluidBlocks.size(); ++i)
+        if (blockParticleCount(scene, scene.fluidBlocks[i]) == 0)
+            scene.warnings.push_back(
+                fmt::format("{}: FluidBlocks[{}] holds no particle at radius {} m (as in SPlisHSPlasH, a block "
+                            "needs at least 2 particles along each axis)",
+                            where, i, scene.config.particleRadius));
     return scene;
 }
 
@@ -386,10 +684,14 @@ void validateScene(const Scene& scene, const std::string& where)
                 fmt::format("{}: Deformable.plateEnd {} m must lie below plateStart {} m", where, d.plateEnd, d.plateStart));
         return;
     }
-    if (scene.fluidBlocks.empty())
-        throw Error(fmt::format("{}: FluidBlocks: expected at least one block of particles (or DeformableBodies or "
-                                "FractureBodies)",
-                                where));
+    if (scene.fluidBlocks.empty() && scene.fluidModels.empty())
+        throw Error(fmt::format("{}: FluidBlocks: expected at least one block of particles (or FluidModels, DeformableBodies or "
+                                "FractureBodies){}",
+                                where,
+                                scene.ignoredFluidSources.empty()
+                                    ? ""
+                                    : fmt::format("; the scene's fluid comes from {}, which Floe does not have",
+                                                  fmt::join(scene.ignoredFluidSources, ", "))));
     const float r = scene.config.particleRadius;
     for (size_t i = 0; i < scene.fluidBlocks.size(); ++i) {
         const FluidBlock& b = scene.fluidBlocks[i];
@@ -401,8 +703,9 @@ void validateScene(const Scene& scene, const std::string& where)
     }
     const uint64_t count = countFluidParticles(scene);
     if (count == 0)
-        throw Error(fmt::format(
-            "{}: FluidBlocks: the blocks hold no particle of radius {} m (each side must be at least 2r = {} m)", where, r, 2 * r));
+        throw Error(fmt::format("{}: FluidBlocks: the blocks hold no particle of radius {} m (sampled as SPlisHSPlasH: round(side "
+                                "/ 2r) - 1 particles per axis, at least 2, so each side must be at least 3 x 2r = {} m)",
+                                where, r, 6 * r));
     // Far beyond what any device holds: refuse before anything is allocated. The device's own
     // limits are checked by the simulation when it sizes its buffers.
     if (count > (1ull << 31))
@@ -435,6 +738,13 @@ void validateScene(const Scene& scene, const std::string& where)
                     throw Error(fmt::format("{}: FluidBlocks[{}] reaches outside the domain Floe.domainMin/domainMax on axis {}",
                                             where, i, "xyz"[k]));
         }
+        for (size_t i = 0; i < scene.fluidModels.size(); ++i)
+            for (const glm::vec3& x : scene.fluidModels[i].points)
+                for (int k = 0; k < (scene.config.sim2D ? 2 : 3); ++k)
+                    if (x[k] < lo[k] - 1e-5f || x[k] > hi[k] + 1e-5f)
+                        throw Error(fmt::format("{}: FluidModels[{}] has particles outside the domain Floe.domainMin/domainMax on "
+                                                "axis {}",
+                                                where, i, "xyz"[k]));
     }
 }
 
@@ -477,9 +787,12 @@ void applyOverride(Scene& scene, const std::string& assignment)
         value = text; // a bare string
     }
     std::string section;
-    if (auto dot = key.find('.'); dot != std::string::npos) {
+    if (auto dot = key.rfind('.'); dot != std::string::npos) {
         section = key.substr(0, dot);
         key = key.substr(dot + 1);
+        // Configuration.DFSPH.maxError names the same setting as DFSPH.maxError.
+        if (section.rfind("Configuration.", 0) == 0 && sim::SphSettings::methodTable(section.substr(14)))
+            section = section.substr(14);
     }
     const std::string where = "--set " + assignment;
     std::vector<std::string> unused;
@@ -497,7 +810,9 @@ void applyOverride(Scene& scene, const std::string& assignment)
         else if (has(floe))
             section = "Floe";
     }
-    if (section == "Configuration") {
+    if (const SettingsTable* method = sim::SphSettings::methodTable(section)) {
+        applyObject(*method, &scene.sph, json{{key, value}}, where, "Configuration." + section, {}, unused);
+    } else if (section == "Configuration") {
         applyObject(configuration, json{{key, value}}, where, section, {}, unused);
     } else if (section == "Deformable") {
         applyObject(DeformableSettings::table(), &scene.deformable, json{{key, value}}, where, section, {}, unused);

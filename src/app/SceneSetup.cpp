@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
 #include <glm/geometric.hpp>
 
 #include "sim/sph/BoundarySampler.h"
@@ -109,6 +110,45 @@ render::Camera sceneCamera(const Scene& scene, const sim::WorldSettings& world, 
         camera.farPlane = distance * 10.0f + glm::length(world.domainMax - world.domainMin) * 2.0f;
     }
     return camera;
+}
+
+double energyBound(const Scene& scene, const sim::WorldSettings& world)
+{
+    const double g = glm::length(glm::dvec3(scene.config.gravitation));
+    if (g <= 0.0 || (scene.container && scene.container->shakeAmplitude > 0.0f)) return HUGE_VAL;
+    const glm::dvec3 down = glm::dvec3(scene.config.gravitation) / g;
+    const std::vector<glm::vec4> positions = sampleFluidParticles(scene);
+    const std::vector<glm::vec4> velocities = initialVelocities(scene);
+    double mass = 0, kinetic = 0;
+    glm::dvec3 centre(0);
+    for (size_t i = 0; i < positions.size(); ++i) {
+        mass += positions[i].w;
+        centre += double(positions[i].w) * glm::dvec3(glm::vec3(positions[i]));
+        kinetic += 0.5 * positions[i].w * glm::dot(glm::dvec3(glm::vec3(velocities[i])), glm::dvec3(glm::vec3(velocities[i])));
+    }
+    if (mass <= 0.0) return HUGE_VAL;
+    centre /= mass;
+    const geometry::Bounds b = sceneBounds(scene, world);
+    double drop = 0;
+    for (int corner = 0; corner < 8; ++corner) {
+        const glm::dvec3 c(corner & 1 ? b.hi.x : b.lo.x, corner & 2 ? b.hi.y : b.lo.y, corner & 4 ? b.hi.z : b.lo.z);
+        drop = std::max(drop, glm::dot(c - centre, down));
+    }
+    return kinetic + mass * g * drop;
+}
+
+std::string fluidDivergence(const sim::StepMetrics& m, double energyLimit)
+{
+    if (m.nonFinite > 0)
+        return fmt::format("{} particles have non-finite positions or velocities at t = {:.4g} s", m.nonFinite, m.time);
+    if (m.escaped > 0) return fmt::format("{} particles escaped the closed domain at t = {:.4g} s", m.escaped, m.time);
+    if (m.densityErrorMax > 1.0f)
+        return fmt::format("compression {:.0f} % (above 100 %) at t = {:.4g} s", 100.0 * m.densityErrorMax, m.time);
+    if (m.kineticEnergy > energyLimit)
+        return fmt::format("kinetic energy {:.4g} J above the {:.4g} J the initial motion and gravity can supply at t = {:.4g} s "
+                           "(energy from nowhere)",
+                           m.kineticEnergy, energyLimit, m.time);
+    return {};
 }
 
 } // namespace floe

@@ -2,6 +2,8 @@
 // boundary particles sampled on the rigid bodies, the container's planes) and the camera.
 #pragma once
 
+#include <string>
+
 #include "app/Scene.h"
 #include "render/Camera.h"
 #include "sim/World.h"
@@ -15,5 +17,15 @@ std::vector<glm::vec4> containerPlanes(const geometry::TriangleMesh& mesh, bool 
 // The fluid's and the geometry's bounds (not the safety margin of the domain around them).
 geometry::Bounds sceneBounds(const Scene& scene, const sim::WorldSettings& world);
 render::Camera sceneCamera(const Scene& scene, const sim::WorldSettings& world, float aspect);
+
+// Energy from nowhere: the fluid's kinetic energy can never exceed its initial kinetic energy
+// plus the potential energy gravity releases if its centre of mass fell to the scene's lowest
+// point along gravity (J). Infinity where that does not bound the scene (no gravity, a shaken
+// container doing work).
+double energyBound(const Scene& scene, const sim::WorldSettings& world);
+// Why a fluid step shows a blow-up, or "" (floe run, floe view and the bench share the rules):
+// non-finite values, particles out of the closed domain, a compression above 100 %, or kinetic
+// energy above `energyLimit` (energyBound).
+std::string fluidDivergence(const sim::StepMetrics& m, double energyLimit);
 
 } // namespace floe

@@ -1,7 +1,9 @@
-// floe bench's SPH suite (issue 3 item 10): per pressure solver, steps per second and GPU ms
-// per pass at three particle counts of a 2D and a 3D dam break; IISPH's iterations and
-// compression; the EOS/IISPH cost ratio at equal dt and at each solver's largest stable dt,
-// found by a search over fixed time steps (the comparison digest-001 §6 left unwritten).
+// floe bench's SPH suite (issue 3 item 10, issue 14): per pressure solver (EOS, IISPH, DFSPH,
+// PCISPH, PBF), steps per second, GPU ms per pass, microseconds per particle-step and
+// per particle-iteration at three particle counts of a 2D and a 3D dam break; iterations and
+// compression; the EOS/IISPH cost ratio at equal dt; and every solver's cost per simulated second
+// at its largest stable dt, found by a search over fixed time steps (the comparison digest-001 §6
+// left unwritten).
 #include "app/SphBench.h"
 
 #include <algorithm>
@@ -35,36 +37,22 @@ struct Measured {
     double wallSeconds = 0;               // of the measured steps
     double gpuMs = 0;                     // sum over the measured steps
     std::map<std::string, double> passMs; // sums per pass
-    RunningStat iterations, densityAvg, densityMax, dt;
-    uint64_t capped = 0; // IISPH steps that stopped at maxIterations without converging
+    RunningStat iterations, divergenceIterations, densityAvg, densityMax, dt;
+    uint64_t capped = 0; // steps whose pressure solve stopped at its iteration cap without converging
     bool stable = true;
     std::string reason; // why the run was not stable
 };
 
-// Sets the particle radius so that the scene's fluid blocks hold about `target` particles. Each
-// block is inset (or grown) by the change in radius so that its outer particles keep their
-// distance to the walls in units of the spacing: a block laid out one spacing from a wall at
-// radius r stays one spacing from it at r'.
+// Sets the particle radius so that the scene's fluid blocks hold about `target` particles. The
+// blocks keep their extents: SPlisHSPlasH's sampling puts the first layer 2r inside a block's
+// faces, so a block that touches a wall stays one spacing from it at any radius.
 void scaleToCount(Scene& scene, uint64_t target)
 {
     const double dims = scene.config.sim2D ? 2.0 : 3.0;
-    const Scene original = scene;
-    const float r0 = original.config.particleRadius;
     for (int pass = 0; pass < 4; ++pass) {
         const uint64_t now = countFluidParticles(scene);
         if (now == 0) throw Error(fmt::format("{}: the scene has no fluid particles to benchmark", scene.file.string()));
-        const float r = scene.config.particleRadius * static_cast<float>(std::pow(double(now) / double(target), 1.0 / dims));
-        scene.config.particleRadius = r;
-        for (size_t b = 0; b < scene.fluidBlocks.size(); ++b) {
-            const FluidBlock& from = original.fluidBlocks[b];
-            FluidBlock& to = scene.fluidBlocks[b];
-            for (int axis = 0; axis < int(dims); ++axis) {
-                const float inset = (r - r0) / std::max(1e-6f, std::abs(from.scale[axis]));
-                const bool ascending = from.start[axis] <= from.end[axis];
-                to.start[axis] = from.start[axis] + (ascending ? inset : -inset);
-                to.end[axis] = from.end[axis] - (ascending ? inset : -inset);
-            }
-        }
+        scene.config.particleRadius *= static_cast<float>(std::pow(double(now) / double(target), 1.0 / dims));
     }
 }
 
@@ -99,14 +87,9 @@ Measured measure(gpu::Context& context, const gpu::ShaderLibrary& shaders, const
         if (s.dt <= 0.0f || (!steps && s.time >= world.stopTime)) reachedEnd = true;
         if (s.dt <= 0.0f) return;
         ++collected;
-        if (m.stable && (s.nonFinite > 0 || s.escaped > 0 || s.densityErrorMax > 1.0f || s.kineticEnergy > energyLimit)) {
-            m.stable = false;
-            m.reason = s.nonFinite > 0 ? fmt::format("{} non-finite particles at t = {:.4g} s", s.nonFinite, s.time)
-                       : s.escaped > 0 ? fmt::format("{} particles escaped at t = {:.4g} s", s.escaped, s.time)
-                       : s.kineticEnergy > energyLimit
-                           ? fmt::format("kinetic energy {:.4g} J above the {:.4g} J gravity can supply at t = {:.4g} s",
-                                         s.kineticEnergy, energyLimit, s.time)
-                           : fmt::format("compression {:.0f} % at t = {:.4g} s", 100.0 * s.densityErrorMax, s.time);
+        if (m.stable) {
+            m.reason = fluidDivergence(s, energyLimit);
+            m.stable = m.reason.empty();
         }
         if (!timed) return;
         ++m.steps;
@@ -114,10 +97,12 @@ Measured measure(gpu::Context& context, const gpu::ShaderLibrary& shaders, const
         m.dt.add(s.dt);
         m.densityAvg.add(s.densityErrorAvg);
         m.densityMax.add(s.densityErrorMax);
-        if (scene.sph.pressureSolver() == sim::PressureSolver::Iisph) {
+        const sim::PressureSolver solver = scene.sph.pressureSolver();
+        if (sim::isIterative(solver)) {
             m.iterations.add(s.iterations);
-            if (s.iterations >= uint32_t(scene.sph.maxIterations)) ++m.capped;
+            if (s.iterations >= uint32_t(scene.sph.limits(solver).maxIterations)) ++m.capped;
         }
+        if (solver == sim::PressureSolver::Dfsph && scene.sph.divergenceSolver) m.divergenceIterations.add(s.divergenceIterations);
         for (const gpu::PassTime& t : frames.timer(slot).results()) {
             m.passMs[t.name] += t.ms;
             m.gpuMs += t.ms;
@@ -180,42 +165,23 @@ Json measuredJson(const Measured& m)
               {"dt_mean", m.dt.mean()},
               {"density_error_avg_mean", m.densityAvg.mean()},
               {"density_error_max", m.densityMax.max}};
+    // Cost per particle and step, and per particle and solver iteration (DFSPH: both solves'
+    // iterations), so that solvers and changes can be compared whatever the scene size.
+    const double particleSteps = double(m.particles) * steps;
+    j["us_per_particle_step"] = particleSteps > 0 ? 1e3 * m.gpuMs / particleSteps : 0.0;
     if (m.iterations.n) {
-        j["iisph_iterations_mean"] = m.iterations.mean();
-        j["iisph_iterations_max"] = m.iterations.max;
-        j["iisph_capped_steps"] = m.capped;
+        j["iterations_mean"] = m.iterations.mean();
+        j["iterations_max"] = m.iterations.max;
+        j["capped_steps"] = m.capped;
+        const double iterations = m.iterations.sum + m.divergenceIterations.sum;
+        double solveMs = 0;
+        for (const auto& [name, ms] : m.passMs)
+            if (name.find("_solve") != std::string::npos) solveMs += ms;
+        j["us_per_particle_iteration"] = iterations > 0 ? 1e3 * solveMs / (double(m.particles) * iterations) : 0.0;
     }
+    if (m.divergenceIterations.n) j["divergence_iterations_mean"] = m.divergenceIterations.mean();
     j["gpu_ms_per_pass"] = passJson(m);
     return j;
-}
-
-// Energy from nowhere: the fluid's kinetic energy can never exceed its initial kinetic energy
-// plus the potential energy gravity releases if its centre of mass fell to the scene's lowest
-// point along gravity. Returns infinity where that does not bound the scene (no gravity, a
-// shaken container doing work).
-double energyBound(const Scene& scene, const sim::WorldSettings& world)
-{
-    const double g = glm::length(glm::dvec3(scene.config.gravitation));
-    if (g <= 0.0 || (scene.container && scene.container->shakeAmplitude > 0.0f)) return HUGE_VAL;
-    const glm::dvec3 down = glm::dvec3(scene.config.gravitation) / g;
-    const std::vector<glm::vec4> positions = sampleFluidParticles(scene);
-    const std::vector<glm::vec4> velocities = initialVelocities(scene);
-    double mass = 0, kinetic = 0;
-    glm::dvec3 centre(0);
-    for (size_t i = 0; i < positions.size(); ++i) {
-        mass += positions[i].w;
-        centre += double(positions[i].w) * glm::dvec3(glm::vec3(positions[i]));
-        kinetic += 0.5 * positions[i].w * glm::dot(glm::dvec3(glm::vec3(velocities[i])), glm::dvec3(glm::vec3(velocities[i])));
-    }
-    if (mass <= 0.0) return HUGE_VAL;
-    centre /= mass;
-    const geometry::Bounds b = sceneBounds(scene, world);
-    double drop = 0;
-    for (int corner = 0; corner < 8; ++corner) {
-        const glm::dvec3 c(corner & 1 ? b.hi.x : b.lo.x, corner & 2 ? b.hi.y : b.lo.y, corner & 4 ? b.hi.z : b.lo.z);
-        drop = std::max(drop, glm::dot(c - centre, down));
-    }
-    return kinetic + mass * g * drop;
 }
 
 Scene withSolver(const Scene& base, const std::string& solver)
@@ -275,10 +241,10 @@ Json sphBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const Sp
             Scene eosScene = withSolver(scene, "eos");
             eosScene.sph.cflMethod = 1;
             eosScene.sph.cflMaxTimeStepSize = std::max(eosScene.sph.cflMaxTimeStepSize, eosScene.config.timeStepSize);
-            const std::vector<Case> cases = {
-                {"eos", "eos", eosScene},
-                {"iisph", "iisph", withSolver(scene, "iisph")},
-                {"iisph at the eos step", "iisph", withFixedStep(withSolver(scene, "iisph"), acoustic)}};
+            std::vector<Case> cases = {{"eos", "eos", eosScene}};
+            for (const char* solver : {"iisph", "dfsph", "pcisph", "pbf"})
+                cases.push_back({solver, solver, withSolver(scene, solver)});
+            cases.push_back({"iisph at the eos step", "iisph", withFixedStep(withSolver(scene, "iisph"), acoustic)});
             std::map<std::string, Measured> results;
             for (const Case& c : cases) {
                 std::fprintf(stderr, "floe bench: sph %s %s, %llu particles: %s ...\n", dims.c_str(), scene.name.c_str(),
@@ -318,7 +284,7 @@ Json sphBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const Sp
         const std::string dims = scene.config.sim2D ? "2D" : "3D";
         std::map<std::string, std::pair<double, Measured>> best;
         Json solvers = Json::array();
-        for (const std::string solver : {"eos", "iisph"}) {
+        for (const std::string solver : {"eos", "iisph", "dfsph", "pcisph", "pbf"}) {
             const Scene s = withSolver(scene, solver);
             Json trials = Json::array();
             std::map<double, Measured> tried;
@@ -401,25 +367,30 @@ void printSphBench(const Json& results)
     if (!results["throughput"].empty())
         fmt::print("\nSPH steps from the dam breaks' initial state (GPU ms and iterations are means per step)\n\n");
     if (!results["throughput"].empty())
-        fmt::print("{:<4} {:<24} {:>9} {:>10} {:>9} {:>11} {:>16} {:>10} {:>10}\n", "dim", "case", "particles", "dt (s)", "steps/s",
-                   "GPU ms/step", "iters", "comp avg", "comp max");
+        fmt::print("{:<4} {:<24} {:>9} {:>10} {:>9} {:>11} {:>9} {:>16} {:>9} {:>10} {:>10}\n", "dim", "case", "particles",
+                   "dt (s)", "steps/s", "GPU ms/step", "us/p-step", "iters", "us/p-iter", "comp avg", "comp max");
     for (const Json& r : results["throughput"]) {
         if (r.contains("note") && !r.contains("steps")) {
             fmt::print("{:<4} {:<24} {:>9} {}\n", r["dimensions"].get<std::string>(), "", r["particles"].get<uint64_t>(),
                        r["note"].get<std::string>());
             continue;
         }
-        fmt::print("{:<4} {:<24} {:>9} {:>10.3g} {:>9.1f} {:>11.3f} {:>16} {:>9.3f}% {:>9.2f}%{}\n",
-                   r["dimensions"].get<std::string>(), r["case"].get<std::string>(), r["particles"].get<uint64_t>(),
-                   r["dt_mean"].get<double>(), r["steps_per_second"].get<double>(), r["gpu_ms_per_step"].get<double>(),
-                   r.contains("iisph_iterations_mean")
-                       ? fmt::format("{:.1f}{}", r["iisph_iterations_mean"].get<double>(),
-                                     r["iisph_capped_steps"].get<uint64_t>()
-                                         ? fmt::format(" ({} capped)", r["iisph_capped_steps"].get<uint64_t>())
-                                         : "")
-                       : "-",
-                   100 * r["density_error_avg_mean"].get<double>(), 100 * r["density_error_max"].get<double>(),
-                   r.contains("note") ? "  " + r["note"].get<std::string>() : "");
+        fmt::print(
+            "{:<4} {:<24} {:>9} {:>10.3g} {:>9.1f} {:>11.3f} {:>9.3f} {:>16} {:>9} {:>9.3f}% {:>9.2f}%{}\n",
+            r["dimensions"].get<std::string>(), r["case"].get<std::string>(), r["particles"].get<uint64_t>(),
+            r["dt_mean"].get<double>(), r["steps_per_second"].get<double>(), r["gpu_ms_per_step"].get<double>(),
+            r["us_per_particle_step"].get<double>(),
+            r.contains("iterations_mean")
+                ? fmt::format("{:.1f}{}{}", r["iterations_mean"].get<double>(),
+                              r.contains("divergence_iterations_mean")
+                                  ? fmt::format("+{:.1f}v", r["divergence_iterations_mean"].get<double>())
+                                  : "",
+                              r["capped_steps"].get<uint64_t>() ? fmt::format(" ({} capped)", r["capped_steps"].get<uint64_t>())
+                                                                : "")
+                : "-",
+            r.contains("us_per_particle_iteration") ? fmt::format("{:.3f}", r["us_per_particle_iteration"].get<double>()) : "-",
+            100 * r["density_error_avg_mean"].get<double>(), 100 * r["density_error_max"].get<double>(),
+            r.contains("note") ? "  " + r["note"].get<std::string>() : "");
     }
     if (!results["throughput"].empty()) {
         fmt::print("\nGPU ms per pass (mean per step)\n");
@@ -445,17 +416,16 @@ void printSphBench(const Json& results)
                    e["seconds"].get<double>());
         for (const Json& s : e["solvers"]) {
             const Json& lo = s["largest_stable_dt"];
-            fmt::print("  {:<6} largest stable {}  smallest unstable {}", s["solver"].get<std::string>(),
+            fmt::print("  {:<6} largest stable {}  smallest unstable {}\n        ", s["solver"].get<std::string>(),
                        lo.is_null() ? "none" : fmt::format("{:.4g} s", lo.get<double>()),
                        s["smallest_unstable_dt"].is_null() ? "none found"
                                                            : fmt::format("{:.4g} s", s["smallest_unstable_dt"].get<double>()));
             if (s.contains("at_largest_stable_dt")) {
                 const Json& m = s["at_largest_stable_dt"];
-                fmt::print("  GPU {:.1f} ms per simulated s, compression avg {:.3f}% max {:.2f}%",
-                           m["gpu_ms_per_simulated_second"].get<double>(), 100 * m["density_error_avg_mean"].get<double>(),
-                           100 * m["density_error_max"].get<double>());
-                if (m.contains("iisph_iterations_mean"))
-                    fmt::print(", {:.1f} iterations", m["iisph_iterations_mean"].get<double>());
+                fmt::print("  GPU {:.1f} ms and wall {:.2f} s per simulated s, compression avg {:.3f}% max {:.2f}%",
+                           m["gpu_ms_per_simulated_second"].get<double>(), m["wall_seconds_per_simulated_second"].get<double>(),
+                           100 * m["density_error_avg_mean"].get<double>(), 100 * m["density_error_max"].get<double>());
+                if (m.contains("iterations_mean")) fmt::print(", {:.1f} iterations", m["iterations_mean"].get<double>());
             }
             fmt::print("\n");
         }

@@ -139,6 +139,7 @@ private:
     view::PanelState state_;
     Scene scene_;
     sim::WorldSettings world_;
+    double energyLimit_ = HUGE_VAL; // J: energyBound of the scene
     bool needRecreate_ = true;
     uint64_t recreations_ = 0;
     std::string capturePath_;
@@ -207,6 +208,7 @@ void ViewSession::resetSimulation()
     }
     scene_.sph = state_.settings;
     world_ = makeWorld(scene_, 0.0f);
+    energyLimit_ = energyBound(scene_, world_);
     const std::vector<glm::vec4> positions = sampleFluidParticles(scene_);
     const std::vector<glm::vec4> velocities = initialVelocities(scene_);
     simulation_ = std::make_unique<sim::Simulation>(*context_, *shaders_, *graph_, world_, state_.settings, positions, velocities);
@@ -298,13 +300,7 @@ void ViewSession::readSlot(uint32_t slot)
     const sim::StepMetrics m = simulation_->decode(r);
     state_.recordMetrics(m);
     if (state_.diverged.empty()) {
-        if (m.nonFinite > 0)
-            state_.diverged =
-                fmt::format("{} particles with a non-finite position or velocity at t = {:.4g} s", m.nonFinite, m.time);
-        else if (m.escaped > 0)
-            state_.diverged = fmt::format("{} particles left the domain at t = {:.4g} s", m.escaped, m.time);
-        else if (m.densityErrorMax > 1.0f)
-            state_.diverged = fmt::format("compression {:.0f} % at t = {:.4g} s", 100.0 * m.densityErrorMax, m.time);
+        state_.diverged = fluidDivergence(m, energyLimit_);
         if (!state_.diverged.empty()) {
             state_.paused = true;
             std::fprintf(stderr, "floe view: the simulation diverged: %s (paused; R resets)\n", state_.diverged.c_str());

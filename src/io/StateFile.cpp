@@ -11,7 +11,7 @@ namespace floe::io {
 namespace {
 
 constexpr char kMagic[8] = {'F', 'L', 'O', 'E', 'S', 'T', 'A', 'T'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2; // 2: the solvers' warm starts (solverState)
 
 template <class T> void put(std::ofstream& out, const T& value)
 {
@@ -38,6 +38,7 @@ void saveState(const std::filesystem::path& path, const sim::SimulationState& s,
     putVector(out, s.positions);
     putVector(out, s.velocities);
     putVector(out, s.ids);
+    putVector(out, s.solverState);
     if (!out) throw Error(fmt::format("--save-state {}: write failed", path.string()));
 }
 
@@ -65,9 +66,11 @@ sim::SimulationState loadState(const std::filesystem::path& path, uint64_t finge
     s.positions.resize(count);
     s.velocities.resize(count);
     s.ids.resize(count);
+    s.solverState.resize(count);
     in.read(reinterpret_cast<char*>(s.positions.data()), std::streamsize(count * 16ull));
     in.read(reinterpret_cast<char*>(s.velocities.data()), std::streamsize(count * 16ull));
     in.read(reinterpret_cast<char*>(s.ids.data()), std::streamsize(count * 4ull));
+    in.read(reinterpret_cast<char*>(s.solverState.data()), std::streamsize(count * 16ull));
     if (!in) throw Error(fmt::format("--load-state {}: the file is truncated", path.string()));
     return s;
 }

@@ -36,6 +36,8 @@ ParticleBuffers ParticleBuffers::create(gpu::Context& context, graph::RenderGrap
                         {"particle ids", std::max<VkDeviceSize>(4, count * 4), gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
     p.metricsA = gpu::Buffer(context, {"particle metrics A", bytes, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
     p.metricsB = gpu::Buffer(context, {"particle metrics B", bytes, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+    p.solverState =
+        gpu::Buffer(context, {"particle solver state", bytes, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
     std::vector<uint32_t> ids(count);
     for (uint32_t i = 0; i < count; ++i) ids[i] = i;
     uploadNow(context, graph, p.positions, positions.data(), count * 16);
@@ -44,6 +46,7 @@ ParticleBuffers ParticleBuffers::create(gpu::Context& context, graph::RenderGrap
     // Metrics (densities among them) are defined before the first step too.
     graph.addFill("metrics clear", p.metricsA, 0);
     graph.addFill("metrics clear", p.metricsB, 0);
+    graph.addFill("solver state clear", p.solverState, 0);
     context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
     return p;
 }

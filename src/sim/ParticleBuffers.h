@@ -20,11 +20,12 @@ namespace floe::sim {
 
 struct ParticleBuffers {
     uint32_t count = 0;
-    gpu::Buffer positions;  // vec4: xyz m, w mass kg
-    gpu::Buffer velocities; // vec4: xyz m/s, w pressure Pa of the last step
-    gpu::Buffer ids;        // uint: sampling-order index
-    gpu::Buffer metricsA;   // vec4 per particle: kinetic energy J, compression, compression, escaped (0/1)
-    gpu::Buffer metricsB;   // vec4 per particle: speed m/s, non-finite (0/1), wall contacts, density kg/m^3
+    gpu::Buffer positions;   // vec4: xyz m, w mass kg
+    gpu::Buffer velocities;  // vec4: xyz m/s, w pressure Pa of the last step
+    gpu::Buffer ids;         // uint: sampling-order index
+    gpu::Buffer metricsA;    // vec4 per particle: kinetic energy J, compression, compression, escaped (0/1)
+    gpu::Buffer metricsB;    // vec4 per particle: speed m/s, non-finite (0/1), wall contacts, density kg/m^3
+    gpu::Buffer solverState; // vec4 per particle kept from step to step: x DFSPH kappa dt^2, y DFSPH kappa_v dt
 
     // Creates the arrays for `positions.size()` particles and uploads them with ids 0..n-1.
     // Throws floe::Error naming the device limit when they do not fit.

@@ -1,6 +1,7 @@
 #include "sim/Simulation.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -41,14 +42,18 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     sortedPositions_ = deviceBuffer(context, "sorted positions", n * 16, kVec4);
     sortedVelocities_ = deviceBuffer(context, "sorted velocities", n * 16, kVec4);
     sortedIds_ = deviceBuffer(context, "sorted ids", n * 4, VK_FORMAT_R32_UINT);
+    sortedSolverState_ = deviceBuffer(context, "sorted solver state", n * 16, kVec4);
+    anchors_ = deviceBuffer(context, "PBF grid-build positions", n * 16, kVec4);
     fields_ = deviceBuffer(context, "fields (density, pressure, a_ii, s_i)", n * 16, kVec4);
     predicted_ = deviceBuffer(context, "predicted velocities", n * 16, kVec4);
-    accelerations_ = deviceBuffer(context, "pressure accelerations", n * 16, kVec4);
+    solverVectors_ =
+        deviceBuffer(context, "solver vectors (pressure accelerations, predicted positions, corrections)", n * 16, kVec4);
     const uint64_t groups = (n + SPH_GROUP_SIZE - 1) / SPH_GROUP_SIZE;
     const uint64_t foldedGroups = groups <= 65535 ? groups : ((groups + 65534) / 65535) * 65535;
     errorPartials_ = deviceBuffer(context, "IISPH error partials", foldedGroups * 16, kVec4);
     state_ = deviceBuffer(context, "SPH state", sizeof(shared::SphState), VK_FORMAT_R32_UINT);
-    arguments_ = deviceBuffer(context, "IISPH dispatch arguments", 32, VK_FORMAT_R32_UINT);
+    arguments_ = deviceBuffer(context, "pressure solve dispatch arguments", 32, VK_FORMAT_R32_UINT);
+    divergenceArguments_ = deviceBuffer(context, "divergence solve dispatch arguments", 32, VK_FORMAT_R32_UINT);
     reducedA_ = deviceBuffer(context, "step metrics A", 16, kVec4);
     reducedB_ = deviceBuffer(context, "step metrics B", 16, kVec4);
 
@@ -76,6 +81,13 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
                               settings.cflMethod ? settings.cflFactor : 0.0f, settings.cflMinTimeStepSize, world.stopTime);
     uploadNow(context, graph, state_, &state, sizeof(state));
     uploadedControl_ = state.control;
+    // Written by every step_begin before any indirect dispatch reads them; cleared so that no
+    // dispatch can ever read garbage.
+    graph.addFill("sph/arguments_clear", arguments_, 0);
+    graph.addFill("sph/arguments_clear", divergenceArguments_, 0);
+    const uint32_t dims = world.sim2D ? 2 : 3;
+    const uint32_t kernelSet = settings.muellerKernels() ? SPH_KERNEL_MUELLER : SPH_KERNEL_CUBIC;
+    pcisphFactor_ = pcisphFactor(kernelSet, dims, 2.0f * world.particleRadius);
     buildBoundary(graph);
 }
 
@@ -137,6 +149,104 @@ std::vector<gpu::SpecConstant> Simulation::spec() const
 void Simulation::setSettings(const SphSettings& settings)
 {
     settings_ = settings;
+    const uint32_t kernelSet = settings_.muellerKernels() ? SPH_KERNEL_MUELLER : SPH_KERNEL_CUBIC;
+    pcisphFactor_ = pcisphFactor(kernelSet, world_.sim2D ? 2 : 3, 2.0f * world_.particleRadius);
+}
+
+namespace {
+
+// The error measure of a solver's iterations (SPH_ERROR_*), from the convergence setting.
+uint32_t errorMode(PressureSolver solver, const SphSettings& s)
+{
+    const bool reference = s.convergenceTest() == Convergence::Reference;
+    switch (solver) {
+    case PressureSolver::Iisph:
+        if (s.iisphMode == "thesis") return SPH_ERROR_SIGNED;
+        return reference ? SPH_ERROR_SIGNED_PRESSURED : SPH_ERROR_PRESSURED;
+    case PressureSolver::Pcisph: return reference ? SPH_ERROR_SIGNED : SPH_ERROR_PRESSURED;
+    default: return reference ? SPH_ERROR_ALL : SPH_ERROR_PRESSURED;
+    }
+}
+
+} // namespace
+
+void Simulation::addJacobiIterations(graph::RenderGraph& graph, const shared::SphParams& params, const IterationLimits& limits,
+                                     uint32_t system, uint32_t errorMode, const gpu::Buffer& arguments, uint32_t counter)
+{
+    const std::vector<gpu::SpecConstant> kernel = spec();
+    std::vector<gpu::SpecConstant> updateSpec = kernel;
+    updateSpec.push_back({2, errorMode});
+    updateSpec.push_back({3, system});
+    std::vector<gpu::SpecConstant> checkSpec = kernel;
+    checkSpec.push_back({2, counter});
+    const gpu::Pipeline& accel = pipelines_.compute("sph/jacobi_accel", kernel);
+    const gpu::Pipeline& update = pipelines_.compute("sph/jacobi_update", updateSpec);
+    const gpu::Pipeline& check = pipelines_.compute("sph/jacobi_check", checkSpec);
+    for (int iteration = 0; iteration < limits.maxIterations; ++iteration) {
+        graph.addCompute(accel)
+            .read(SPH_BIND_POSITIONS, sortedPositions_)
+            .read(SPH_BIND_CELL_START, grid_.cellStart())
+            .read(SPH_BIND_BOUNDARY, boundary_)
+            .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+            .read(SPH_BIND_FIELDS, fields_)
+            .write(SPH_BIND_ACCEL, solverVectors_)
+            .push(params)
+            .dispatchIndirect(arguments, 0);
+        graph.addCompute(update)
+            .read(SPH_BIND_STATE, state_)
+            .read(SPH_BIND_POSITIONS, sortedPositions_)
+            .read(SPH_BIND_CELL_START, grid_.cellStart())
+            .read(SPH_BIND_BOUNDARY, boundary_)
+            .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+            .read(SPH_BIND_ACCEL, solverVectors_)
+            .readWrite(SPH_BIND_FIELDS, fields_)
+            .write(SPH_BIND_OUT0, errorPartials_)
+            .push(params)
+            .dispatchIndirect(arguments, 0);
+        graph.addCompute(check)
+            .readWrite(SPH_BIND_STATE, state_)
+            .readWrite(SPH_BIND_OUT0, arguments)
+            .read(SPH_BIND_IN0, errorPartials_)
+            .push(params)
+            .dispatchIndirect(arguments, 16);
+    }
+}
+
+void Simulation::addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared::SphParams& base)
+{
+    // Bender & Koschier 2017 Alg. 2, on the velocities at the start of the step (before the
+    // non-pressure forces), as SPlisHSPlasH's DFSPH: the divergence of the last step's end is
+    // removed so that the constant-density solve starts from a divergence-free field.
+    const IterationLimits limits = settings_.divergenceLimits();
+    shared::SphParams p = base;
+    p.iisph = glm::vec4(settings_.omega, limits.tolerance, float(limits.minIterations), float(limits.maxIterations));
+    const std::vector<gpu::SpecConstant> kernel = spec();
+    graph.beginGroup("sph/dfsph_divergence_solve");
+    graph.addCompute(pipelines_.compute("sph/dfsph_divergence_setup", kernel))
+        .read(SPH_BIND_STATE, state_)
+        .read(SPH_BIND_POSITIONS, sortedPositions_)
+        .read(SPH_BIND_VELOCITIES, sortedVelocities_)
+        .read(SPH_BIND_CELL_START, grid_.cellStart())
+        .read(SPH_BIND_BOUNDARY, boundary_)
+        .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+        .read(SPH_BIND_SOLVER_STATE, sortedSolverState_)
+        .readWrite(SPH_BIND_FIELDS, fields_)
+        .push(p)
+        .dispatchThreads(particles_.count);
+    addJacobiIterations(graph, p, limits, SPH_SYSTEM_DIVERGENCE, errorMode(PressureSolver::Dfsph, settings_), divergenceArguments_,
+                        1);
+    graph.addCompute(pipelines_.compute("sph/dfsph_divergence_apply", kernel))
+        .read(SPH_BIND_STATE, state_)
+        .read(SPH_BIND_POSITIONS, sortedPositions_)
+        .read(SPH_BIND_CELL_START, grid_.cellStart())
+        .read(SPH_BIND_BOUNDARY, boundary_)
+        .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+        .read(SPH_BIND_FIELDS, fields_)
+        .readWrite(SPH_BIND_VELOCITIES, sortedVelocities_)
+        .readWrite(SPH_BIND_SOLVER_STATE, sortedSolverState_)
+        .push(p)
+        .dispatchThreads(particles_.count);
+    graph.endGroup();
 }
 
 void Simulation::addStep(graph::RenderGraph& graph)
@@ -144,6 +254,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
     const uint32_t n = particles_.count;
     const PressureSolver solver = settings_.pressureSolver();
     const bool thesis = settings_.iisphMode == "thesis";
+    const IterationLimits limits = settings_.limits(solver);
     shared::SphParams p{};
     p.gravity = glm::vec4(world_.gravity, world_.restDensity);
     p.gridOrigin = glm::vec4(grid_.spec().origin, grid_.spec().cellSize);
@@ -151,8 +262,9 @@ void Simulation::addStep(graph::RenderGraph& graph)
     p.material = glm::vec4(2.0f * world_.particleRadius, settings_.viscosity, settings_.stiffness, settings_.xsph);
     p.flags = glm::uvec4(world_.sim2D ? 2 : 3, boundaryCount_, settings_.eosKind(), settings_.clampPressure ? 1 : 0);
     // The thesis's IISPH (digest-001 §2.7): no warm start, at least one iteration, signed error.
-    p.iisph = glm::vec4(settings_.omega, settings_.tolerance(), thesis ? 1.0f : float(settings_.minIterations),
-                        float(settings_.maxIterations));
+    p.iisph =
+        glm::vec4(settings_.omega, limits.tolerance, solver == PressureSolver::Iisph && thesis ? 1.0f : float(limits.minIterations),
+                  float(limits.maxIterations));
     p.domainMin = glm::vec4(world_.domainMin, settings_.wallViscosity());
     p.domainMax = glm::vec4(world_.domainMax, settings_.exponent);
     const std::vector<gpu::SpecConstant> kernel = spec();
@@ -176,38 +288,106 @@ void Simulation::addStep(graph::RenderGraph& graph)
     graph.addCompute(pipelines_.compute("sph/step_begin", with({{2, solver == PressureSolver::Eos ? 1u : 0u}})))
         .readWrite(SPH_BIND_STATE, state_)
         .readWrite(SPH_BIND_OUT0, arguments_)
+        .readWrite(SPH_BIND_OUT1, divergenceArguments_)
         .read(SPH_BIND_IN0, reducedB_)
         .push(p)
         .dispatch(1);
+    if (solver == PressureSolver::Pbf) {
+        // PBF finds neighbours at the positions predicted with gravity (Macklin & Müller Alg. 1).
+        graph.addCompute(pipelines_.compute("sph/pbf_predict", kernel))
+            .read(SPH_BIND_STATE, state_)
+            .readWrite(SPH_BIND_POSITIONS, particles_.positions)
+            .readWrite(SPH_BIND_VELOCITIES, particles_.velocities)
+            .push(p)
+            .dispatchThreads(n);
+    }
     grid_.addBuild(graph, particles_.positions, n);
     graph.addCompute(pipelines_.compute("sph/reorder", kernel))
         .read(SPH_BIND_POSITIONS, particles_.positions)
         .read(SPH_BIND_VELOCITIES, particles_.velocities)
         .read(SPH_BIND_IN0, particles_.ids)
         .read(SPH_BIND_IN1, grid_.sortedIndex())
+        .read(SPH_BIND_SOLVER_STATE, particles_.solverState)
         .write(SPH_BIND_OUT0, sortedPositions_)
         .write(SPH_BIND_OUT1, sortedVelocities_)
         .write(SPH_BIND_OUT2, sortedIds_)
+        .write(SPH_BIND_OUT3, sortedSolverState_)
         .push(p)
         .dispatchThreads(n);
-    graph.addCompute(pipelines_.compute("sph/density", kernel))
+
+    // The positions the grid was built with choose where neighbours are searched; PBF moves the
+    // particles after the build, so its passes search from a copy of them.
+    const gpu::Buffer& anchors = solver == PressureSolver::Pbf ? anchors_ : sortedPositions_;
+    if (solver == PressureSolver::Pbf) graph.addCopy("sph/pbf_anchors", sortedPositions_, anchors_, uint64_t(n) * 16);
+    if (solver == PressureSolver::Pbf) {
+        // Position corrections until the density constraint holds (Macklin & Müller Alg. 1
+        // lines 8-19); the check after each lambda pass skips the rest once it does.
+        graph.beginGroup("sph/pbf_solve");
+        const gpu::Pipeline& lambda = pipelines_.compute("sph/pbf_lambda", with({{2, errorMode(solver, settings_)}}));
+        const gpu::Pipeline& check = pipelines_.compute("sph/jacobi_check", with({{2, 0u}}));
+        const gpu::Pipeline& correct = pipelines_.compute("sph/pbf_correct", kernel);
+        const gpu::Pipeline& apply = pipelines_.compute("sph/pbf_apply", kernel);
+        for (int iteration = 0; iteration < limits.maxIterations; ++iteration) {
+            graph.addCompute(lambda)
+                .read(SPH_BIND_POSITIONS, sortedPositions_)
+                .read(SPH_BIND_ANCHORS, anchors)
+                .read(SPH_BIND_CELL_START, grid_.cellStart())
+                .read(SPH_BIND_BOUNDARY, boundary_)
+                .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+                .write(SPH_BIND_FIELDS, fields_)
+                .write(SPH_BIND_OUT0, errorPartials_)
+                .push(p)
+                .dispatchIndirect(arguments_, 0);
+            graph.addCompute(check)
+                .readWrite(SPH_BIND_STATE, state_)
+                .readWrite(SPH_BIND_OUT0, arguments_)
+                .read(SPH_BIND_IN0, errorPartials_)
+                .push(p)
+                .dispatchIndirect(arguments_, 16);
+            graph.addCompute(correct)
+                .read(SPH_BIND_POSITIONS, sortedPositions_)
+                .read(SPH_BIND_ANCHORS, anchors)
+                .read(SPH_BIND_CELL_START, grid_.cellStart())
+                .read(SPH_BIND_BOUNDARY, boundary_)
+                .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+                .read(SPH_BIND_FIELDS, fields_)
+                .write(SPH_BIND_ACCEL, solverVectors_)
+                .push(p)
+                .dispatchIndirect(arguments_, 0);
+            graph.addCompute(apply)
+                .read(SPH_BIND_STATE, state_)
+                .read(SPH_BIND_ACCEL, solverVectors_)
+                .readWrite(SPH_BIND_POSITIONS, sortedPositions_)
+                .readWrite(SPH_BIND_VELOCITIES, sortedVelocities_)
+                .push(p)
+                .dispatchIndirect(arguments_, 0);
+        }
+        graph.endGroup();
+    }
+
+    graph.addCompute(pipelines_.compute("sph/density", with({{2, solver == PressureSolver::Dfsph ? 1u : 0u}})))
         .read(SPH_BIND_POSITIONS, sortedPositions_)
+        .read(SPH_BIND_ANCHORS, anchors)
         .read(SPH_BIND_CELL_START, grid_.cellStart())
         .read(SPH_BIND_BOUNDARY, boundary_)
         .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
         .write(SPH_BIND_FIELDS, fields_)
         .push(p)
         .dispatchThreads(n);
+    if (solver == PressureSolver::Dfsph && settings_.divergenceSolver) addDfsphDivergenceSolve(graph, p);
+    shared::SphParams nonPressure = p;
+    if (solver == PressureSolver::Pbf) nonPressure.gravity = glm::vec4(0.0f, 0.0f, 0.0f, world_.restDensity); // in pbf_predict
     graph.addCompute(pipelines_.compute("sph/nonpressure", kernel))
         .read(SPH_BIND_STATE, state_)
         .read(SPH_BIND_POSITIONS, sortedPositions_)
+        .read(SPH_BIND_ANCHORS, anchors)
         .read(SPH_BIND_VELOCITIES, sortedVelocities_)
         .read(SPH_BIND_CELL_START, grid_.cellStart())
         .read(SPH_BIND_BOUNDARY, boundary_)
         .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
         .read(SPH_BIND_FIELDS, fields_)
         .write(SPH_BIND_PREDICTED, predicted_)
-        .push(p)
+        .push(nonPressure)
         .dispatchThreads(n);
 
     if (solver == PressureSolver::Iisph) {
@@ -227,26 +407,55 @@ void Simulation::addStep(graph::RenderGraph& graph)
         // All iterations up to the cap are recorded; the GPU stops them by zeroing the indirect
         // group counts once the solver has converged (a skipped iteration costs ~1 us).
         graph.beginGroup("sph/iisph_solve");
-        const gpu::Pipeline& accel = pipelines_.compute("sph/iisph_accel", kernel);
-        const gpu::Pipeline& update = pipelines_.compute("sph/iisph_update", with({{2, thesis ? 1u : 0u}}));
-        const gpu::Pipeline& check = pipelines_.compute("sph/iisph_check", kernel);
-        for (int iteration = 0; iteration < settings_.maxIterations; ++iteration) {
-            graph.addCompute(accel)
+        addJacobiIterations(graph, p, limits, SPH_SYSTEM_IISPH, errorMode(solver, settings_), arguments_, 0);
+        graph.endGroup();
+    } else if (solver == PressureSolver::Dfsph) {
+        // Bender & Koschier 2017 Alg. 3: the constant-density solve on v*.
+        graph.beginGroup("sph/dfsph_density_solve");
+        graph.addCompute(pipelines_.compute("sph/dfsph_pressure_setup", kernel))
+            .read(SPH_BIND_STATE, state_)
+            .read(SPH_BIND_POSITIONS, sortedPositions_)
+            .read(SPH_BIND_CELL_START, grid_.cellStart())
+            .read(SPH_BIND_BOUNDARY, boundary_)
+            .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+            .read(SPH_BIND_PREDICTED, predicted_)
+            .read(SPH_BIND_SOLVER_STATE, sortedSolverState_)
+            .readWrite(SPH_BIND_FIELDS, fields_)
+            .push(p)
+            .dispatchThreads(n);
+        addJacobiIterations(graph, p, limits, SPH_SYSTEM_DENSITY, errorMode(solver, settings_), arguments_, 0);
+        graph.endGroup();
+    } else if (solver == PressureSolver::Pcisph) {
+        // Solenthaler & Pajarola 2009 Alg. 2: predict, correct, until the predicted density holds.
+        graph.beginGroup("sph/pcisph_solve");
+        const auto predict = [&](uint32_t first, bool indirect) {
+            auto pass = graph.addCompute(pipelines_.compute("sph/pcisph_predict", with({{2, first}, {8, 0u}})));
+            pass.read(SPH_BIND_STATE, state_)
                 .read(SPH_BIND_POSITIONS, sortedPositions_)
                 .read(SPH_BIND_CELL_START, grid_.cellStart())
                 .read(SPH_BIND_BOUNDARY, boundary_)
                 .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
-                .read(SPH_BIND_FIELDS, fields_)
-                .write(SPH_BIND_ACCEL, accelerations_)
-                .push(p)
-                .dispatchIndirect(arguments_, 0);
-            graph.addCompute(update)
+                .read(SPH_BIND_PREDICTED, predicted_)
+                .readWrite(SPH_BIND_FIELDS, fields_)
+                .write(SPH_BIND_ACCEL, solverVectors_)
+                .push(p);
+            if (indirect)
+                pass.dispatchIndirect(arguments_, 0);
+            else
+                pass.dispatchThreads(n);
+        };
+        predict(1u, false);
+        const gpu::Pipeline& density = pipelines_.compute(
+            "sph/pcisph_density", with({{2, errorMode(solver, settings_)}, {3, std::bit_cast<uint32_t>(pcisphFactor_)}}));
+        const gpu::Pipeline& check = pipelines_.compute("sph/jacobi_check", with({{2, 0u}}));
+        for (int iteration = 0; iteration < limits.maxIterations; ++iteration) {
+            graph.addCompute(density)
                 .read(SPH_BIND_STATE, state_)
+                .read(SPH_BIND_ACCEL, solverVectors_)
                 .read(SPH_BIND_POSITIONS, sortedPositions_)
                 .read(SPH_BIND_CELL_START, grid_.cellStart())
                 .read(SPH_BIND_BOUNDARY, boundary_)
                 .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
-                .read(SPH_BIND_ACCEL, accelerations_)
                 .readWrite(SPH_BIND_FIELDS, fields_)
                 .write(SPH_BIND_OUT0, errorPartials_)
                 .push(p)
@@ -257,14 +466,20 @@ void Simulation::addStep(graph::RenderGraph& graph)
                 .read(SPH_BIND_IN0, errorPartials_)
                 .push(p)
                 .dispatchIndirect(arguments_, 16);
+            if (iteration + 1 < limits.maxIterations) predict(0u, true);
         }
         graph.endGroup();
     }
 
-    graph.addCompute(pipelines_.compute("sph/integrate", with({{2, solver == PressureSolver::None ? 0u : 1u}})))
+    const uint32_t mode = solver == PressureSolver::None  ? SPH_INTEGRATE_NONE
+                          : solver == PressureSolver::Pbf ? SPH_INTEGRATE_PBF
+                                                          : SPH_INTEGRATE_PRESSURE;
+    graph.addCompute(pipelines_.compute("sph/integrate", with({{2, mode}, {8, solver == PressureSolver::Pcisph ? 0u : 1u}})))
         .read(SPH_BIND_STATE, state_)
         .read(SPH_BIND_WALLS, walls_)
         .read(SPH_BIND_POSITIONS, sortedPositions_)
+        .read(SPH_BIND_VELOCITIES, sortedVelocities_)
+        .read(SPH_BIND_SOLVER_STATE, sortedSolverState_)
         .read(SPH_BIND_CELL_START, grid_.cellStart())
         .read(SPH_BIND_BOUNDARY, boundary_)
         .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
@@ -277,6 +492,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .write(SPH_BIND_OUT2, particles_.ids)
         .write(SPH_BIND_OUT3, particles_.metricsA)
         .write(SPH_BIND_OUT4, particles_.metricsB)
+        .write(SPH_BIND_OUT5, particles_.solverState)
         .push(p)
         .dispatchThreads(n);
     reduce_.vec4(graph, particles_.metricsA, reducedA_, n, {ReduceOp::Sum, ReduceOp::Sum, ReduceOp::Max, ReduceOp::Sum});
@@ -304,6 +520,8 @@ StepMetrics Simulation::decode(const StepReadback& r) const
     m.wallContacts = static_cast<uint32_t>(std::lround(r.reducedB.z));
     m.iterations = r.solver.x;
     m.solverError = r.error.x;
+    m.divergenceIterations = r.solver.w;
+    m.divergenceError = r.error.y;
     return m;
 }
 
@@ -316,6 +534,7 @@ void Simulation::addSnapshot(graph::RenderGraph& graph, uint32_t slot)
             s.positions = deviceBuffer(context_, "snapshot positions", n * 16, kVec4);
             s.velocities = deviceBuffer(context_, "snapshot velocities", n * 16, kVec4);
             s.ids = deviceBuffer(context_, "snapshot ids", n * 4, VK_FORMAT_R32_UINT);
+            s.solverState = deviceBuffer(context_, "snapshot solver state", n * 16, kVec4);
             s.metricsB = deviceBuffer(context_, "snapshot metrics", n * 16, kVec4);
             s.state = deviceBuffer(context_, "snapshot state", sizeof(shared::SphState), VK_FORMAT_R32_UINT);
             s.lastStep = deviceBuffer(context_, "snapshot last step", 16, kVec4);
@@ -326,6 +545,7 @@ void Simulation::addSnapshot(graph::RenderGraph& graph, uint32_t slot)
     graph.addCopy("sph/snapshot_positions", particles_.positions, s.positions, n * 16);
     graph.addCopy("sph/snapshot_velocities", particles_.velocities, s.velocities, n * 16);
     graph.addCopy("sph/snapshot_ids", particles_.ids, s.ids, n * 4);
+    graph.addCopy("sph/snapshot_solver_state", particles_.solverState, s.solverState, n * 16);
     graph.addCopy("sph/snapshot_metrics", particles_.metricsB, s.metricsB, n * 16);
     graph.addCopy("sph/snapshot_state", state_, s.state, sizeof(shared::SphState));
     graph.addCopy("sph/snapshot_last_step", reducedB_, s.lastStep, 16);
@@ -333,14 +553,17 @@ void Simulation::addSnapshot(graph::RenderGraph& graph, uint32_t slot)
 }
 
 SimulationState Simulation::readState(graph::RenderGraph& graph, const gpu::Buffer& positions, const gpu::Buffer& velocities,
-                                      const gpu::Buffer& ids, const gpu::Buffer& state, const gpu::Buffer& lastStep)
+                                      const gpu::Buffer& ids, const gpu::Buffer& solverState, const gpu::Buffer& state,
+                                      const gpu::Buffer& lastStep)
 {
     SimulationState s;
     const uint32_t n = particles_.count;
     s.positions.resize(n);
     s.velocities.resize(n);
     s.ids.resize(n);
+    s.solverState.resize(n);
     downloadNow(context_, graph, positions, s.positions.data(), n * 16ull);
+    downloadNow(context_, graph, solverState, s.solverState.data(), n * 16ull);
     downloadNow(context_, graph, velocities, s.velocities.data(), n * 16ull);
     downloadNow(context_, graph, ids, s.ids.data(), n * 4ull);
     downloadNow(context_, graph, state, s.state.data(), sizeof(shared::SphState));
@@ -351,7 +574,8 @@ SimulationState Simulation::readState(graph::RenderGraph& graph, const gpu::Buff
 SimulationState Simulation::readSnapshot(graph::RenderGraph& graph, uint32_t slot, std::vector<float>* densities)
 {
     const Snapshot& snapshot = snapshots_.at(slot);
-    SimulationState s = readState(graph, snapshot.positions, snapshot.velocities, snapshot.ids, snapshot.state, snapshot.lastStep);
+    SimulationState s = readState(graph, snapshot.positions, snapshot.velocities, snapshot.ids, snapshot.solverState,
+                                  snapshot.state, snapshot.lastStep);
     if (densities) {
         const uint32_t n = particles_.count;
         std::vector<glm::vec4> metrics(n);
@@ -364,17 +588,18 @@ SimulationState Simulation::readSnapshot(graph::RenderGraph& graph, uint32_t slo
 
 SimulationState Simulation::download(graph::RenderGraph& graph)
 {
-    return readState(graph, particles_.positions, particles_.velocities, particles_.ids, state_, reducedB_);
+    return readState(graph, particles_.positions, particles_.velocities, particles_.ids, particles_.solverState, state_, reducedB_);
 }
 
 void Simulation::upload(graph::RenderGraph& graph, const SimulationState& s)
 {
     const uint32_t n = particles_.count;
-    if (s.positions.size() != n || s.velocities.size() != n || s.ids.size() != n)
+    if (s.positions.size() != n || s.velocities.size() != n || s.ids.size() != n || s.solverState.size() != n)
         throw Error(fmt::format("the saved state holds {} particles, the scene {}", s.positions.size(), n));
     uploadNow(context_, graph, particles_.positions, s.positions.data(), n * 16ull);
     uploadNow(context_, graph, particles_.velocities, s.velocities.data(), n * 16ull);
     uploadNow(context_, graph, particles_.ids, s.ids.data(), n * 4ull);
+    uploadNow(context_, graph, particles_.solverState, s.solverState.data(), n * 16ull);
     uploadNow(context_, graph, state_, s.state.data(), sizeof(shared::SphState));
     uploadNow(context_, graph, reducedB_, &s.lastStep, 16);
     // The control block of the restored state is re-uploaded on the next step if it differs.

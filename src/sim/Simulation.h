@@ -2,8 +2,12 @@
 // boundary particles and ray-cast container. Owns the particle arrays and adds each step's
 // passes to the render graph; the step reads like digest-001's Alg. 9:
 //   step_begin (dt) -> grid build (sort by cell) -> reorder -> density (+ EOS pressure) ->
-//   non-pressure forces, v* -> [IISPH: setup, iterations] -> integrate (pressure force, walls)
-//   -> metrics reductions.
+//   non-pressure forces, v* -> pressure solve -> integrate (pressure force, walls) -> metrics.
+// The pressure solvers differ only in their solve (addPressureSolve and the DFSPH and PBF
+// variants of the order): IISPH (Ihmsen et al. 2014), DFSPH (Bender & Koschier 2017: a
+// divergence-free solve after the density pass, a constant-density solve after v*), PCISPH
+// (Solenthaler & Pajarola 2009) and PBF (Macklin & Müller 2013: positions predicted before the
+// grid is built, corrected in the solve).
 // The pressure solver, kernels and every parameter can change between steps (setSettings):
 // the particle state is kept.
 #pragma once
@@ -19,6 +23,7 @@
 #include <glm/vec4.hpp>
 
 #include "gpu/PipelineCache.h"
+#include "shared/sph.h"
 #include "sim/ParticleBuffers.h"
 #include "sim/SpatialGrid.h"
 #include "sim/World.h"
@@ -64,9 +69,15 @@ public:
 
 private:
     void buildBoundary(graph::RenderGraph& graph);
+    // The relaxed Jacobi iterations shared by IISPH and DFSPH's two solves, recorded up to the
+    // cap; the GPU zeroes the indirect arguments of the rest once converged.
+    void addJacobiIterations(graph::RenderGraph& graph, const shared::SphParams& params, const IterationLimits& limits,
+                             uint32_t system, uint32_t errorMode, const gpu::Buffer& arguments, uint32_t counter);
+    void addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared::SphParams& params);
     std::vector<gpu::SpecConstant> spec() const;
     SimulationState readState(graph::RenderGraph& graph, const gpu::Buffer& positions, const gpu::Buffer& velocities,
-                              const gpu::Buffer& ids, const gpu::Buffer& state, const gpu::Buffer& lastStep);
+                              const gpu::Buffer& ids, const gpu::Buffer& solverState, const gpu::Buffer& state,
+                              const gpu::Buffer& lastStep);
 
     gpu::Context& context_;
     WorldSettings world_;
@@ -78,12 +89,17 @@ private:
     float boundaryScale_ = 1.0f;
     gpu::Buffer boundary_, boundaryStart_;
     // Sorted per-step arrays.
-    gpu::Buffer sortedPositions_, sortedVelocities_, sortedIds_, fields_, predicted_, accelerations_, errorPartials_;
-    gpu::Buffer state_, arguments_, walls_, planes_;
+    gpu::Buffer sortedPositions_, sortedVelocities_, sortedIds_, sortedSolverState_, fields_, predicted_, errorPartials_;
+    // Per-particle vectors of the solves: IISPH/DFSPH pressure accelerations (m/s^2), PCISPH
+    // predicted positions (m), PBF position corrections (m).
+    gpu::Buffer solverVectors_;
+    gpu::Buffer anchors_; // PBF: the sorted positions the grid was built with
+    gpu::Buffer state_, arguments_, divergenceArguments_, walls_, planes_;
+    float pcisphFactor_ = 0.0f; // m^2, PCISPH's delta without dt and rho0 (sim::pcisphFactor)
     gpu::Buffer reducedA_, reducedB_;
     gpu::Buffer controlUpload_;
     struct Snapshot {
-        gpu::Buffer positions, velocities, ids, metricsB, state, lastStep;
+        gpu::Buffer positions, velocities, ids, solverState, metricsB, state, lastStep;
     };
     std::vector<Snapshot> snapshots_;
     glm::vec4 uploadedControl_{-1.0f};

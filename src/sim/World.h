@@ -47,9 +47,11 @@ struct StepMetrics {
     uint32_t escaped = 0; // outside the domain, or not finite
     float maxSpeed = 0;   // m/s
     uint32_t nonFinite = 0;
-    uint32_t wallContacts = 0; // domain-wall clamps and container fallbacks
-    uint32_t iterations = 0;   // IISPH iterations (0 for other solvers)
-    float solverError = 0;     // IISPH error of its last iteration
+    uint32_t wallContacts = 0;         // domain-wall clamps and container fallbacks
+    uint32_t iterations = 0;           // pressure solver iterations (0 for the equation of state)
+    float solverError = 0;             // the pressure solver's error of its last iteration
+    uint32_t divergenceIterations = 0; // DFSPH's divergence-free solver
+    float divergenceError = 0;         // its error of the last iteration (density change per step / rho0)
 };
 
 // Layout of the 96 bytes addReadback copies.
@@ -67,8 +69,9 @@ static_assert(sizeof(StepReadback) == 96);
 struct SimulationState {
     std::vector<glm::vec4> positions, velocities;
     std::vector<uint32_t> ids;
-    std::array<glm::vec4, 4> state{}; // SphState
-    glm::vec4 lastStep{0};            // reduced metrics B of the last step (CFL input)
+    std::vector<glm::vec4> solverState; // the solvers' warm starts (ParticleBuffers::solverState)
+    std::array<glm::vec4, 4> state{};   // SphState
+    glm::vec4 lastStep{0};              // reduced metrics B of the last step (CFL input)
 };
 
 } // namespace floe::sim

@@ -99,6 +99,7 @@ void PanelState::resetHistories()
     densityErrorAvg = {};
     densityErrorMax = {};
     iterations = {};
+    divergenceIterations = {};
     dt = {};
     last = {};
 }
@@ -120,6 +121,7 @@ void PanelState::recordMetrics(const sim::StepMetrics& m)
     densityErrorAvg.push(100.0f * m.densityErrorAvg);
     densityErrorMax.push(100.0f * m.densityErrorMax);
     iterations.push(float(m.iterations));
+    divergenceIterations.push(float(m.divergenceIterations));
     dt.push(1000.0f * m.dt);
 }
 
@@ -335,28 +337,30 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
     }
     if (simulation && ImGui::CollapsingHeader("Pressure solver", ImGuiTreeNodeFlags_DefaultOpen)) {
         const sim::PressureSolver solver = s.settings.pressureSolver();
-        const struct {
-            const char* label;
-            const char* name;
-            sim::PressureSolver kind;
-        } solvers[] = {{"equation of state (WCSPH)", "eos", sim::PressureSolver::Eos},
-                       {"IISPH", "iisph", sim::PressureSolver::Iisph},
-                       {"none", "none", sim::PressureSolver::None}};
-        for (const auto& option : solvers)
-            if (ImGui::RadioButton(option.label, solver == option.kind) && solver != option.kind) {
-                s.settings.solver = option.name;
+        for (const sim::PressureSolver option : sim::allPressureSolvers())
+            if (ImGui::RadioButton(sim::pressureSolverTitle(option), solver == option) && solver != option) {
+                s.settings.solver = sim::pressureSolverName(option);
                 actions.settingsChanged = true;
             }
         ImGui::Text("density error avg %.3f %%, max %.2f %%", 100.0 * s.last.densityErrorAvg, 100.0 * s.last.densityErrorMax);
         plot("density error avg", s.densityErrorAvg, "%");
         plot("density error max", s.densityErrorMax, "%");
-        if (solver == sim::PressureSolver::Iisph) plot("IISPH iterations", s.iterations, "");
+        if (sim::isIterative(solver))
+            plot(fmt::format("{} iterations", sim::pressureSolverTitle(solver)).c_str(), s.iterations, "");
+        if (solver == sim::PressureSolver::Dfsph && s.settings.divergenceSolver)
+            plot("DFSPH divergence iterations", s.divergenceIterations, "");
         plot("dt", s.dt, "ms");
     }
     if (simulation && ImGui::CollapsingHeader("Solver settings")) {
         ImGui::TextDisabled("Enter applies; boundary sampling changes apply on Reset");
         ImGui::PushItemWidth(150.0f);
-        for (const SettingsTable* table : {&sim::SphSettings::configurationTable(), &sim::SphSettings::floeTable()}) {
+        // The running solver's own object (Configuration.DFSPH, ...) beside the common settings.
+        const sim::PressureSolver solver = s.settings.pressureSolver();
+        const std::string own = solver == sim::PressureSolver::Eos ? "WCSPH" : sim::pressureSolverTitle(solver);
+        std::vector<const SettingsTable*> tables = {&sim::SphSettings::configurationTable()};
+        if (const SettingsTable* t = sim::SphSettings::methodTable(own)) tables.push_back(t);
+        tables.push_back(&sim::SphSettings::floeTable());
+        for (const SettingsTable* table : tables) {
             ImGui::Separator();
             ImGui::TextDisabled("%s", table->section().c_str());
             for (const SettingRow& row : table->rows())

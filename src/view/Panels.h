@@ -71,9 +71,9 @@ struct PanelState {
 
     std::map<std::string, History> passMs; // GPU ms per pass and frame
     History totalMs;
-    History densityErrorAvg, densityErrorMax, iterations, dt; // per metrics read-back
-    History volumeError, rigidError;                          // deformable bodies: worst body, percent
-    History fractureLoad, fragments;                          // fracture: largest load / tau, fragments
+    History densityErrorAvg, densityErrorMax, iterations, divergenceIterations, dt; // per metrics read-back
+    History volumeError, rigidError;                                                // deformable bodies: worst body, percent
+    History fractureLoad, fragments;                                                // fracture: largest load / tau, fragments
     sim::StepMetrics last;
 
     void resetHistories();

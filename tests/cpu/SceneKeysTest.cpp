@@ -29,7 +29,12 @@ TEST(SceneKeys, ListsEverySectionWithItsDefaults)
     // A few rows with their defaults, as the structs initialise them.
     EXPECT_NE(md.find("| `particleRadius` | number in [1e-05, 10] | m | 0.025 |"), std::string::npos);
     EXPECT_NE(md.find("| `stiffness` | number in [0, 1e+12] | Pa | 1e+06 |"), std::string::npos);
-    EXPECT_NE(md.find("| `solver` | one of `\"eos\"`, `\"iisph\"`, `\"none\"` | - | (none) |"), std::string::npos);
+    EXPECT_NE(
+        md.find("| `solver` | one of `\"eos\"`, `\"iisph\"`, `\"dfsph\"`, `\"pcisph\"`, `\"pbf\"`, `\"none\"` | - | (none) |"),
+        std::string::npos);
+    for (const char* s : {"## Configuration.DFSPH", "## Configuration.IISPH", "## Configuration.WCSPH", "## Configuration.PCISPH",
+                          "## Configuration.PBF", "## FluidModels[]", "`viscosityMethod`"})
+        EXPECT_NE(md.find(s), std::string::npos) << s;
 }
 
 } // namespace

@@ -6,8 +6,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
+#include <fmt/format.h>
+#include <glm/geometric.hpp>
+
 #include "app/SceneLoader.h"
 #include "base/Error.h"
+#include "shared/sph.h"
 
 namespace floe {
 namespace {
@@ -56,23 +62,98 @@ TEST_F(SceneFile, MinimalSceneUsesDefaultsAndSamplesTheBlock)
     const Scene scene = loadScene(write(kMinimal));
     EXPECT_FLOAT_EQ(scene.config.particleRadius, 0.05f);
     EXPECT_FLOAT_EQ(scene.config.timeStepSize, 0.001f);
-    EXPECT_EQ(countFluidParticles(scene), 5u * 5u * 5u);
+    // SPlisHSPlasH's sampling: round(0.5 / 0.1) - 1 = 4 per axis, the first 2r inside the corner.
+    EXPECT_EQ(countFluidParticles(scene), 4u * 4u * 4u);
     const std::vector<glm::vec4> p = sampleFluidParticles(scene);
-    ASSERT_EQ(p.size(), 125u);
-    EXPECT_FLOAT_EQ(p[0].x, 0.05f); // first particle r inside the block
-    EXPECT_FLOAT_EQ(p[1].x, 0.15f); // spacing 2r
+    ASSERT_EQ(p.size(), 64u);
+    EXPECT_FLOAT_EQ(p[0].x, 0.1f);
+    EXPECT_FLOAT_EQ(p.back().x, 0.4f); // 2r inside the far face too
     // The mass makes the initial lattice exactly rest density (3D cubic lattice sum 0.99997).
     EXPECT_NEAR(p[0].w, 1000.0f * 0.1f * 0.1f * 0.1f / 0.999972f, 1e-5f);
     EXPECT_TRUE(scene.warnings.empty());
+    EXPECT_EQ(scene.sph.pressureSolver(), sim::PressureSolver::Dfsph); // SPlisHSPlasH's default
 }
 
 TEST_F(SceneFile, TwoDimensionalSceneSamplesOneLayer)
 {
     const Scene scene = loadScene(write(
-        R"({"Configuration": {"particleRadius": 0.05, "sim2D": true}, "FluidBlocks": [{"start": [0,0,0], "end": [0.5,0.3,0]}]})"));
-    EXPECT_EQ(countFluidParticles(scene), 5u * 3u);
+        R"({"Configuration": {"particleRadius": 0.05, "sim2D": true}, "FluidBlocks": [{"start": [0,0,0], "end": [0.5,0.4,0]}]})"));
+    EXPECT_EQ(countFluidParticles(scene), 4u * 3u);
     for (const glm::vec4& p : sampleFluidParticles(scene)) EXPECT_EQ(p.z, 0.0f);
     EXPECT_NEAR(particleMass(scene), 1000.0f * 0.1f * 0.1f / 1.000862f, 1e-5f);
+}
+
+TEST_F(SceneFile, BlocksGiveSplishSplashsParticleCounts)
+{
+    // PEERS.md's dam: a 1 m cube at r = 1/46 m is 10648 = 22^3 particles in SPlisHSPlasH (23^3
+    // with Floe's sampling before issue 14).
+    Scene scene = loadScene(write(R"({"Configuration": {"particleRadius": 0.0217391304},
+        "FluidBlocks": [{"start": [-0.5, 0, -0.5], "end": [0.5, 1, 0.5], "translation": [-1.45, 0.05, 0]}]})"));
+    EXPECT_EQ(countFluidParticles(scene), 10648u);
+    // SPlisHSPlasH's scenes, counted by its SPHSimulator 2.16: DamBreakModel 6859, DoubleDamBreak 4732.
+    scene = loadScene(write(R"({"Configuration": {"particleRadius": 0.025},
+        "FluidBlocks": [{"start": [-0.5, 0.0, -0.5], "end": [0.5, 1.0, 0.5], "translation": [-1.45, 0.05, 0.0]}]})"));
+    EXPECT_EQ(countFluidParticles(scene), 6859u);
+    scene = loadScene(write(R"({"Configuration": {"particleRadius": 0.025},
+        "FluidBlocks": [{"start": [-1.5, 0.0, -1.5], "end": [-0.8, 0.75, -0.8]}, {"start": [0.8, 0.0, 0.8], "end": [1.5, 0.75, 1.5]}]})"));
+    EXPECT_EQ(countFluidParticles(scene), 4732u);
+    // The staggered and dense modes: counts of SPlisHSPlasH's formulas, and the lattice at rest
+    // density (each mode's mass from its own lattice sum).
+    for (int mode : {1, 2}) {
+        SCOPED_TRACE(mode);
+        scene = loadScene(write(fmt::format(R"({{"Configuration": {{"particleRadius": 0.05}},
+            "FluidBlocks": [{{"denseMode": {}, "start": [0, 0, 0], "end": [1, 1, 1]}}]}})",
+                                            mode)));
+        const double r = 0.05, d = 0.1;
+        const double xs = mode == 2 ? std::sqrt(6.0) * d / 3.0 + 1e-9 : d, ys = std::sqrt(3.0) * r + 1e-9;
+        const uint64_t expected = uint64_t(std::round((1.0 - (mode == 2 ? xs : d)) / xs) - 1) * uint64_t(std::round(1.0 / ys) - 1) *
+                                  uint64_t(std::round((1.0 - d) / d) - 1);
+        EXPECT_EQ(countFluidParticles(scene), expected);
+        const std::vector<glm::vec4> p = sampleFluidParticles(scene);
+        ASSERT_EQ(p.size(), expected);
+        // An interior particle's density from its neighbours is rho0.
+        glm::vec3 centre(0.5f);
+        size_t best = 0;
+        for (size_t i = 0; i < p.size(); ++i)
+            if (glm::length(glm::vec3(p[i]) - centre) < glm::length(glm::vec3(p[best]) - centre)) best = i;
+        double rho = 0;
+        for (const glm::vec4& q : p)
+            rho += q.w * shared::kernelW(SPH_KERNEL_CUBIC, glm::length(glm::vec3(q) - glm::vec3(p[best])), 0.1f, 3);
+        EXPECT_NEAR(rho, 1000.0, 0.5);
+    }
+}
+
+TEST_F(SceneFile, BlocksTouchingAWallStartOneSpacingFromIt)
+{
+    // A block flush with a wall: its particles 2r inside (where Floe's walls hold rest density);
+    // two touching blocks leave 2 x 2r between their layers.
+    const Scene scene = loadScene(write(R"({"Configuration": {"particleRadius": 0.02, "sim2D": true},
+        "FluidBlocks": [{"start": [0, 0, 0], "end": [0.4, 0.4, 0]}, {"start": [0.4, 0, 0], "end": [0.8, 0.4, 0]}]})"));
+    const std::vector<glm::vec4> p = sampleFluidParticles(scene);
+    float lo = 1e9f, gapLo = 1e9f, gapHi = -1e9f;
+    for (const glm::vec4& q : p) {
+        lo = std::min(lo, q.x);
+        if (q.x > 0.4f) gapLo = std::min(gapLo, q.x);
+        if (q.x < 0.4f) gapHi = std::max(gapHi, q.x);
+    }
+    EXPECT_FLOAT_EQ(lo, 0.04f);
+    EXPECT_NEAR(gapLo - gapHi, 0.08f, 1e-6f);
+}
+
+TEST_F(SceneFile, InitialAngularVelocityTurnsTheBlockAboutItsCentre)
+{
+    const Scene scene = loadScene(write(R"({"Configuration": {"particleRadius": 0.05},
+        "FluidBlocks": [{"start": [0, 0, 0], "end": [0.6, 0.6, 0.6], "initialVelocity": [1, 0, 0],
+                         "initialAngularVelocity": [0, 0, 2]}]})"));
+    const FluidSampling s = sampleFluid(scene);
+    glm::dvec3 momentum(0);
+    for (size_t i = 0; i < s.positions.size(); ++i) {
+        const glm::vec3 expected = glm::vec3(1, 0, 0) + glm::cross(glm::vec3(0, 0, 2), glm::vec3(s.positions[i]) - glm::vec3(0.3f));
+        EXPECT_NEAR(glm::length(glm::vec3(s.velocities[i]) - expected), 0.0f, 1e-5f);
+        momentum += glm::dvec3(glm::vec3(s.velocities[i]));
+    }
+    EXPECT_NEAR(momentum.x / double(s.positions.size()), 1.0, 1e-6);
+    EXPECT_NEAR(momentum.y, 0.0, 1e-4);
 }
 
 TEST_F(SceneFile, MissingFileNamesThePath)
@@ -160,13 +241,106 @@ TEST_F(SceneFile, SplishSplashKeysFloeDoesNotUseAreWarnings)
     EXPECT_TRUE(scene.rigidBodies[0].inverted);
     EXPECT_EQ(scene.rigidBodies[0].mesh.triangles.size(), 12u);
     EXPECT_FLOAT_EQ(geometry::boundsOf(scene.rigidBodies[0].mesh).hi.y, 1.5f);
-    // Not used yet: numberOfStepsPerRenderUpdate, colorMapType, mapThickness; DFSPH becomes IISPH.
-    ASSERT_EQ(scene.warnings.size(), 4u);
+    // Not used: numberOfStepsPerRenderUpdate, colorMapType, mapThickness.
+    ASSERT_EQ(scene.warnings.size(), 3u);
     std::string all;
     for (const std::string& w : scene.warnings) all += w + "\n";
-    for (const char* key : {"numberOfStepsPerRenderUpdate", "colorMapType", "mapThickness", "simulationMethod 4 (DFSPH)"})
+    for (const char* key : {"numberOfStepsPerRenderUpdate", "colorMapType", "mapThickness"})
         EXPECT_NE(all.find(key), std::string::npos) << key << " in " << all;
-    EXPECT_EQ(scene.sph.pressureSolver(), sim::PressureSolver::Iisph);
+    EXPECT_EQ(scene.sph.pressureSolver(), sim::PressureSolver::Dfsph);
+}
+
+TEST_F(SceneFile, SplishSplashsCurrentFormatIsReadAsWritten)
+{
+    // SPlisHSPlasH 2.16's format: per-method solver objects and per-method viscosity objects.
+    Scene scene = loadScene(write(R"({
+        "Configuration": {"particleRadius": 0.05, "simulationMethod": 4, "boundaryHandlingMethod": 0,
+            "DFSPH": {"minIterations": 3, "maxIterations": 50, "maxError": 0.05, "maxIterationsV": 40, "maxErrorV": 0.2,
+                      "enableDivergenceSolver": false},
+            "IISPH": {"maxError": 0.02}},
+        "Materials": [{"id": "Fluid", "density0": 1200, "viscosityMethod": 1,
+                       "Standard viscosity": {"viscosity": 0.02, "viscosityBoundary": 0.005}}],
+        "FluidBlocks": [{"start": [0,0,0], "end": [0.5,0.5,0.5]}]})"));
+    EXPECT_TRUE(scene.warnings.empty()) << scene.warnings.front();
+    EXPECT_EQ(scene.sph.pressureSolver(), sim::PressureSolver::Dfsph);
+    const sim::IterationLimits dfsph = scene.sph.limits(sim::PressureSolver::Dfsph);
+    EXPECT_EQ(dfsph.minIterations, 3);
+    EXPECT_EQ(dfsph.maxIterations, 50);
+    EXPECT_FLOAT_EQ(dfsph.tolerance, 0.0005f);
+    EXPECT_EQ(scene.sph.divergenceLimits().maxIterations, 40);
+    EXPECT_FLOAT_EQ(scene.sph.divergenceLimits().tolerance, 0.002f);
+    EXPECT_FALSE(scene.sph.divergenceSolver);
+    // IISPH keeps its own tolerance; solvers without an object use the common keys.
+    EXPECT_FLOAT_EQ(scene.sph.limits(sim::PressureSolver::Iisph).tolerance, 0.0002f);
+    EXPECT_FLOAT_EQ(scene.sph.limits(sim::PressureSolver::Pbf).tolerance, 0.001f);
+    EXPECT_FLOAT_EQ(scene.config.density0, 1200.0f);
+    EXPECT_FLOAT_EQ(scene.sph.viscosity, 0.02f);
+    EXPECT_FLOAT_EQ(scene.sph.wallViscosity(), 0.005f);
+    applyOverride(scene, "DFSPH.maxError=0.2");
+    EXPECT_FLOAT_EQ(scene.sph.limits(sim::PressureSolver::Dfsph).tolerance, 0.002f);
+    applyOverride(scene, "Configuration.DFSPH.maxIterations=7");
+    EXPECT_EQ(scene.sph.limits(sim::PressureSolver::Dfsph).maxIterations, 7);
+    EXPECT_NE(errorOf(R"({"Configuration": {"DFSPH": {"maxEror": 0.1}}, "FluidBlocks": [{"start": [0,0,0], "end": [1,1,1]}]})")
+                  .find("did you mean 'maxError'"),
+              std::string::npos);
+
+    // Each solver number runs its own method; WCSPH's object selects SPlisHSPlasH's Tait EOS.
+    const std::pair<int, sim::PressureSolver> methods[] = {{0, sim::PressureSolver::Eos},
+                                                           {1, sim::PressureSolver::Pcisph},
+                                                           {2, sim::PressureSolver::Pbf},
+                                                           {3, sim::PressureSolver::Iisph},
+                                                           {4, sim::PressureSolver::Dfsph}};
+    for (const auto& [number, solver] : methods) {
+        scene = loadScene(write(fmt::format(R"({{"Configuration": {{"particleRadius": 0.05, "simulationMethod": {},
+            "WCSPH": {{"stiffness": 25000, "exponent": 1}}}}, "FluidBlocks": [{{"start": [0,0,0], "end": [0.5,0.5,0.5]}}]}})",
+                                            number)));
+        EXPECT_EQ(scene.sph.pressureSolver(), solver) << number;
+        EXPECT_EQ(scene.sph.eos, "tait");
+        EXPECT_FLOAT_EQ(scene.sph.stiffness, 25000.0f);
+        EXPECT_FLOAT_EQ(scene.sph.exponent, 1.0f);
+    }
+}
+
+TEST_F(SceneFile, FeaturesFloeLacksAreNamedInWarningsOrRefused)
+{
+    const std::string block = R"("FluidBlocks": [{"start": [0,0,0], "end": [0.5,0.5,0.5]}])";
+    const auto warningsOf = [&](const std::string& text) {
+        std::string all;
+        for (const std::string& w : loadScene(write(text)).warnings) all += w + "\n";
+        return all;
+    };
+    std::string w = warningsOf(R"({"Configuration": {"particleRadius": 0.05, "boundaryHandlingMethod": 2, "simulationMethod": 6,
+        "ICSPH": {"lambda": 1}, "scriptFile": "x.py", "enablePartioExport": true, "particleAttributes": "density;vorticity"},
+        "Materials": [{"id": "Fluid", "viscosityMethod": 6, "Weiler et al. 2018": {"viscosity": 5, "viscosityBoundary": 2},
+                       "vorticityMethod": 1, "Bender et al. 2017": {"vorticity": 0.1}, "dragMethod": 2, "surfaceTensionMethod": 5}],
+        "Emitters": [{"width": 5}], "AnimationFields": [], )" +
+                               block + "}");
+    for (const char* expected :
+         {"boundaryHandlingMethod 2", "Akinci", "simulationMethod 6 (ICSPH)", "DFSPH runs instead", "Configuration.ICSPH",
+          "scriptFile", "in place of Partio", "not vorticity", "viscosityMethod 6 (Weiler et al. 2018)", "explicit viscosity",
+          "vorticityMethod 1", "dragMethod 2", "surfaceTensionMethod 5", "Emitters", "AnimationFields"})
+        EXPECT_NE(w.find(expected), std::string::npos) << expected << " in\n" << w;
+    const Scene weiler = loadScene(write(R"({"Configuration": {"particleRadius": 0.05},
+        "Materials": [{"viscosityMethod": 6, "Weiler et al. 2018": {"viscosity": 5, "viscosityBoundary": 2}}], )" +
+                                         block + "}"));
+    EXPECT_FLOAT_EQ(weiler.sph.viscosity, 5.0f);
+    EXPECT_FLOAT_EQ(weiler.sph.wallViscosity(), 2.0f);
+    // Elastic fluids are refused before anything else, naming the method.
+    std::string e = errorOf(R"({"Configuration": {"imteStepSize": 0.001}, "Materials": [{"elasticityMethod": 2}], )" + block + "}");
+    EXPECT_NE(e.find("Materials[0].elasticityMethod 2 (Peer et al. 2018)"), std::string::npos) << e;
+    // A scene whose only fluid comes from emitters says so.
+    e = errorOf(R"({"Configuration": {}, "Emitters": [{"width": 5}]})");
+    EXPECT_NE(e.find("Emitters, which Floe does not have"), std::string::npos) << e;
+    // Unknown method numbers and material keys are errors naming them.
+    e = errorOf(R"({"Configuration": {}, "Materials": [{"viscosityMethod": 9}], )" + block + "}");
+    EXPECT_NE(e.find("Materials[0].viscosityMethod: expected an integer in [0, 6]"), std::string::npos) << e;
+    e = errorOf(R"({"Configuration": {}, "Materials": [{"densty0": 1000}], )" + block + "}");
+    EXPECT_NE(e.find("did you mean 'density0'"), std::string::npos) << e;
+    // Only the fluid's material applies; others are checked and named.
+    const Scene two = loadScene(write(R"({"Configuration": {"particleRadius": 0.05},
+        "Materials": [{"id": "Other", "density0": 500}, {"id": "Water", "density0": 998}],
+        "FluidBlocks": [{"start": [0,0,0], "end": [0.5,0.5,0.5], "id": "Water"}]})"));
+    EXPECT_FLOAT_EQ(two.config.density0, 998.0f);
 }
 
 TEST_F(SceneFile, EmptyOrInvertedBlocksAreErrors)

@@ -127,4 +127,23 @@ float latticeDensity(uint32_t kernelSet, uint32_t dims)
     return static_cast<float>(sum);
 }
 
+float pcisphFactor(uint32_t kernelSet, uint32_t dims, float h)
+{
+    const double volume = std::pow(double(h), double(dims)) / latticeDensity(kernelSet, dims);
+    const int zReach = dims == 3 ? 2 : 0;
+    glm::dvec3 sum(0.0);
+    double squares = 0.0;
+    for (int i = -2; i <= 2; ++i)
+        for (int j = -2; j <= 2; ++j)
+            for (int k = -zReach; k <= zReach; ++k) {
+                const glm::dvec3 x = double(h) * glm::dvec3(i, j, k);
+                const double r = glm::length(x);
+                if (r <= 0.0 || r >= 2.0 * h) continue;
+                const glm::dvec3 g = double(shared::kernelDW(kernelSet, float(r), h, dims)) / r * x;
+                sum += g;
+                squares += glm::dot(g, g);
+            }
+    return static_cast<float>(1.0 / (2.0 * volume * volume * (glm::dot(sum, sum) + squares)));
+}
+
 } // namespace floe::sim

@@ -39,4 +39,10 @@ float boundaryVolumeScale(uint32_t kernelSet, uint32_t dims, float spacingRatio,
 // the column falls for a dozen steps before pressure builds.
 float latticeDensity(uint32_t kernelSet, uint32_t dims);
 
+// PCISPH's pressure scaling (Solenthaler & Pajarola 2009 eq. (8) without dt and rho0): 1 / (2 V^2
+// (|sum_j grad W_ij|^2 + sum_j |grad W_ij|^2)) in m^2, summed over a full lattice of spacing h
+// around a particle (their prototype particle; SPlisHSPlasH samples the same lattice), with
+// V = h^d / latticeDensity the volume of Floe's particles.
+float pcisphFactor(uint32_t kernelSet, uint32_t dims, float h);
+
 } // namespace floe::sim

@@ -1,19 +1,25 @@
 #version 460
-// IISPH iteration, pass 2 (digest-001 (5.18)-(5.20)): the density change of the current
-// pressures (Ap)_i = dt^2 [sum_j m_j (a_i - a_j).grad W_ij + sum_b Psi_b a_i.grad W_ib], the
-// clamped relaxed Jacobi update p_i <- max(p_i + omega (s_i - (Ap)_i)/a_ii, 0), and the
-// iteration's error per workgroup, summed in a fixed order: reference mode, the predicted
-// compression max((Ap)_i - s_i, 0)/rho0 averaged over the particles under pressure (p_i > 0,
-// as SPlisHSPlasH; averaged over all particles the few compressed ones at a floor are diluted
-// by the many at rest and a column sags before the solver acts); thesis mode, the signed
-// ((Ap)_i - s_i)/rho0 averaged over all particles (digest-001 §2.7 step 4d).
+// One relaxed Jacobi iteration of a pressure system, pass 2 (IISPH: digest-001 (5.18)-(5.20);
+// DFSPH: Bender & Koschier 2017 Alg. 2 and 3, which iterate the same operator): the density
+// change of the current pressures
+//   (Ap)_i = sum_j m_j (a_i - a_j).grad W_ij + sum_b Psi_b a_i.grad W_ib
+// (a: pass 1's pressure accelerations), scaled by dt^2 for a density (IISPH, DFSPH's constant
+// density solve) or by dt for a density rate (DFSPH's divergence-free solve); the clamped update
+// p_i <- max(p_i + omega (s_i - (Ap)_i)/a_ii, 0); and the iteration's error per workgroup, summed
+// in a fixed order (ERROR_MODE, shared/sph.h): Floe's predicted compression max((Ap)_i - s_i, 0)/rho0
+// averaged over the particles under pressure (averaged over all particles the few compressed ones
+// at a floor are diluted by the many at rest and a column sags before the solver acts), the
+// thesis's signed average over all particles (digest-001 §2.7 step 4d), or SPlisHSPlasH's sums
+// divided by all fluid particles. Divergence errors are per time step (times dt), as
+// SPlisHSPlasH's maxErrorV.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "sph/sph_common.glsl"
 
 layout(local_size_x = SPH_GROUP_SIZE) in;
 layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
-layout(constant_id = 2) const uint SIGNED_ERROR = 0u;
+layout(constant_id = 2) const uint ERROR_MODE = SPH_ERROR_PRESSURED;
+layout(constant_id = 3) const uint SYSTEM = SPH_SYSTEM_IISPH;
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
@@ -34,6 +40,7 @@ void main()
         const vec3 ai = FLOE_LOAD_VEC4(accelerations, i).xyz;
         const ivec3 c = sphCell(xi);
         float ap = 0.0;
+        uint neighbours = 0u;
         GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
         for (uint j = begin; j < end; ++j) {
             const vec4 pj = FLOE_LOAD_VEC4(positions, j);
@@ -41,6 +48,7 @@ void main()
             const float r = length(xij);
             if (!(r < sphSupport()) || j == i) continue; // also skips NaN distances
             ap += pj.w * dot(ai - FLOE_LOAD_VEC4(accelerations, j).xyz, sphGradW(xij, r));
+            ++neighbours;
         }
         GRID_STRIPS_END
         if (sphBoundaryCount() > 0u) {
@@ -51,20 +59,42 @@ void main()
                 const float r = length(xib);
                 if (!(r < sphSupport())) continue; // also skips NaN distances
                 ap += xb.w * dot(ai, sphGradW(xib, r));
+                ++neighbours;
             }
             GRID_STRIPS_END
         }
         const float dt = state.time.x;
-        ap *= dt * dt;
-        vec4 f = FLOE_RW_LOAD_VEC4(fields, i); // density, pressure, a_ii, s_i
-        const float residual = f.w - ap;
+        vec4 f = FLOE_RW_LOAD_VEC4(fields, i); // density, pressure, a_ii (or D_i), s_i
+        float aii = f.z;
+        if (SYSTEM == SPH_SYSTEM_DIVERGENCE) {
+            ap *= dt;
+            aii *= dt;
+        } else {
+            ap *= dt * dt;
+            if (SYSTEM == SPH_SYSTEM_DENSITY) aii *= dt * dt;
+        }
+        float residual = f.w - ap;
         // An isolated particle has a_ii = 0 (digest-001 erratum 7): its pressure is 0.
-        const float aii = f.z;
         f.y = abs(aii) > 1e-30 ? max(f.y + params.iisph.x * residual / aii, 0.0) : 0.0;
         FLOE_STORE_VEC4(fields, i, f);
+        // SPlisHSPlasH leaves particles with too few neighbours out of the divergence error.
+        if (SYSTEM == SPH_SYSTEM_DIVERGENCE && neighbours < dfsphMinNeighbours(DIMS)) residual = 0.0;
         const float rho0 = sphRho0();
-        counted = SIGNED_ERROR != 0u || f.y > 0.0 ? 1.0 : 0.0;
-        error = SIGNED_ERROR != 0u ? -residual / rho0 : counted * max(-residual, 0.0) / rho0;
+        if (SYSTEM == SPH_SYSTEM_DIVERGENCE) residual *= dt; // per time step
+        const bool pressured = f.y > 0.0;
+        if (ERROR_MODE == SPH_ERROR_SIGNED) {
+            counted = 1.0;
+            error = -residual / rho0;
+        } else if (ERROR_MODE == SPH_ERROR_ALL) {
+            counted = 1.0;
+            error = max(-residual, 0.0) / rho0;
+        } else if (ERROR_MODE == SPH_ERROR_SIGNED_PRESSURED) {
+            counted = 1.0;
+            error = pressured ? -residual / rho0 : 0.0;
+        } else {
+            counted = pressured ? 1.0 : 0.0;
+            error = counted * max(-residual, 0.0) / rho0;
+        }
     }
     const vec2 sum = subgroupAdd(vec2(error, counted));
     if (subgroupElect()) subgroupSums[gl_SubgroupID] = sum;

@@ -1,5 +1,6 @@
 #version 460
-// IISPH iteration, pass 1: the pressure acceleration of the current pressures (thesis Alg. 7;
+// One relaxed Jacobi iteration of a pressure system (IISPH, DFSPH), pass 1: the pressure
+// acceleration of the current pressures (thesis Alg. 7;
 // dt^2 a_i = d_ii p_i + sum_j d_ij p_j in Ihmsen's notation). Dispatched indirectly: once the
 // solver has converged the GPU sets the group count to zero.
 #include "sph/sph_common.glsl"

@@ -1,0 +1,59 @@
+#version 460
+// DFSPH divergence-free solver, set-up (Bender & Koschier 2017, Alg. 2; SPlisHSPlasH's
+// divergenceSolve): the density change rate of the current velocities
+//   (D rho / Dt)_i = sum_j m_j (v_i - v_j).grad W_ij + sum_b Psi_b v_i.grad W_ib   (eq. (9)),
+// kept only where it compresses (> 0) and where the particle has enough neighbours (deficient
+// particles at the free surface are left alone, dfsphMinNeighbours); the source of the solve is
+// s_i = -(D rho / Dt)_i. Warm start (their §4.3): half the last step's kappa_v where the fluid
+// compresses, limited (dfsphDivergenceWarmStartLimit), as a pressure p = kappa rho_i^2.
+#include "sph/sph_common.glsl"
+
+layout(local_size_x = SPH_GROUP_SIZE) in;
+layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
+FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
+FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities);
+FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
+FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
+FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
+FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
+FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
+
+void main()
+{
+    const uint i = floeGlobalIndex();
+    if (i >= sphFluidCount()) return;
+    const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
+    const vec3 vi = FLOE_LOAD_VEC4(velocities, i).xyz;
+    const ivec3 c = sphCell(xi);
+    float rate = 0.0;
+    uint neighbours = 0u;
+    GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
+    for (uint j = begin; j < end; ++j) {
+        const vec4 pj = FLOE_LOAD_VEC4(positions, j);
+        const vec3 xij = xi - pj.xyz;
+        const float r = length(xij);
+        if (!(r < sphSupport()) || j == i) continue; // also skips NaN distances
+        rate += pj.w * dot(vi - FLOE_LOAD_VEC4(velocities, j).xyz, sphGradW(xij, r));
+        ++neighbours;
+    }
+    GRID_STRIPS_END
+    if (sphBoundaryCount() > 0u) {
+        GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
+        for (uint b = begin; b < end; ++b) {
+            const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
+            const vec3 xib = xi - xb.xyz;
+            const float r = length(xib);
+            if (!(r < sphSupport())) continue;
+            rate += xb.w * dot(vi, sphGradW(xib, r));
+            ++neighbours;
+        }
+        GRID_STRIPS_END
+    }
+    if (neighbours < dfsphMinNeighbours(DIMS)) rate = 0.0;
+    rate = max(rate, 0.0);
+    const float dt = state.time.x;
+    vec4 f = FLOE_RW_LOAD_VEC4(fields, i); // density, -, D_i, -
+    const float stored = FLOE_LOAD_VEC4(solverState, i).y; // kappa_v dt of the last step
+    const float kappa = rate > 0.0 && dt > 0.0 ? 0.5 * min(stored, dfsphDivergenceWarmStartLimit(sphH(), sphRho0())) / dt : 0.0;
+    FLOE_STORE_VEC4(fields, i, vec4(f.x, kappa * f.x * f.x, f.z, -rate));
+}

@@ -1,0 +1,55 @@
+#version 460
+// DFSPH constant-density solver, set-up (Bender & Koschier 2017 Alg. 3, §3.3; SPlisHSPlasH's
+// pressureSolve): the density predicted from the velocities after the non-pressure forces,
+//   rho*_i = rho_i + dt [sum_j m_j (v*_i - v*_j).grad W_ij + sum_b Psi_b v*_i.grad W_ib],
+// the source s_i = rho0 - rho*_i, and the warm start (their §4.3): half the last step's kappa
+// where the fluid is predicted compressed, limited (dfsphWarmStartLimit), as p = kappa rho_i^2.
+// The diagonal D_i comes from the density pass.
+#include "sph/sph_common.glsl"
+
+layout(local_size_x = SPH_GROUP_SIZE) in;
+layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
+FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
+FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
+FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
+FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
+FLOE_IN_VEC4(SPH_BIND_PREDICTED, predicted);
+FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
+FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
+
+void main()
+{
+    const uint i = floeGlobalIndex();
+    if (i >= sphFluidCount()) return;
+    const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
+    const vec3 vi = FLOE_LOAD_VEC4(predicted, i).xyz;
+    const ivec3 c = sphCell(xi);
+    float divergence = 0.0;
+    GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
+    for (uint j = begin; j < end; ++j) {
+        const vec4 pj = FLOE_LOAD_VEC4(positions, j);
+        const vec3 xij = xi - pj.xyz;
+        const float r = length(xij);
+        if (!(r < sphSupport()) || j == i) continue; // also skips NaN distances
+        divergence += pj.w * dot(vi - FLOE_LOAD_VEC4(predicted, j).xyz, sphGradW(xij, r));
+    }
+    GRID_STRIPS_END
+    if (sphBoundaryCount() > 0u) {
+        GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
+        for (uint b = begin; b < end; ++b) {
+            const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
+            const vec3 xib = xi - xb.xyz;
+            const float r = length(xib);
+            if (!(r < sphSupport())) continue;
+            divergence += xb.w * dot(vi, sphGradW(xib, r));
+        }
+        GRID_STRIPS_END
+    }
+    const float dt = state.time.x;
+    const float rho0 = sphRho0();
+    vec4 f = FLOE_RW_LOAD_VEC4(fields, i); // density, -, D_i, -
+    const float rhoStar = f.x + dt * divergence;
+    const float stored = FLOE_LOAD_VEC4(solverState, i).x; // kappa dt^2 of the last step
+    const float kappa = rhoStar > rho0 && dt > 0.0 ? 0.5 * min(stored, dfsphWarmStartLimit(sphH(), rho0)) / (dt * dt) : 0.0;
+    FLOE_STORE_VEC4(fields, i, vec4(f.x, kappa * f.x * f.x, f.z, rho0 - rhoStar));
+}

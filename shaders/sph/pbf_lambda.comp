@@ -1,0 +1,77 @@
+#version 460
+// PBF iteration, pass 1 (Macklin & Müller 2013 eqs. (1)-(11); SPlisHSPlasH's TimeStepPBF): the
+// density at the current positions and the constraint C_i = max(rho_i/rho0 - 1, 0) (clamped, so
+// that particles at the surface do not clump), its gradients grad_k C_i = (1/rho0) sum m_j grad W
+// (boundary samples with Psi_b), and lambda_i = -C_i / (sum_k |grad_k C_i|^2 + epsilon), written to
+// fields = (density, lambda). The error: C_i averaged over the particles with C_i > 0 (Floe) or
+// over all fluid particles (SPlisHSPlasH).
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#include "sph/sph_common.glsl"
+
+layout(local_size_x = SPH_GROUP_SIZE) in;
+layout(constant_id = 2) const uint ERROR_MODE = SPH_ERROR_PRESSURED;
+FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
+FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
+FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors); // grid-build positions: where to search
+FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
+FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
+FLOE_OUT_VEC4(SPH_BIND_FIELDS, fields);
+FLOE_OUT_VEC4(SPH_BIND_OUT0, errorPartials); // x error sum, y particles counted
+
+shared vec2 subgroupSums[SPH_GROUP_SIZE];
+
+// SPlisHSPlasH's constraint force mixing epsilon (m^-2 in Floe's units), far below sum |grad C|^2
+// (about 1e3/h^2 m^-2): it only keeps an isolated particle's lambda finite.
+const float kEpsilon = 1e-6;
+
+void main()
+{
+    const uint i = floeGlobalIndex();
+    float error = 0.0;
+    float counted = 0.0;
+    if (i < sphFluidCount()) {
+        const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
+        const ivec3 c = sphCell(FLOE_LOAD_VEC4(anchors, i).xyz);
+        const float rho0 = sphRho0();
+        float rho = 0.0, squares = 0.0;
+        vec3 gradI = vec3(0.0);
+        GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
+        for (uint j = begin; j < end; ++j) {
+            const vec4 pj = FLOE_LOAD_VEC4(positions, j);
+            const vec3 xij = xi - pj.xyz;
+            const float r = length(xij);
+            if (!(r < sphSupport())) continue; // also skips NaN distances
+            rho += pj.w * sphW(r);
+            const vec3 g = (pj.w / rho0) * sphGradW(xij, r); // zero for the particle itself
+            squares += dot(g, g);
+            gradI += g;
+        }
+        GRID_STRIPS_END
+        if (sphBoundaryCount() > 0u) {
+            GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
+            for (uint b = begin; b < end; ++b) {
+                const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
+                const vec3 xib = xi - xb.xyz;
+                const float r = length(xib);
+                if (!(r < sphSupport())) continue;
+                rho += xb.w * sphW(r);
+                gradI += (xb.w / rho0) * sphGradW(xib, r);
+            }
+            GRID_STRIPS_END
+        }
+        const float constraint = max(rho / rho0 - 1.0, 0.0);
+        const float lambda = constraint > 0.0 ? -constraint / (squares + dot(gradI, gradI) + kEpsilon) : 0.0;
+        FLOE_STORE_VEC4(fields, i, vec4(rho, lambda, 0.0, 0.0));
+        counted = ERROR_MODE == SPH_ERROR_PRESSURED ? (constraint > 0.0 ? 1.0 : 0.0) : 1.0;
+        error = constraint;
+    }
+    const vec2 sum = subgroupAdd(vec2(error, counted));
+    if (subgroupElect()) subgroupSums[gl_SubgroupID] = sum;
+    barrier();
+    if (gl_LocalInvocationIndex == 0u) {
+        vec2 total = vec2(0.0);
+        for (uint s = 0u; s < gl_NumSubgroups; ++s) total += subgroupSums[s];
+        FLOE_STORE_VEC4(errorPartials, floeGroupIndex(), vec4(total, 0.0, 0.0));
+    }
+}
