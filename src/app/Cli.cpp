@@ -36,7 +36,7 @@ int runCli(int argc, char** argv)
     RunOptions run;
     CLI::App* runCmd = app.add_subcommand("run", "simulate a scene headless; writes metrics.csv, summary.json, frame_NNNN.png");
     runCmd->add_option("scene", run.scene, "scene file (.json)")->required();
-    runCmd->add_option("--solver", run.solver, "pressure solver: eos, iisph or none (default: the scene's)");
+    runCmd->add_option("--solver", run.solver, "pressure solver: dfsph, iisph, pcisph, pbf, eos or none (default: the scene's)");
     auto* steps =
         runCmd->add_option("--steps", run.steps, "number of time steps")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
     auto* seconds = runCmd->add_option("--seconds", run.seconds, "simulated seconds to run")->check(CLI::Range(1e-9, 1e9));
@@ -110,7 +110,8 @@ int runCli(int argc, char** argv)
     ViewOptions view;
     CLI::App* viewCmd = app.add_subcommand("view", "interactive window: watch, steer and profile a scene (GLFW + ImGui)");
     viewCmd->add_option("scene", view.scene, "scene file (.json; default assets/scenes/dam_break_2d.json)");
-    viewCmd->add_option("--solver", view.solver, "pressure solver at the start: eos, iisph or none (default: the scene's)");
+    viewCmd->add_option("--solver", view.solver,
+                        "pressure solver at the start: dfsph, iisph, pcisph, pbf, eos or none (default: the scene's)");
     viewCmd->add_option("--set", view.sets, "override a scene setting, e.g. --set Configuration.timeStepSize=0.0005")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -142,9 +142,19 @@ int runCommand(const RunOptions& o)
                                     o.scene.string(), scene.config.stopAt));
     }
     const int frameCount = o.frames.value_or(scene.floe.frames);
-    std::optional<io::ExportFormat> exportFormat;
-    if (!o.exportFormat.empty()) exportFormat = io::parseExportFormat(o.exportFormat);
-    if (o.exportEvery && !exportFormat) throw Error("--export-every needs --export ply|vtk");
+    // Exports: --export, else what the scene asks for (SPlisHSPlasH's enableVTKExport and
+    // enablePartioExport, Partio's BGEO written as PLY) every 1/dataExportFPS simulated seconds.
+    std::vector<io::ExportFormat> exportFormats;
+    double exportInterval = 0.0; // s of simulated time between scene-driven exports (0: with the pictures)
+    if (!o.exportFormat.empty()) {
+        exportFormats.push_back(io::parseExportFormat(o.exportFormat));
+    } else {
+        if (scene.config.enableVTKExport) exportFormats.push_back(io::ExportFormat::Vtk);
+        if (scene.config.enablePartioExport) exportFormats.push_back(io::ExportFormat::Ply);
+        if (!exportFormats.empty() && !o.exportEvery) exportInterval = 1.0 / scene.config.dataExportFPS;
+    }
+    const bool exporting = !exportFormats.empty();
+    if (o.exportEvery && !exporting) throw Error("--export-every needs --export ply|vtk");
     if (o.saveEvery && o.saveState.empty()) throw Error("--save-every needs --save-state FILE");
     RunOutput output = prepareRunOutput(o, scene.name);
     const std::filesystem::path& outDir = output.dir;
@@ -277,6 +287,21 @@ int runCommand(const RunOptions& o)
         io::writeParticles(path, frameOf(s, densities), format);
     };
 
+    const auto exportAll = [&](uint32_t snapshot, uint64_t step) {
+        for (const io::ExportFormat format : exportFormats) {
+            const std::string name = fmt::format("particles_{:06d}{}", step, io::extensionOf(format));
+            exportSnapshot(snapshot, outDir / name, format);
+            exportFiles.push_back(name);
+        }
+    };
+    // Scene-driven exports: the first with the initial state, then every exportInterval.
+    double nextExport = exportInterval > 0.0 ? exportInterval : 0.0;
+    if (exportInterval > 0.0) {
+        simulation.addSnapshot(graph, 0);
+        context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+        exportAll(0, startStep);
+    }
+
     std::deque<Pending> pending;
     const auto collect = [&](const Pending& p) {
         frames.wait(p.slot);
@@ -347,11 +372,7 @@ int runCommand(const RunOptions& o)
         if (diverged) return;
         lastGoodSnapshot = static_cast<int>(p.snapshot);
         if (p.picture >= 0) savePicture(p.picture);
-        if (p.exportHere) {
-            const std::string name = fmt::format("particles_{:06d}{}", p.step, io::extensionOf(*exportFormat));
-            exportSnapshot(p.snapshot, outDir / name, *exportFormat);
-            exportFiles.push_back(name);
-        }
+        if (p.exportHere) exportAll(p.snapshot, p.step);
         if (p.saveHere) io::saveState(o.saveState, simulation.readSnapshot(graph, p.snapshot), fingerprint);
     };
     const auto drain = [&]() {
@@ -372,11 +393,7 @@ int runCommand(const RunOptions& o)
         if (firstPicture) {
             savePicture(0);
             nextPicture = 1;
-            if (exportFormat && !o.exportEvery) {
-                const std::string name = fmt::format("particles_{:06d}{}", startStep, io::extensionOf(*exportFormat));
-                exportSnapshot(0, outDir / name, *exportFormat);
-                exportFiles.push_back(name);
-            }
+            if (exporting && !o.exportEvery && exportInterval == 0.0) exportAll(0, startStep);
         }
     }
 
@@ -410,7 +427,13 @@ int runCommand(const RunOptions& o)
             addRender(slot);
             if (picture) p.picture = static_cast<int>(nextPicture++);
         }
-        p.exportHere = exportFormat && (o.exportEvery ? step % o.exportEvery == 0 : picture);
+        if (exportInterval > 0.0) {
+            const double simulated = lastTime - startTime + double(step - lastStep) * lastDt; // s after the start
+            p.exportHere = simulated >= nextExport - 1e-9;
+            if (p.exportHere) nextExport += exportInterval;
+        } else {
+            p.exportHere = exporting && (o.exportEvery ? step % o.exportEvery == 0 : picture);
+        }
         p.saveHere = o.saveEvery && step % o.saveEvery == 0;
         graph.execute(cmd, &frames.timer(slot));
         frames.submit(slot);
@@ -439,18 +462,16 @@ int runCommand(const RunOptions& o)
         savePicture(static_cast<int>(nextPicture));
     }
     if (diverged) {
-        const io::ExportFormat format = exportFormat.value_or(io::ExportFormat::Ply);
+        const io::ExportFormat format = exporting ? exportFormats.front() : io::ExportFormat::Ply;
         lastGoodFile = std::string("last_good") + io::extensionOf(format);
         exportSnapshot(static_cast<uint32_t>(lastGoodSnapshot), outDir / lastGoodFile, format);
     } else if (!o.saveState.empty()) {
         io::saveState(o.saveState, simulation.download(graph), fingerprint);
     }
-    if (!diverged && exportFormat && o.exportEvery && lastStep % o.exportEvery != 0) {
-        const std::string name = fmt::format("particles_{:06d}{}", lastStep, io::extensionOf(*exportFormat));
+    if (!diverged && exporting && o.exportEvery && lastStep % o.exportEvery != 0) {
         simulation.addSnapshot(graph, 0);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-        exportSnapshot(0, outDir / name, *exportFormat);
-        exportFiles.push_back(name);
+        exportAll(0, lastStep);
     }
     csv.flush();
 

@@ -438,6 +438,33 @@ FluidSampling sampleFluid(const Scene& scene)
     return out;
 }
 
+std::vector<glm::vec3> fluidProbePoints(const Scene& scene, size_t maxPoints)
+{
+    const uint64_t total = countFluidParticles(scene);
+    std::vector<glm::vec3> out;
+    if (total == 0 || maxPoints == 0) return out;
+    const uint64_t stride = std::max<uint64_t>(1, total / maxPoints);
+    uint64_t index = 0; // of the next probe, over all particles
+    const bool flat = scene.config.sim2D;
+    for (const FluidBlock& b : scene.fluidBlocks) {
+        const BlockLattice g = blockLattice(b, scene.config.particleRadius, flat);
+        const uint64_t n = g.count();
+        for (uint64_t local = index % stride == 0 ? 0 : stride - index % stride; local < n; local += stride) {
+            // sampleFluid's order: x slowest, then y, then z.
+            const uint64_t depth = flat ? 1 : uint64_t(g.steps.z);
+            const int l = int(local % depth), k = int((local / depth) % uint64_t(g.steps.y)), j = int(local / (depth * g.steps.y));
+            out.push_back(g.point(j, k, l));
+        }
+        index += n;
+    }
+    for (const FluidModel& m : scene.fluidModels) {
+        for (uint64_t local = index % stride == 0 ? 0 : stride - index % stride; local < m.points.size(); local += stride)
+            out.push_back(m.points[local]);
+        index += m.points.size();
+    }
+    return out;
+}
+
 std::vector<glm::vec4> sampleFluidParticles(const Scene& scene)
 {
     return sampleFluid(scene).positions;

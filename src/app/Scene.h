@@ -73,10 +73,11 @@ struct RigidBody {
     glm::vec3 translation{0, 0, 0}; // m
     glm::vec3 scale{1, 1, 1};
     glm::vec3 rotationAxis{0, 0, 1};
-    float rotationAngle = 0.0f;  // radians
-    bool isWall = false;         // SPlisHSPlasH: only affects drawing
-    bool inverted = false;       // the fluid is inside the mesh (SPlisHSPlasH's mapInvert)
-    geometry::TriangleMesh mesh; // transformed, filled by the scene loader
+    float rotationAngle = 0.0f;    // radians
+    bool isWall = false;           // SPlisHSPlasH: only affects drawing
+    bool inverted = false;         // the fluid is inside the mesh (SPlisHSPlasH's mapInvert)
+    bool orientationGiven = false; // inverted or mapInvert in the file; else found from where the fluid is
+    geometry::TriangleMesh mesh;   // transformed, filled by the scene loader
     geometry::Transform transform() const { return {translation, scale, rotationAxis, rotationAngle}; }
     static const SettingsTable& table();
 };
@@ -245,6 +246,8 @@ struct FluidSampling {
 FluidSampling sampleFluid(const Scene& scene);
 uint64_t countFluidParticles(const Scene& scene); // without sampling
 uint64_t blockParticleCount(const Scene& scene, const FluidBlock& block);
+// About maxPoints of the particles' positions, spread evenly, without sampling all of them.
+std::vector<glm::vec3> fluidProbePoints(const Scene& scene, size_t maxPoints);
 std::vector<glm::vec4> sampleFluidParticles(const Scene& scene);
 std::vector<glm::vec4> initialVelocities(const Scene& scene);
 float particleMass(const Scene& scene); // kg of a cubic lattice particle: density0 (2r)^d / its kernel sum

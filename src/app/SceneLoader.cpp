@@ -87,6 +87,24 @@ const std::set<std::string>& splishRigidBodyKeys()
     return keys;
 }
 
+// Of those, the keys that cannot change a Floe run (its GUI, caches, performance switches, the
+// parameters of volume maps and of dynamic bodies, whose own warnings name them): accepted
+// without a warning, so that the warnings that remain say what runs differently.
+const std::set<std::string>& quietKeys()
+{
+    static const std::set<std::string> keys = {// Configuration
+                                               "pause", "pauseAt", "numberOfStepsPerRenderUpdate", "renderWalls",
+                                               "renderMaxVelocity", "colorMapType", "enableZSort", "enableAsyncExport",
+                                               // RigidBodies
+                                               "color", "isDynamic", "isAnimated", "mapThickness", "mapResolution", "mapFile",
+                                               "invertSDF", "resolutionSDF", "samplingMode", "id", "testMesh", "tag",
+                                               "boundingBoxMin", "boundingBoxMax", "density", "friction", "restitution", "velocity",
+                                               "angularVelocity", "collisionObjectType", "collisionObjectScale",
+                                               // FluidBlocks, FluidModels (SPlisHSPlasH's mesh-skinning tool and its mesh sampling)
+                                               "visMesh", "denseMode", "invert"};
+    return keys;
+}
+
 // Sections of SPlisHSPlasH scenes whose features Floe does not have: named in a warning.
 const std::map<std::string, std::string>& splishSections()
 {
@@ -175,7 +193,8 @@ void applyObject(const std::vector<Binding>& bindings, const json& object, const
                 throw Error(msg);
             }
         } else if (splishKeys.count(key)) {
-            ignored.push_back(key);
+            // Switched off (false) or inert: nothing runs differently.
+            if (!quietKeys().count(key) && !(value.is_boolean() && !value.get<bool>())) ignored.push_back(key);
         } else {
             std::vector<std::string> all;
             for (const Binding& b : bindings)
@@ -333,6 +352,42 @@ void noteConfigurationSubstitutions(Scene& scene, const std::string& where)
                                              where, fmt::join(missing, ", ")));
 }
 
+// SPlisHSPlasH's Akinci samples are one layer on the surface, the same from either side; Floe's
+// extra layers grow away from the fluid, so it must know which side that is. A scene that does not
+// say (inverted / mapInvert) gets the side most of its fluid is on.
+void orientRigidBodies(Scene& scene)
+{
+    const std::vector<glm::vec3> fluid = fluidProbePoints(scene, 64);
+    if (fluid.empty()) return;
+    for (RigidBody& body : scene.rigidBodies) {
+        if (body.orientationGiven) continue;
+        size_t inside = 0;
+        for (const glm::vec3& x : fluid) inside += geometry::contains(body.mesh, x);
+        body.inverted = 2 * inside > fluid.size();
+    }
+}
+
+// Fluid that starts inside a solid (or outside a container) is pushed out within a step: the
+// pressure solve turns the overlap into speed (distance / dt), which floe run then reports as
+// energy from nowhere. Said up front, with the share of the fluid it concerns (from a sample).
+void warnFluidInsideSolids(Scene& scene, const std::string& where)
+{
+    for (size_t i = 0; i < scene.rigidBodies.size(); ++i) {
+        const RigidBody& body = scene.rigidBodies[i];
+        // About 2e7 triangle tests per body (a fraction of a second), at most 2048 probes.
+        const size_t probes = std::clamp<size_t>(20'000'000 / std::max<size_t>(body.mesh.triangles.size(), 1), 64, 2048);
+        const std::vector<glm::vec3> fluid = fluidProbePoints(scene, probes);
+        if (fluid.empty()) return;
+        size_t wrong = 0;
+        for (const glm::vec3& x : fluid) wrong += geometry::contains(body.mesh, x) != body.inverted;
+        if (wrong == 0) continue;
+        scene.warnings.push_back(fmt::format("{}: about {:.2g} % of the fluid starts {} RigidBodies[{}] ({}); the pressure solve "
+                                             "pushes it out in the first steps at about distance / dt, which shows as a blow-up",
+                                             where, 100.0 * double(wrong) / double(fluid.size()),
+                                             body.inverted ? "outside the container" : "inside", i, body.geometryFile));
+    }
+}
+
 // Elastic solids change what the scene is: refused up front, before any other key can fail.
 void refuseMissingFeatures(const json& root, const std::string& where)
 {
@@ -400,7 +455,9 @@ void parseMaterials(const json& value, const std::string& where, Scene& scene)
         for (const MaterialMethod& method : materialMethods()) known.push_back(method.key);
         for (const auto& [key, v] : m.items()) {
             if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-            if (display.count(key) || flatMethodParameters.count(key)) {
+            if (display.count(key)) {
+                continue; // colours and emitter limits: nothing runs differently
+            } else if (flatMethodParameters.count(key)) {
                 ignored.push_back(key);
             } else if (methodObjects.count(key)) {
                 if (!v.is_object())
@@ -481,8 +538,8 @@ void parseMaterials(const json& value, const std::string& where, Scene& scene)
                                                      materialMethods()[k].key, methods[k],
                                                      materialMethods()[k].names[size_t(methods[k])], materialMethods()[k].what));
         if (!ignored.empty())
-            scene.warnings.push_back(fmt::format("{}: {} keys not used by Floe (display, emitters or methods it does not have): {}",
-                                                 where, section, fmt::join(ignored, ", ")));
+            scene.warnings.push_back(
+                fmt::format("{}: {} keys of methods Floe does not have are ignored: {}", where, section, fmt::join(ignored, ", ")));
     }
     if (!applied && !value.empty())
         scene.warnings.push_back(
@@ -534,7 +591,11 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
                 if (value[i].contains("isDynamic") && value[i]["isDynamic"] == true)
                     scene.warnings.push_back(
                         fmt::format("{}: {} is dynamic in SPlisHSPlasH; Floe keeps rigid bodies static", where, section));
+                if (value[i].contains("isAnimated") && value[i]["isAnimated"] == true)
+                    scene.warnings.push_back(
+                        fmt::format("{}: {} is animated (by a script) in SPlisHSPlasH; Floe keeps it static", where, section));
                 body.mesh = loadMesh(body.geometryFile, body.transform(), sceneDir, where, section + ".geometryFile");
+                body.orientationGiven = value[i].contains("inverted") || value[i].contains("mapInvert");
                 scene.rigidBodies.push_back(std::move(body));
             }
         } else if (key == "Floe") {
@@ -655,6 +716,8 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
     noteConfigurationSubstitutions(scene, where);
     for (const std::string& s : scene.sph.substitutions()) scene.warnings.push_back(where + ": " + s);
     validateScene(scene, where);
+    orientRigidBodies(scene);
+    warnFluidInsideSolids(scene, where);
     for (size_t i = 0; i < scene.fluidBlocks.size(); ++i)
         if (blockParticleCount(scene, scene.fluidBlocks[i]) == 0)
             scene.warnings.push_back(

@@ -160,4 +160,26 @@ bool isClosed(const TriangleMesh& mesh)
     return true;
 }
 
+double windingNumber(const TriangleMesh& mesh, const glm::vec3& p)
+{
+    // Jacobson et al. 2013: the solid angle of every triangle seen from p (Van Oosterom and
+    // Strackee's formula), summed over 4 pi: 1 inside a closed surface, 0 outside, and a smooth
+    // value in between for surfaces with holes or non-manifold parts, where parity tests fail.
+    double sum = 0.0;
+    for (const glm::uvec3& t : mesh.triangles) {
+        const glm::dvec3 a = glm::dvec3(mesh.vertices[t.x]) - glm::dvec3(p), b = glm::dvec3(mesh.vertices[t.y]) - glm::dvec3(p),
+                         c = glm::dvec3(mesh.vertices[t.z]) - glm::dvec3(p);
+        const double la = glm::length(a), lb = glm::length(b), lc = glm::length(c);
+        const double numerator = glm::dot(a, glm::cross(b, c));
+        const double denominator = la * lb * lc + glm::dot(a, b) * lc + glm::dot(b, c) * la + glm::dot(c, a) * lb;
+        sum += 2.0 * std::atan2(numerator, denominator);
+    }
+    return sum / (4.0 * 3.14159265358979323846);
+}
+
+bool contains(const TriangleMesh& mesh, const glm::vec3& p)
+{
+    return windingNumber(mesh, p) > 0.5;
+}
+
 } // namespace floe::geometry

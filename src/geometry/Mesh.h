@@ -52,5 +52,9 @@ Bounds boundsOf(const TriangleMesh& mesh);
 bool isConvex(const TriangleMesh& mesh, float tolerance);
 // True if every edge is shared by exactly two triangles with opposite orientation.
 bool isClosed(const TriangleMesh& mesh);
+// The generalised winding number of p (1 inside a closed outward surface, 0 outside; robust to
+// holes and non-manifold parts) and the inside test it gives (> 0.5).
+double windingNumber(const TriangleMesh& mesh, const glm::vec3& p);
+bool contains(const TriangleMesh& mesh, const glm::vec3& p);
 
 } // namespace floe::geometry

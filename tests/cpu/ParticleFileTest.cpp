@@ -160,7 +160,7 @@ TEST(ParticleFile, FluidModelsPlaceTheirPoints)
         EXPECT_EQ(glm::vec3(f.velocities[i]), glm::vec3(0, -1, 0));
         EXPECT_GT(f.positions[i].w, 0.0f);
     }
-    ASSERT_EQ(s.warnings.size(), 1u); // resolutionSDF: SPlisHSPlasH's mesh sampling only
+    EXPECT_TRUE(s.warnings.empty()); // resolutionSDF: SPlisHSPlasH's mesh sampling only, nothing runs differently
     std::ofstream(scene) << R"({"Configuration": {}, "FluidModels": [{"particleFile": "model.obj"}]})";
     try {
         loadScene(scene);

@@ -107,7 +107,7 @@ TEST(Cli, BadInputExitsTwoWithAClearMessage)
         {"run " + good.string() + " --steps 0", {"--steps"}},
         {"run " + good.string() + " --steps 3 --seconds 1", {"--steps", "--seconds"}},
         {"run " + good.string() + " --frames -1", {"--frames"}},
-        {"run " + good.string() + " --solver nonsense", {"--solver nonsense", "eos, iisph, none"}},
+        {"run " + good.string() + " --solver nonsense", {"--solver nonsense", "eos, iisph, dfsph, pcisph, pbf, none"}},
         {"run " + good.string() + " --export obj", {"--export"}},
         {"run " + good.string() + " --render surface", {"--render"}},
         {"run " + good.string() + " --smoothing 99", {"--smoothing"}},
@@ -278,6 +278,68 @@ TEST(Cli, ADivergedRunExitsOneAndExportsItsLastGoodState)
     for (const glm::vec3& p : f.positions) ASSERT_TRUE(std::isfinite(p.x + p.y + p.z));
 }
 
+// Energy from nowhere is a blow-up (issue 14): a column that reaches r into its walls starts 62 %
+// compressed, and IISPH turns that into more kinetic energy than gravity can supply in one step.
+// Before the energy criterion the run went on and ended "ok".
+TEST(Cli, AnEnergyBlowUpIsDivergedWithItsReason)
+{
+    const fs::path dir = tempDir("energy");
+    const fs::path scene = dir / "overlap.json";
+    std::ofstream(scene) << R"({"Configuration": {"sim2D": true, "particleRadius": 0.0025, "simulationMethod": 3, "cflMethod": 1,
+        "cflMaxTimeStepSize": 0.0005, "maxError": 0.1, "stopAt": 0.05},
+        "RigidBodies": [{"geometryFile": ")" +
+                                std::string(FLOE_SOURCE_DIR) + R"(/assets/meshes/UnitBox.obj", "translation": [0.2, 0.25, 0],
+                         "scale": [0.4, 0.5, 1], "inverted": true}],
+        "FluidBlocks": [{"start": [-0.0025, -0.0025, 0], "end": [0.1975, 0.3975, 0]}]})";
+    const Result r = floe("run " + scene.string() + " --frames 0 --quiet --out " + (dir / "out").string());
+    EXPECT_EQ(r.status, 1) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(readFile(dir / "out" / "summary.json"));
+    EXPECT_EQ(summary["status"], "diverged");
+    EXPECT_NE(summary["diverged_reason"].get<std::string>().find("energy from nowhere"), std::string::npos) << summary.dump();
+    EXPECT_TRUE(fs::exists(dir / "out" / "last_good.ply"));
+    // The same column one spacing from the walls (SPlisHSPlasH's placement of a block that touches
+    // them) runs at rest.
+    std::ofstream(scene) << R"({"Configuration": {"sim2D": true, "particleRadius": 0.0025, "simulationMethod": 3, "cflMethod": 1,
+        "cflMaxTimeStepSize": 0.0005, "maxError": 0.1, "stopAt": 0.02},
+        "RigidBodies": [{"geometryFile": ")" +
+                                std::string(FLOE_SOURCE_DIR) + R"(/assets/meshes/UnitBox.obj", "translation": [0.2, 0.25, 0],
+                         "scale": [0.4, 0.5, 1], "inverted": true}],
+        "FluidBlocks": [{"start": [0, 0, 0], "end": [0.2, 0.4, 0]}]})";
+    const Result ok = floe("run " + scene.string() + " --frames 0 --quiet --out " + (dir / "ok").string());
+    EXPECT_EQ(ok.status, 0) << ok.output;
+}
+
+// A scene in SPlisHSPlasH's format runs unchanged: its solver (DFSPH with both solves), its
+// viscosity, its exports (VTK, and PLY for Partio's BGEO) at its dataExportFPS.
+TEST(Cli, SplishSplashSceneRunsWithItsSolverAndExports)
+{
+    const fs::path dir = tempDir("splish");
+    const fs::path scene = dir / "dam.json";
+    std::ofstream(scene) << R"({"Configuration": {"sim2D": true, "particleRadius": 0.025, "simulationMethod": 4,
+        "cflMethod": 1, "cflFactor": 1, "cflMaxTimeStepSize": 0.005, "boundaryHandlingMethod": 2, "stopAt": 0.2,
+        "enableVTKExport": true, "enablePartioExport": true, "dataExportFPS": 10, "numberOfStepsPerRenderUpdate": 4,
+        "DFSPH": {"minIterations": 2, "maxIterations": 100, "maxError": 0.05, "maxIterationsV": 100, "maxErrorV": 0.1,
+                  "enableDivergenceSolver": true}},
+        "Materials": [{"id": "Fluid", "density0": 1000, "viscosityMethod": 1, "Standard viscosity": {"viscosity": 0.01}}],
+        "RigidBodies": [{"geometryFile": ")" +
+                                std::string(FLOE_SOURCE_DIR) + R"(/assets/meshes/UnitBox.obj", "translation": [0, 2, 0],
+                         "scale": [4, 4, 1], "isWall": true, "mapInvert": true, "mapThickness": 0.0, "mapResolution": [30, 30, 20]}],
+        "FluidBlocks": [{"denseMode": 0, "start": [-2, 0, -1], "end": [-0.5, 1.5, 1], "translation": [0.025, 0.025, 0]}]})";
+    const Result r = floe("run " + scene.string() + " --frames 0 --quiet --out " + (dir / "out").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("boundaryHandlingMethod 2"), std::string::npos) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(readFile(dir / "out" / "summary.json"));
+    EXPECT_EQ(summary["solver"], "dfsph");
+    EXPECT_EQ(summary["particles"], 841);     // SPlisHSPlasH's count for this block (DamBreakModel_2D)
+    EXPECT_EQ(summary["exports"].size(), 6u); // t = 0, 0.1, 0.2 in both formats
+    for (const char* f : {"particles_000000.vtk", "particles_000000.ply"}) EXPECT_TRUE(fs::exists(dir / "out" / f)) << f;
+    EXPECT_GE(summary["metrics"]["divergence_iterations"]["mean"].get<double>(), 1.0);
+    EXPECT_GE(summary["metrics"]["solver_iterations"]["mean"].get<double>(), 2.0);
+    const std::string csv = readFile(dir / "out" / "metrics.csv");
+    EXPECT_NE(csv.find("gpu_ms:sph/dfsph_divergence_solve"), std::string::npos);
+    EXPECT_NE(csv.find("gpu_ms:sph/dfsph_density_solve"), std::string::npos);
+}
+
 // The GPU sums time in float, the CSV in double: the run still ends at the stop time (it once
 // kept submitting empty steps when the two sums disagreed in the last digits). The equation of
 // state's CFL step includes the speed of sound (eosSoundSpeed), so the run stays stable at 0.4 h / c.
@@ -366,26 +428,32 @@ TEST(Cli, SphBenchMeasuresBothSolversAndTheirStableSteps)
     const nlohmann::json doc = nlohmann::json::parse(readFile(dir / "bench.json"));
     EXPECT_FALSE(doc.contains("results"));
     const nlohmann::json& sph = doc["sph"];
-    ASSERT_EQ(sph["throughput"].size(), 9u); // 3 counts x (eos, iisph, iisph at the eos step)
+    // 3 counts x (eos, iisph, dfsph, pcisph, pbf, iisph at the eos step)
+    ASSERT_EQ(sph["throughput"].size(), 18u);
     for (const auto& row : sph["throughput"]) {
         EXPECT_EQ(row["steps"], 4) << row.dump();
         EXPECT_GT(row["steps_per_second"].get<double>(), 0.0) << row.dump();
         EXPECT_GT(row["gpu_ms_per_step"].get<double>(), 0.0) << row.dump();
+        EXPECT_GT(row["us_per_particle_step"].get<double>(), 0.0) << row.dump();
         EXPECT_TRUE(row["gpu_ms_per_pass"].contains("sph/density")) << row.dump();
         EXPECT_FALSE(row.contains("note")) << row.dump();
-        if (row["solver"] == "iisph") {
-            EXPECT_GE(row["iisph_iterations_mean"].get<double>(), 2.0) << row.dump();
-            EXPECT_TRUE(row["gpu_ms_per_pass"].contains("sph/iisph_solve")) << row.dump();
+        const std::string solver = row["solver"];
+        if (solver != "eos") {
+            EXPECT_GE(row["iterations_mean"].get<double>(), 1.0) << row.dump();
+            EXPECT_GT(row["us_per_particle_iteration"].get<double>(), 0.0) << row.dump();
+            const std::string group = solver == "dfsph" ? "sph/dfsph_density_solve" : "sph/" + solver + "_solve";
+            EXPECT_TRUE(row["gpu_ms_per_pass"].contains(group)) << row.dump();
         }
+        if (solver == "dfsph") EXPECT_GE(row["divergence_iterations_mean"].get<double>(), 1.0) << row.dump();
     }
     // Resampled near the asked counts (a lattice cannot hit them exactly).
     EXPECT_NEAR(sph["throughput"][0]["particles"].get<double>(), 300, 60);
-    EXPECT_NEAR(sph["throughput"][6]["particles"].get<double>(), 1000, 250);
+    EXPECT_NEAR(sph["throughput"][12]["particles"].get<double>(), 1000, 250);
     ASSERT_EQ(sph["cost_ratio_equal_dt"].size(), 3u);
     for (const auto& row : sph["cost_ratio_equal_dt"]) EXPECT_GT(row["eos_over_iisph_gpu"].get<double>(), 0.0);
     ASSERT_EQ(sph["stable_dt"].size(), 1u);
     const nlohmann::json& search = sph["stable_dt"][0];
-    ASSERT_EQ(search["solvers"].size(), 2u);
+    ASSERT_EQ(search["solvers"].size(), 5u);
     for (const auto& solver : search["solvers"]) {
         ASSERT_FALSE(solver["largest_stable_dt"].is_null()) << solver.dump();
         if (!solver["smallest_unstable_dt"].is_null()) {
