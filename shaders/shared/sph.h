@@ -53,6 +53,9 @@
 #define SPH_ERROR_ALL 2              // SPlisHSPlasH's DFSPH: max(-r, 0)/rho0 summed over all particles / all particles
 #define SPH_ERROR_SIGNED_PRESSURED 3 // SPlisHSPlasH's IISPH: -r/rho0 summed over the particles with p > 0 / all particles
 
+// PCISPH stops iterating once its error has not improved for this many iterations.
+#define SPH_STALL_ITERATIONS 5u
+
 // What sph/jacobi_update iterates (specialization constant SYSTEM).
 #define SPH_SYSTEM_IISPH 0      // fields.z holds a_ii with dt^2; (Ap) scaled by dt^2
 #define SPH_SYSTEM_DENSITY 1    // DFSPH constant density: fields.z holds D_i (a_ii / dt^2)
@@ -203,9 +206,11 @@ SHARED_SIZE(SphParams, 128);
 struct SphState {
     vec4 time;    // x dt (s) of the current step, y simulated time (s), z max speed of the last step (m/s), w steps
     vec4 control; // x fixed dt or max dt (s), y CFL factor (0: fixed dt), z min dt (s), w stop time (s, 0: none)
-    uvec4 solver; // x iterations of the pressure solve of this step, y converged (0/1), z groups of a particle pass,
+    uvec4 solver; // x iterations of the pressure solve of this step, y converged (0/1; PCISPH while iterating:
+                  // iterations since the best error), z groups of a particle pass,
                   // w iterations of DFSPH's divergence-free solve
-    vec4 error;   // x error of the last pressure-solve iteration, y of the last divergence-solve iteration, z unused,
+    vec4 error;   // x error of the last pressure-solve iteration, y of the last divergence-solve iteration, z the
+                  // best pressure-solve error so far (PCISPH),
                   // w Kahan compensation of time
 };
 SHARED_SIZE(SphState, 64);

@@ -50,7 +50,7 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
         deviceBuffer(context, "solver vectors (pressure accelerations, predicted positions, corrections)", n * 16, kVec4);
     const uint64_t groups = (n + SPH_GROUP_SIZE - 1) / SPH_GROUP_SIZE;
     const uint64_t foldedGroups = groups <= 65535 ? groups : ((groups + 65534) / 65535) * 65535;
-    errorPartials_ = deviceBuffer(context, "IISPH error partials", foldedGroups * 16, kVec4);
+    errorPartials_ = deviceBuffer(context, "solver error partials", foldedGroups * 16, kVec4);
     state_ = deviceBuffer(context, "SPH state", sizeof(shared::SphState), VK_FORMAT_R32_UINT);
     arguments_ = deviceBuffer(context, "pressure solve dispatch arguments", 32, VK_FORMAT_R32_UINT);
     divergenceArguments_ = deviceBuffer(context, "divergence solve dispatch arguments", 32, VK_FORMAT_R32_UINT);
@@ -85,9 +85,7 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     // dispatch can ever read garbage.
     graph.addFill("sph/arguments_clear", arguments_, 0);
     graph.addFill("sph/arguments_clear", divergenceArguments_, 0);
-    const uint32_t dims = world.sim2D ? 2 : 3;
-    const uint32_t kernelSet = settings.muellerKernels() ? SPH_KERNEL_MUELLER : SPH_KERNEL_CUBIC;
-    pcisphFactor_ = pcisphFactor(kernelSet, dims, 2.0f * world.particleRadius);
+    setSettings(settings); // and what the settings derive (PCISPH's scaling)
     buildBoundary(graph);
 }
 
@@ -447,7 +445,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
         predict(1u, false);
         const gpu::Pipeline& density = pipelines_.compute(
             "sph/pcisph_density", with({{2, errorMode(solver, settings_)}, {3, std::bit_cast<uint32_t>(pcisphFactor_)}}));
-        const gpu::Pipeline& check = pipelines_.compute("sph/jacobi_check", with({{2, 0u}}));
+        const gpu::Pipeline& check = pipelines_.compute("sph/jacobi_check", with({{2, 0u}, {3, 1u}})); // stops a stall
         for (int iteration = 0; iteration < limits.maxIterations; ++iteration) {
             graph.addCompute(density)
                 .read(SPH_BIND_STATE, state_)

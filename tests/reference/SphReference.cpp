@@ -407,6 +407,8 @@ void referenceStep(const SphReferenceParams& p, SphReferenceState& s, const SphR
         const double factor = referencePcisphFactor(p);
         std::vector<glm::dvec3> predicted(n);
         for (size_t i = 0; i < n; ++i) predicted[i] = s.x[i] + dt * vStar[i];
+        double best = 0;
+        int sinceBest = 0;
         for (int it = 1; it <= p.maxIterations; ++it) {
             ErrorSum error;
             for (size_t i = 0; i < n; ++i) {
@@ -428,7 +430,16 @@ void referenceStep(const SphReferenceParams& p, SphReferenceState& s, const SphR
             }
             s.error = error.mean();
             s.iterations = it;
-            if ((it >= p.minIterations && s.error <= p.tolerance) || it >= p.maxIterations) break;
+            // Stops at the tolerance, the cap, or a stalled fixed point: no better error for 5 iterations.
+            if (it == 1 || s.error < best) {
+                best = s.error;
+                sinceBest = 0;
+            } else {
+                ++sinceBest;
+            }
+            if ((it >= p.minIterations && s.error <= p.tolerance) || it >= p.maxIterations ||
+                (sinceBest >= 5 && it >= p.minIterations))
+                break;
             const std::vector<glm::dvec3> a = pressureAccelerations(p, s, rho, b, nb, pressure, false);
             for (size_t i = 0; i < n; ++i) {
                 predicted[i] = s.x[i] + dt * (vStar[i] + dt * a[i]);
