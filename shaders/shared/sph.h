@@ -45,6 +45,17 @@
 // particle's neighbours are searched in. PBF moves particles after the build: searching from the
 // build position keeps every pair seen from both sides (momentum is conserved).
 #define SPH_BIND_ANCHORS 21
+// vec4 per particle, written by sph/density: xyz G_b = sum_b Psi_b grad W_ib (kg/m^4), w the number
+// of boundary samples within the support. Static samples make every boundary term of the pressure
+// solves a multiple of G_b (a_i's wall term, the density change of a_i, v_i's divergence), so the
+// solves never walk the boundary again within a step.
+#define SPH_BIND_BOUNDARY_TERMS 22
+// The fluid neighbours of each particle within the support (itself excluded), found once per
+// step by sph/density from the grid and walked by every later pass of the step: uint per slot,
+// slot k of particle i at k * count + i (consecutive particles read consecutive entries), at most
+// sphNeighbourCapacity(dims) per particle; and the number found (the capacity when more were).
+#define SPH_BIND_NEIGHBOURS 23
+#define SPH_BIND_NEIGHBOUR_COUNTS 24
 #define SPH_BIND_SOLVER_STATE 19 // vec4 per particle, kept from step to step: x DFSPH kappa dt^2, y DFSPH kappa_v dt
 
 // Error measures of the Jacobi solvers (specialization constant ERROR_MODE of sph/jacobi_update).
@@ -168,6 +179,22 @@ SHARED_FN float eosSoundSpeed(uint kind, float rho0, float k, float gamma)
     return sqrt(k / rho0);
 }
 
+// Explicit viscosity's step bound dt <= SPH_VISCOUS_STEP h^2 / nu. Morris et al. 1997 give 0.125,
+// and the fluid alone allows 0.137 with Floe's viscosity (the most negative eigenvalue of its
+// operator on a lattice); the walls' samples sit closer than mirrored fluid would and stiffen it:
+// SPlisHSPlasH's viscous buckling scene (nu 5 m^2/s) blew up at its impact at 0.1 and ran at 0.08.
+SHARED_CONST(float, SPH_VISCOUS_STEP, 0.0625f);
+
+// Fluid neighbour slots per particle: twice the neighbours of a particle at rest density (about
+// 32 in 3D and 12 in 2D, support 2h at spacing h), so that a list only fills up where the fluid is
+// compressed by about 100 % (an equation of state can be: SPlisHSPlasH's supersonic collision
+// reaches 140 %). Such a particle walks the grid instead (FLUID_NEIGHBOURS_BEGIN); the overflows
+// are counted (SphState::counters.x) and reported in metrics.csv, never dropped.
+SHARED_FN uint sphNeighbourCapacity(uint dims)
+{
+    return dims == 2u ? 32u : 64u;
+}
+
 // ---- DFSPH (Bender & Koschier 2017) ---------------------------------------------------------
 // Warm-start limits. SPlisHSPlasH 2.16 clamps the stored kappa dt^2 at 0.00025 m^2 and kappa_v dt
 // at 0.5 m^2/s (kappa in its rho0-normalised units, TimeStepDFSPH.cpp), fixed numbers that only
@@ -204,16 +231,17 @@ SHARED_SIZE(SphParams, 128);
 
 // Written on the GPU each step (time step control) and read by every pass as a uniform.
 struct SphState {
-    vec4 time;    // x dt (s) of the current step, y simulated time (s), z max speed of the last step (m/s), w steps
-    vec4 control; // x fixed dt or max dt (s), y CFL factor (0: fixed dt), z min dt (s), w stop time (s, 0: none)
-    uvec4 solver; // x iterations of the pressure solve of this step, y converged (0/1; PCISPH while iterating:
-                  // iterations since the best error), z groups of a particle pass,
-                  // w iterations of DFSPH's divergence-free solve
-    vec4 error;   // x error of the last pressure-solve iteration, y of the last divergence-solve iteration, z the
-                  // best pressure-solve error so far (PCISPH),
-                  // w Kahan compensation of time
+    vec4 time;      // x dt (s) of the current step, y simulated time (s), z max speed of the last step (m/s), w steps
+    vec4 control;   // x fixed dt or max dt (s), y CFL factor (0: fixed dt), z min dt (s), w stop time (s, 0: none)
+    uvec4 solver;   // x iterations of the pressure solve of this step, y converged (0/1; PCISPH while iterating:
+                    // iterations since the best error), z groups of a particle pass,
+                    // w iterations of DFSPH's divergence-free solve
+    vec4 error;     // x error of the last pressure-solve iteration, y of the last divergence-solve iteration, z the
+                    // best pressure-solve error so far (PCISPH),
+                    // w Kahan compensation of time
+    uvec4 counters; // x particles whose fluid neighbours overflowed their list this step, yzw unused
 };
-SHARED_SIZE(SphState, 64);
+SHARED_SIZE(SphState, 80);
 
 // Walls of the integrate pass: the ray-cast container (digest-003 §2.9), a convex mesh's face
 // planes moving along an axis, and the domain box.

@@ -1,7 +1,10 @@
 #version 460
 // Density (digest-001 (5.3): the particle itself and boundary particles included; Akinci et
 // al. 2012: a boundary particle weighs Psi_b = rho0 V_b) and the equation-of-state pressure
-// (digest-001 (4.1), Tait, digest-003 (3.5a)).
+// (digest-001 (4.1), Tait, digest-003 (3.5a)); the boundary's terms of the step
+// (SPH_BIND_BOUNDARY_TERMS: G_b and the count of boundary neighbours), and the list of fluid
+// neighbours every later pass of the step walks (SPH_BIND_NEIGHBOURS): the one grid walk a step
+// makes for the fluid, for all solvers but PBF, whose corrections move the particles.
 //
 // With DIAGONAL (DFSPH), also the diagonal of the pressure system in the same neighbour loop,
 // Bender & Koschier 2017 eq. (11) (their factor alpha_i is -1 / (D_i rho_i^2)), written for
@@ -16,12 +19,16 @@
 
 layout(local_size_x = SPH_GROUP_SIZE) in;
 layout(constant_id = 2) const uint DIAGONAL = 0u;
+layout(std430, binding = SPH_BIND_STATE) buffer State { SphState state; };
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
 FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors); // grid-build positions: where to search
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_OUT_VEC4(SPH_BIND_FIELDS, fields);
+FLOE_OUT_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
+FLOE_OUT_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_OUT_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 
 void main()
 {
@@ -32,7 +39,9 @@ void main()
     const ivec3 c = sphCell(FLOE_LOAD_VEC4(anchors, i).xyz);
     float rho = 0.0;
     vec3 gradFluid = vec3(0.0), gradBoundary = vec3(0.0);
-    float gradSquares = 0.0;
+    float gradSquares = 0.0, boundaryNeighbours = 0.0;
+    const uint capacity = sphNeighbourCapacity(DIMS);
+    uint listed = 0u, found = 0u;
     GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
     for (uint j = begin; j < end; ++j) {
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
@@ -40,6 +49,10 @@ void main()
         const float r = length(xij);
         if (r < sphSupport()) { // false for NaN: one broken particle does not spread
             rho += pj.w * sphW(r);
+            if (j != i) {
+                if (listed < capacity) FLOE_STORE_UINT(neighbours, listed++ * sphFluidCount() + i, j);
+                ++found;
+            }
             if (DIAGONAL != 0u) {
                 const vec3 g = sphGradW(xij, r); // zero for the particle itself
                 gradFluid += pj.w * g;
@@ -56,7 +69,8 @@ void main()
             const float r = length(xib);
             if (r < sphSupport()) {
                 rho += xb.w * sphW(r);
-                if (DIAGONAL != 0u) gradBoundary += xb.w * sphGradW(xib, r);
+                gradBoundary += xb.w * sphGradW(xib, r);
+                boundaryNeighbours += 1.0;
             }
         }
         GRID_STRIPS_END
@@ -69,4 +83,8 @@ void main()
     }
     const float p = eosPressure(params.flags.z, rho, sphRho0(), params.material.z, params.domainMax.w, params.flags.w != 0u);
     FLOE_STORE_VEC4(fields, i, vec4(rho, DIAGONAL != 0u ? 0.0 : p, diagonal, 0.0));
+    FLOE_STORE_VEC4(boundaryTerms, i, vec4(gradBoundary, boundaryNeighbours));
+    // More than the list holds: capacity + 1 tells the later passes to walk the grid instead.
+    FLOE_STORE_UINT(neighbourCounts, i, found > capacity ? capacity + 1u : listed);
+    if (found > capacity) atomicAdd(state.counters.x, 1u);
 }

@@ -12,9 +12,10 @@ layout(local_size_x = SPH_GROUP_SIZE) in;
 layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities);
-FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
-FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
-FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
+FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
+FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
 FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
 
@@ -24,32 +25,21 @@ void main()
     if (i >= sphFluidCount()) return;
     const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
     const vec3 vi = FLOE_LOAD_VEC4(velocities, i).xyz;
-    const ivec3 c = sphCell(xi);
     float rate = 0.0;
-    uint neighbours = 0u;
-    GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
-    for (uint j = begin; j < end; ++j) {
+    uint neighbourCount = 0u;
+    FLUID_NEIGHBOURS_BEGIN(i, xi, j)
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
         const vec3 xij = xi - pj.xyz;
         const float r = length(xij);
-        if (!(r < sphSupport()) || j == i) continue; // also skips NaN distances
         rate += pj.w * dot(vi - FLOE_LOAD_VEC4(velocities, j).xyz, sphGradW(xij, r));
-        ++neighbours;
-    }
-    GRID_STRIPS_END
+        ++neighbourCount;
+    FLUID_NEIGHBOURS_END
     if (sphBoundaryCount() > 0u) {
-        GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
-        for (uint b = begin; b < end; ++b) {
-            const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
-            const vec3 xib = xi - xb.xyz;
-            const float r = length(xib);
-            if (!(r < sphSupport())) continue;
-            rate += xb.w * dot(vi, sphGradW(xib, r));
-            ++neighbours;
-        }
-        GRID_STRIPS_END
+        const vec4 walls = FLOE_LOAD_VEC4(boundaryTerms, i);
+        rate += dot(vi, walls.xyz);
+        neighbourCount += uint(walls.w);
     }
-    if (neighbours < dfsphMinNeighbours(DIMS)) rate = 0.0;
+    if (neighbourCount < dfsphMinNeighbours(DIMS)) rate = 0.0;
     rate = max(rate, 0.0);
     const float dt = state.time.x;
     vec4 f = FLOE_RW_LOAD_VEC4(fields, i); // density, -, D_i, -

@@ -10,9 +10,10 @@
 layout(local_size_x = SPH_GROUP_SIZE) in;
 layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
-FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
-FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
-FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
+FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
+FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
 FLOE_IN_VEC4(SPH_BIND_PREDICTED, predicted);
 FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
@@ -23,28 +24,14 @@ void main()
     if (i >= sphFluidCount()) return;
     const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
     const vec3 vi = FLOE_LOAD_VEC4(predicted, i).xyz;
-    const ivec3 c = sphCell(xi);
     float divergence = 0.0;
-    GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
-    for (uint j = begin; j < end; ++j) {
+    FLUID_NEIGHBOURS_BEGIN(i, xi, j)
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
         const vec3 xij = xi - pj.xyz;
         const float r = length(xij);
-        if (!(r < sphSupport()) || j == i) continue; // also skips NaN distances
         divergence += pj.w * dot(vi - FLOE_LOAD_VEC4(predicted, j).xyz, sphGradW(xij, r));
-    }
-    GRID_STRIPS_END
-    if (sphBoundaryCount() > 0u) {
-        GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
-        for (uint b = begin; b < end; ++b) {
-            const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
-            const vec3 xib = xi - xb.xyz;
-            const float r = length(xib);
-            if (!(r < sphSupport())) continue;
-            divergence += xb.w * dot(vi, sphGradW(xib, r));
-        }
-        GRID_STRIPS_END
-    }
+    FLUID_NEIGHBOURS_END
+    if (sphBoundaryCount() > 0u) divergence += dot(vi, FLOE_LOAD_VEC4(boundaryTerms, i).xyz);
     const float dt = state.time.x;
     const float rho0 = sphRho0();
     vec4 f = FLOE_RW_LOAD_VEC4(fields, i); // density, -, D_i, -

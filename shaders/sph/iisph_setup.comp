@@ -19,10 +19,13 @@ layout(constant_id = 2) const uint THESIS_DIAGONAL = 0u;
 layout(constant_id = 3) const uint WARM_START = 1u;
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities); // w: last step's pressure
-FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
+FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_IN_VEC4(SPH_BIND_PREDICTED, predicted);
+FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
 
 void main()
@@ -41,21 +44,21 @@ void main()
     vec3 gradFluid = vec3(0.0);    // G_f
     float gradSquares = 0.0;       // sum_j m_j |grad W_ij|^2
     float divergence = 0.0;        // sum_j m_j (v*_i - v*_j).grad W_ij
-    GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
-    for (uint j = begin; j < end; ++j) {
+    FLUID_NEIGHBOURS_BEGIN(i, xi, j)
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
         const vec3 xij = xi - pj.xyz;
         const float r = length(xij);
-        if (!(r < sphSupport()) || j == i) continue; // also skips NaN distances
         const vec3 g = sphGradW(xij, r);
         gradFluid += pj.w * g;
         gradSquares += pj.w * dot(g, g);
         divergence += pj.w * dot(vi - FLOE_LOAD_VEC4(predicted, j).xyz, g);
-    }
-    GRID_STRIPS_END
-    vec3 gradBoundary = vec3(0.0); // G_b
-    float boundarySquares = 0.0;   // sum_b Psi_b^2 |grad W_ib|^2 (thesis diagonal)
-    if (sphBoundaryCount() > 0u) {
+    FLUID_NEIGHBOURS_END
+    // G_b from the density pass; the thesis's diagonal also needs sum_b Psi_b^2 |grad W_ib|^2,
+    // the only reason left to walk the boundary here.
+    const vec3 gradBoundary = sphBoundaryCount() > 0u ? FLOE_LOAD_VEC4(boundaryTerms, i).xyz : vec3(0.0);
+    divergence += dot(vi, gradBoundary);
+    float boundarySquares = 0.0;
+    if (THESIS_DIAGONAL != 0u && sphBoundaryCount() > 0u) {
         GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
         for (uint b = begin; b < end; ++b) {
             const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
@@ -63,9 +66,7 @@ void main()
             const float r = length(xib);
             if (!(r < sphSupport())) continue; // also skips NaN distances
             const vec3 g = sphGradW(xib, r);
-            gradBoundary += xb.w * g;
             boundarySquares += xb.w * xb.w * dot(g, g);
-            divergence += xb.w * dot(vi, g);
         }
         GRID_STRIPS_END
     }

@@ -21,9 +21,10 @@ layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
 layout(constant_id = 2) const uint ERROR_MODE = SPH_ERROR_PRESSURED;
 layout(constant_id = 3) const uint SYSTEM = SPH_SYSTEM_IISPH;
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
-FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
-FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
-FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
+FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
+FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
 FLOE_IN_VEC4(SPH_BIND_ACCEL, accelerations);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
 FLOE_OUT_VEC4(SPH_BIND_OUT0, errorPartials); // x error sum, y particles counted
@@ -38,30 +39,19 @@ void main()
     if (i < sphFluidCount()) {
         const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
         const vec3 ai = FLOE_LOAD_VEC4(accelerations, i).xyz;
-        const ivec3 c = sphCell(xi);
         float ap = 0.0;
-        uint neighbours = 0u;
-        GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
-        for (uint j = begin; j < end; ++j) {
+        uint neighbourCount = 0u;
+        FLUID_NEIGHBOURS_BEGIN(i, xi, j)
             const vec4 pj = FLOE_LOAD_VEC4(positions, j);
             const vec3 xij = xi - pj.xyz;
             const float r = length(xij);
-            if (!(r < sphSupport()) || j == i) continue; // also skips NaN distances
             ap += pj.w * dot(ai - FLOE_LOAD_VEC4(accelerations, j).xyz, sphGradW(xij, r));
-            ++neighbours;
-        }
-        GRID_STRIPS_END
+            ++neighbourCount;
+        FLUID_NEIGHBOURS_END
         if (sphBoundaryCount() > 0u) {
-            GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
-            for (uint b = begin; b < end; ++b) {
-                const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
-                const vec3 xib = xi - xb.xyz;
-                const float r = length(xib);
-                if (!(r < sphSupport())) continue; // also skips NaN distances
-                ap += xb.w * dot(ai, sphGradW(xib, r));
-                ++neighbours;
-            }
-            GRID_STRIPS_END
+            const vec4 walls = FLOE_LOAD_VEC4(boundaryTerms, i);
+            ap += dot(ai, walls.xyz);
+            neighbourCount += uint(walls.w);
         }
         const float dt = state.time.x;
         vec4 f = FLOE_RW_LOAD_VEC4(fields, i); // density, pressure, a_ii (or D_i), s_i
@@ -78,7 +68,7 @@ void main()
         f.y = abs(aii) > 1e-30 ? max(f.y + params.iisph.x * residual / aii, 0.0) : 0.0;
         FLOE_STORE_VEC4(fields, i, f);
         // SPlisHSPlasH leaves particles with too few neighbours out of the divergence error.
-        if (SYSTEM == SPH_SYSTEM_DIVERGENCE && neighbours < dfsphMinNeighbours(DIMS)) residual = 0.0;
+        if (SYSTEM == SPH_SYSTEM_DIVERGENCE && neighbourCount < dfsphMinNeighbours(DIMS)) residual = 0.0;
         const float rho0 = sphRho0();
         if (SYSTEM == SPH_SYSTEM_DIVERGENCE) residual *= dt; // per time step
         const bool pressured = f.y > 0.0;

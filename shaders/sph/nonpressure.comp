@@ -11,7 +11,9 @@ layout(local_size_x = SPH_GROUP_SIZE) in;
 layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities);
-FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
+FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors); // grid-build positions: where to search
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
@@ -35,12 +37,10 @@ void main()
     vec3 viscosity = vec3(0.0);
     vec3 smoothing = vec3(0.0);
     if (nu > 0.0 || xsph > 0.0) {
-    GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
-    for (uint j = begin; j < end; ++j) {
+    FLUID_NEIGHBOURS_BEGIN(i, xi, j)
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
         const vec3 xij = xi - pj.xyz;
         const float r = length(xij);
-        if (!(r < sphSupport()) || j == i) continue; // also skips NaN distances
         const vec3 vij = vi - FLOE_LOAD_VEC4(velocities, j).xyz;
         // m_j/rho_j of (3.28) with rho_j -> (rho_i + rho_j)/2, so that pair forces cancel and
         // linear momentum is conserved exactly (Monaghan's XSPH uses the same mean).
@@ -50,8 +50,7 @@ void main()
         else
             viscosity += volume * dot(vij, xij) / (r * r + regulariser) * sphGradW(xij, r);
         smoothing -= volume * vij * sphW(r);
-    }
-    GRID_STRIPS_END
+    FLUID_NEIGHBOURS_END
     }
     vec3 boundaryViscosity = vec3(0.0);
     if (sphBoundaryCount() > 0u && nuBoundary > 0.0) {

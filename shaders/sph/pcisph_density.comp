@@ -1,7 +1,8 @@
 #version 460
 // PCISPH (Solenthaler & Pajarola 2009, Alg. 2 lines 11-14; SPlisHSPlasH's TimeStepPCISPH): the
 // density at the predicted positions, rho*_i = sum_j m_j W(x*_i - x*_j) + sum_b Psi_b W(x*_i - x_b)
-// (neighbours from the step's grid, as the paper's fixed neighbourhoods), and the pressure update
+// (the fluid neighbours listed at the step's positions, the paper's fixed neighbourhoods; boundary
+// samples from the grid), and the pressure update
 // p_i += delta (rho*_i - rho0) clamped at 0. delta (the paper's eq. (8)) is precomputed on a full
 // prototype neighbourhood (sim::pcisphFactor, specialization constant FACTOR = 1 / (2 V^2
 // (|sum grad W|^2 + sum |grad W|^2)) m^2, V = m / rho0); for Floe's pressure force
@@ -18,7 +19,9 @@ layout(constant_id = 2) const uint ERROR_MODE = SPH_ERROR_PRESSURED;
 layout(constant_id = 3) const float FACTOR = 0.0;
 FLOE_IN_VEC4(SPH_BIND_ACCEL, predictedPositions);
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions); // masses in w
-FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
+FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
@@ -34,13 +37,11 @@ void main()
     if (i < sphFluidCount()) {
         const vec3 xi = FLOE_LOAD_VEC4(predictedPositions, i).xyz;
         const ivec3 c = sphCell(FLOE_LOAD_VEC4(positions, i).xyz);
-        float rho = 0.0;
-        GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
-        for (uint j = begin; j < end; ++j) {
+        float rho = FLOE_LOAD_VEC4(positions, i).w * sphW(0.0); // itself; the listed neighbours are the others
+        FLUID_NEIGHBOURS_BEGIN(i, FLOE_LOAD_VEC4(positions, i).xyz, j)
             const float r = length(xi - FLOE_LOAD_VEC4(predictedPositions, j).xyz);
             if (r < sphSupport()) rho += FLOE_LOAD_VEC4(positions, j).w * sphW(r);
-        }
-        GRID_STRIPS_END
+        FLUID_NEIGHBOURS_END
         if (sphBoundaryCount() > 0u) {
             GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
             for (uint b = begin; b < end; ++b) {

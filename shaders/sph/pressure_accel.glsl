@@ -1,7 +1,9 @@
 // Pressure acceleration (digest-001 (5.21) with the boundary of Alg. 7: mirrored pressure
 // p_b = p_i and density rho0, weighted by Akinci's Psi_b instead of the thesis's equal mass):
 //   a_i = - sum_j m_j (p_i/rho_i^2 + p_j/rho_j^2) grad W_ij - sum_b Psi_b p_i (1/rho_i^2 + 1/rho0^2) grad W_ib
-// Needs positions, fields (x density, y pressure), cellStart, boundary and boundaryStart bound;
+// The wall term is - Psi-weighted (p_i/rho_i^2 + p_i/rho0^2) G_b with G_b = sum_b Psi_b grad W_ib
+// from the density pass (static samples: a fixed vector per particle and step).
+// Needs positions, fields (x density, y pressure), the fluid neighbour lists and boundaryTerms bound;
 // define PRESSURE_ACCEL_RW_FIELDS where fields is a read-write binding.
 #ifndef FLOE_SPH_PRESSURE_ACCEL_GLSL
 #define FLOE_SPH_PRESSURE_ACCEL_GLSL
@@ -17,31 +19,19 @@ layout(constant_id = 8) const uint MIRROR_BOUNDARY_PRESSURE = 1u;
 
 vec3 pressureAcceleration(uint i, vec3 xi, float rhoi, float pi)
 {
-    const ivec3 c = sphCell(xi);
     const float pi_rho2 = pi / (rhoi * rhoi);
     vec3 a = vec3(0.0);
-    GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
-    for (uint j = begin; j < end; ++j) {
+    FLUID_NEIGHBOURS_BEGIN(i, xi, j)
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
         const vec3 xij = xi - pj.xyz;
         const float r = length(xij);
-        if (!(r < sphSupport()) || j == i) continue; // also skips NaN distances
         const vec4 fj = PRESSURE_ACCEL_FIELD(j);
         a -= pj.w * (pi_rho2 + fj.y / (fj.x * fj.x)) * sphGradW(xij, r);
-    }
-    GRID_STRIPS_END
+    FLUID_NEIGHBOURS_END
     if (sphBoundaryCount() > 0u && pi != 0.0) {
         const float rho0 = sphRho0();
         const float mirrored = MIRROR_BOUNDARY_PRESSURE != 0u ? pi_rho2 + pi / (rho0 * rho0) : pi_rho2;
-        GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
-        for (uint b = begin; b < end; ++b) {
-            const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
-            const vec3 xib = xi - xb.xyz;
-            const float r = length(xib);
-            if (!(r < sphSupport())) continue; // also skips NaN distances
-            a -= xb.w * mirrored * sphGradW(xib, r);
-        }
-        GRID_STRIPS_END
+        a -= mirrored * FLOE_LOAD_VEC4(boundaryTerms, i).xyz;
     }
     return a;
 }

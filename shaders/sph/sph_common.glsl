@@ -31,4 +31,34 @@ ivec3 sphCell(vec3 x)
     return gridCell(x, params.gridOrigin, params.gridDims);
 }
 
+// The fluid neighbours sph/density listed this step (SPH_BIND_NEIGHBOURS): declare
+//   FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours); FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
+//   FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
+// and loop with FLUID_NEIGHBOURS_BEGIN(i, x, j) { ... } FLUID_NEIGHBOURS_END, x the particle's
+// position when the list was built; j is never i. A particle with more neighbours than its list
+// holds (its count is then capacity + 1) walks the grid's nine strips instead, with the support
+// test, so an overflow costs time, never a neighbour.
+#define FLUID_NEIGHBOURS_BEGIN(i, anchor_, j)                                                                       \
+    {                                                                                                          \
+        const uint listed_ = FLOE_LOAD_UINT(neighbourCounts, (i));                                             \
+        const bool walk_ = listed_ > sphNeighbourCapacity(DIMS);                                               \
+        const ivec3 cell_ = sphCell(anchor_);                                                                        \
+        for (int strip_ = 0; strip_ < (walk_ ? 9 : 1); ++strip_) {                                             \
+            uint begin_ = 0u, end_ = listed_;                                                                   \
+            if (walk_) {                                                                                        \
+                const ivec3 row_ = ivec3(0, cell_.y + strip_ % 3 - 1, cell_.z + strip_ / 3 - 1);                \
+                if (row_.y < 0 || row_.y >= int(params.gridDims.y) || row_.z < 0 || row_.z >= int(params.gridDims.z)) \
+                    continue;                                                                                   \
+                const uint base_ = gridKey(row_, params.gridDims);                                              \
+                begin_ = FLOE_LOAD_UINT(cellStart, base_ + uint(max(cell_.x - 1, 0)));                          \
+                end_ = FLOE_LOAD_UINT(cellStart, base_ + uint(min(cell_.x + 1, int(params.gridDims.x) - 1)) + 1u); \
+            }                                                                                                   \
+            for (uint slot_ = begin_; slot_ < end_; ++slot_) {                                                  \
+                const uint j = walk_ ? slot_ : FLOE_LOAD_UINT(neighbours, slot_ * sphFluidCount() + (i));       \
+                if (walk_ && (j == (i) || !(length((anchor_) - FLOE_LOAD_VEC4(positions, j).xyz) < sphSupport()))) continue;
+#define FLUID_NEIGHBOURS_END \
+    }                        \
+    }                        \
+    }
+
 #endif

@@ -21,10 +21,11 @@ void main()
     const float sound = ACOUSTIC != 0u ? eosSoundSpeed(params.flags.z, params.gravity.w, params.material.z, params.domainMax.w) : 0.0;
     const float signal = maxSpeed + sound;
     if (control.y > 0.0 && signal > 0.0) dt = clamp(control.y * 0.4 * sphH() / signal, control.z, control.x);
-    // Explicit viscosity is stable for dt <= 0.125 h^2 / nu (Morris et al. 1997); large kinematic
-    // viscosities (SPlisHSPlasH's implicit solvers' scenes, run with Floe's explicit one) need it.
+    // Explicit viscosity is stable for dt <= SPH_VISCOUS_STEP h^2 / nu (shared/sph.h); large
+    // kinematic viscosities (SPlisHSPlasH's implicit solvers' scenes, run with Floe's explicit one)
+    // need it.
     const float nu = max(params.material.y, params.domainMin.w);
-    if (control.y > 0.0 && nu > 0.0) dt = max(min(dt, 0.125 * sphH() * sphH() / nu), control.z);
+    if (control.y > 0.0 && nu > 0.0) dt = max(min(dt, SPH_VISCOUS_STEP * sphH() * sphH() / nu), control.z);
     // End exactly at the stop time without a sliver of a step: the last one or two steps share
     // what is left (each between dt/2 and dt).
     if (control.w > 0.0) {
@@ -40,6 +41,7 @@ void main()
     const uint groups = (sphFluidCount() + SPH_GROUP_SIZE - 1u) / SPH_GROUP_SIZE;
     state.solver = uvec4(0u, 0u, groups, 0u);
     state.error = vec4(0.0, 0.0, 0.0, compensation);
+    state.counters = uvec4(0u);
     // Fold into 2D past 65535 groups, the smallest maxComputeWorkGroupCount[0] Vulkan allows.
     const uint maxX = 65535u;
     particleArgs = groups <= maxX ? uvec4(groups, 1u, 1u, 0u) : uvec4(maxX, (groups + maxX - 1u) / maxX, 1u, 0u);

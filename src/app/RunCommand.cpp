@@ -38,6 +38,7 @@
 #include "render/Renderer.h"
 #include "shared/fluid.h"
 #include "shared/render.h"
+#include "shared/sph.h"
 #include "sim/Simulation.h"
 
 namespace floe {
@@ -120,12 +121,13 @@ int runCommand(const RunOptions& o)
     {
         const float h = 2.0f * scene.config.particleRadius;
         const float nu = std::max(scene.sph.viscosity, scene.sph.wallViscosity());
-        if (!scene.sph.cflMethod && nu > 0.0f && scene.config.timeStepSize > 0.125f * h * h / nu)
+        const float bound = shared::SPH_VISCOUS_STEP * h * h / nu;
+        if (!scene.sph.cflMethod && nu > 0.0f && scene.config.timeStepSize > bound)
             scene.warnings.push_back(
                 fmt::format("Configuration.timeStepSize {} s is above the explicit viscosity's stability bound "
-                            "0.125 h^2 / nu = {:.3g} s (nu {} m^2/s); the run may blow up (cflMethod 1 keeps "
+                            "{} h^2 / nu = {:.3g} s (nu {} m^2/s); the run may blow up (cflMethod 1 keeps "
                             "dt below it)",
-                            scene.config.timeStepSize, 0.125f * h * h / nu, nu));
+                            scene.config.timeStepSize, shared::SPH_VISCOUS_STEP, bound, nu));
     }
     for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
 
@@ -163,13 +165,14 @@ int runCommand(const RunOptions& o)
 
     gpu::Context context(runContextOptions(o));
     const uint64_t particleCount = countFluidParticles(scene);
-    const uint64_t maxParticles = sim::ParticleBuffers::maxParticles(context);
+    const uint32_t dims = scene.config.sim2D ? 2 : 3;
+    const uint64_t maxParticles = sim::ParticleBuffers::maxFluidParticles(context, dims);
     if (particleCount > maxParticles)
-        throw Error(
-            fmt::format("{}: {} particles at particleRadius {} m do not fit on {} (at most {}: maxStorageBufferRange {} bytes / 16 "
-                        "bytes per particle, maxTexelBufferElements {})",
-                        o.scene.string(), particleCount, scene.config.particleRadius, context.deviceName(), maxParticles,
-                        context.limits().maxStorageBufferRange, context.limits().maxTexelBufferElements));
+        throw Error(fmt::format("{}: {} particles at particleRadius {} m do not fit on {} (at most {}: maxStorageBufferRange {} "
+                                "bytes / 16 bytes per particle, maxTexelBufferElements {} / {} neighbour slots per particle)",
+                                o.scene.string(), particleCount, scene.config.particleRadius, context.deviceName(), maxParticles,
+                                context.limits().maxStorageBufferRange, context.limits().maxTexelBufferElements,
+                                shared::sphNeighbourCapacity(dims)));
 
     const sim::WorldSettings world = makeWorld(scene, static_cast<float>(endTime));
     const double energyLimit = energyBound(scene, world);
@@ -249,7 +252,8 @@ int runCommand(const RunOptions& o)
                                         "wall_contacts",
                                         "solver_error",
                                         "divergence_iterations",
-                                        "divergence_error"};
+                                        "divergence_error",
+                                        "neighbour_overflows"};
     for (const std::string& n : passNames) columns.push_back("gpu_ms:" + n);
     io::CsvWriter csv(outDir / "metrics.csv", columns);
 
@@ -267,7 +271,8 @@ int runCommand(const RunOptions& o)
     const sim::PressureSolver solverKind = scene.sph.pressureSolver();
     std::vector<std::string> pictureFiles, exportFiles;
     std::map<std::string, RunningStat> passStats;
-    RunningStat kinetic, escapedStat, gpuTotal, maxSpeed, densityAvg, densityMax, iterations, divergenceIterations, dtStat;
+    RunningStat kinetic, escapedStat, gpuTotal, maxSpeed, densityAvg, densityMax, iterations, divergenceIterations, dtStat,
+        overflows;
     uint64_t wallContacts = 0;
     bool diverged = false, reachedEnd = false;
     uint64_t divergedAt = 0;
@@ -339,6 +344,8 @@ int runCommand(const RunOptions& o)
         csv.set("escaped", uint64_t(m.escaped));
         csv.set("max_speed", m.maxSpeed);
         csv.set("wall_contacts", uint64_t(m.wallContacts));
+        csv.set("neighbour_overflows", uint64_t(m.neighbourOverflows));
+        overflows.add(m.neighbourOverflows);
         double total = 0;
         for (const gpu::PassTime& t : frames.timer(p.slot).results()) {
             if (std::find(passNames.begin(), passNames.end(), t.name) == passNames.end()) continue; // a one-off pass
@@ -362,7 +369,7 @@ int runCommand(const RunOptions& o)
         lastTime = runTime;
         lastDt = m.dt;
         if (!diverged) {
-            divergeReason = fluidDivergence(m, energyLimit);
+            divergeReason = fluidDivergence(m, energyLimit, solverKind == sim::PressureSolver::Eos);
             if (!divergeReason.empty()) {
                 diverged = true;
                 divergedAt = p.step;
@@ -497,6 +504,7 @@ int runCommand(const RunOptions& o)
                           {"density_error_max", densityMax.json()},
                           {"solver_iterations", iterations.json()},
                           {"divergence_iterations", divergenceIterations.json()},
+                          {"neighbour_overflows", overflows.json()},
                           {"kinetic_energy", kinetic.json()},
                           {"escaped", escapedStat.json()},
                           {"max_speed", maxSpeed.json()},

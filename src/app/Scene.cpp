@@ -365,7 +365,6 @@ double latticeKernelSum(uint32_t kernelSet, int mode, float r, bool sim2D)
 
 float blockMass(const Scene& scene, int mode)
 {
-    const uint32_t dims = scene.config.sim2D ? 2 : 3;
     const uint32_t kernelSet = scene.sph.muellerKernels() ? SPH_KERNEL_MUELLER : SPH_KERNEL_CUBIC;
     if (mode == 0) return particleMass(scene);
     return static_cast<float>(scene.config.density0 /

@@ -529,7 +529,7 @@ void parseMaterials(const json& value, const std::string& where, Scene& scene)
                 scene.warnings.push_back(fmt::format(
                     "{}: {}.viscosityMethod {} ({}) is an implicit viscosity solver Floe does not have: Floe's explicit "
                     "viscosity (Koschier et al.) runs instead with the object's viscosity {} m^2/s, {} m^2/s at walls, and "
-                    "the time step limited to its stability bound 0.125 h^2 / nu",
+                    "the time step limited to its stability bound (docs/fluids.md)",
                     where, section, viscosity, name, nu, nuWall));
         }
         for (size_t k = 1; k + 1 < materialMethods().size(); ++k)

@@ -137,12 +137,12 @@ double energyBound(const Scene& scene, const sim::WorldSettings& world)
     return kinetic + mass * g * drop;
 }
 
-std::string fluidDivergence(const sim::StepMetrics& m, double energyLimit)
+std::string fluidDivergence(const sim::StepMetrics& m, double energyLimit, bool compressible)
 {
     if (m.nonFinite > 0)
         return fmt::format("{} particles have non-finite positions or velocities at t = {:.4g} s", m.nonFinite, m.time);
     if (m.escaped > 0) return fmt::format("{} particles escaped the closed domain at t = {:.4g} s", m.escaped, m.time);
-    if (m.densityErrorMax > 1.0f)
+    if (m.densityErrorMax > 1.0f && !compressible)
         return fmt::format("compression {:.0f} % (above 100 %) at t = {:.4g} s", 100.0 * m.densityErrorMax, m.time);
     if (m.kineticEnergy > energyLimit)
         return fmt::format("kinetic energy {:.4g} J above the {:.4g} J the initial motion and gravity can supply at t = {:.4g} s "

@@ -24,8 +24,10 @@ render::Camera sceneCamera(const Scene& scene, const sim::WorldSettings& world, 
 // container doing work).
 double energyBound(const Scene& scene, const sim::WorldSettings& world);
 // Why a fluid step shows a blow-up, or "" (floe run, floe view and the bench share the rules):
-// non-finite values, particles out of the closed domain, a compression above 100 %, or kinetic
-// energy above `energyLimit` (energyBound).
-std::string fluidDivergence(const sim::StepMetrics& m, double energyLimit);
+// non-finite values, particles out of the closed domain, a compression above 100 % (incompressible
+// solvers), or kinetic energy above `energyLimit` (energyBound).
+// `compressible` (an equation of state): its compression is a result, not an error, so only the
+// other checks apply.
+std::string fluidDivergence(const sim::StepMetrics& m, double energyLimit, bool compressible = false);
 
 } // namespace floe

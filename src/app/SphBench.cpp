@@ -88,7 +88,7 @@ Measured measure(gpu::Context& context, const gpu::ShaderLibrary& shaders, const
         if (s.dt <= 0.0f) return;
         ++collected;
         if (m.stable) {
-            m.reason = fluidDivergence(s, energyLimit);
+            m.reason = fluidDivergence(s, energyLimit, scene.sph.pressureSolver() == sim::PressureSolver::Eos);
             m.stable = m.reason.empty();
         }
         if (!timed) return;
@@ -212,7 +212,8 @@ Json sphBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const Sp
 {
     Json out = Json::object();
     Json throughput = Json::array(), equalDt = Json::array(), stableDt = Json::array();
-    const uint64_t maxParticles = sim::ParticleBuffers::maxParticles(context);
+    const uint64_t maxParticles2D = sim::ParticleBuffers::maxFluidParticles(context, 2);
+    const uint64_t maxParticles3D = sim::ParticleBuffers::maxFluidParticles(context, 3);
 
     // 1. Throughput from the scene's initial state (the dam starts to collapse): EOS with its
     //    CFL step (which includes the speed of sound), IISPH with the scene's step and, for the
@@ -225,6 +226,7 @@ Json sphBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const Sp
             scaleToCount(scene, target);
             const uint64_t n = countFluidParticles(scene);
             const std::string dims = scene.config.sim2D ? "2D" : "3D";
+            const uint64_t maxParticles = scene.config.sim2D ? maxParticles2D : maxParticles3D;
             if (n > maxParticles) {
                 throughput.push_back({{"scene", scene.name},
                                       {"dimensions", dims},

@@ -149,7 +149,8 @@ void ViewSession::openScene(const std::filesystem::path& file)
 {
     Scene scene = loadViewScene(file, o_);
     const uint64_t particles = countFluidParticles(scene);
-    if (scene.deformableBodies.empty() && scene.fractureBodies.empty() && particles > sim::ParticleBuffers::maxParticles(*context_))
+    if (scene.deformableBodies.empty() && scene.fractureBodies.empty() &&
+        particles > sim::ParticleBuffers::maxFluidParticles(*context_, scene.config.sim2D ? 2 : 3))
         throw Error(fmt::format("{}: {} particles do not fit on {}", file.string(), particles, context_->deviceName()));
     if (context_) vkDeviceWaitIdle(context_->device());
     scene_ = std::move(scene);
@@ -300,7 +301,7 @@ void ViewSession::readSlot(uint32_t slot)
     const sim::StepMetrics m = simulation_->decode(r);
     state_.recordMetrics(m);
     if (state_.diverged.empty()) {
-        state_.diverged = fluidDivergence(m, energyLimit_);
+        state_.diverged = fluidDivergence(m, energyLimit_, state_.settings.pressureSolver() == sim::PressureSolver::Eos);
         if (!state_.diverged.empty()) {
             state_.paused = true;
             std::fprintf(stderr, "floe view: the simulation diverged: %s (paused; R resets)\n", state_.diverged.c_str());

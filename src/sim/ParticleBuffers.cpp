@@ -8,6 +8,7 @@
 #include "base/Error.h"
 #include "gpu/Context.h"
 #include "graph/RenderGraph.h"
+#include "shared/sph.h"
 
 namespace floe::sim {
 
@@ -15,6 +16,11 @@ uint64_t ParticleBuffers::maxParticles(const gpu::Context& context)
 {
     const auto& limits = context.limits();
     return std::min<uint64_t>(limits.maxStorageBufferRange / 16, limits.maxTexelBufferElements);
+}
+
+uint64_t ParticleBuffers::maxFluidParticles(const gpu::Context& context, uint32_t dims)
+{
+    return std::min<uint64_t>(maxParticles(context), context.limits().maxTexelBufferElements / shared::sphNeighbourCapacity(dims));
 }
 
 ParticleBuffers ParticleBuffers::create(gpu::Context& context, graph::RenderGraph& graph, std::span<const glm::vec4> positions,

@@ -33,6 +33,9 @@ struct ParticleBuffers {
                                   std::span<const glm::vec4> velocities);
     // Most particles a device can hold in Floe's vec4 arrays (storage range and texel limits).
     static uint64_t maxParticles(const gpu::Context& context);
+    // Most fluid particles: also their neighbour lists (sphNeighbourCapacity(dims) uints each) must
+    // fit one texel buffer.
+    static uint64_t maxFluidParticles(const gpu::Context& context, uint32_t dims);
 };
 
 // Copies host data into a device buffer through a staging buffer, submits `graph` (with any

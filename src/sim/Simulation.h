@@ -44,7 +44,7 @@ public:
     const SphSettings& settings() const { return settings_; }
 
     void addStep(graph::RenderGraph& graph);
-    // Copies the step's reduced metrics and state (StepReadback, 96 bytes) to target+offset.
+    // Copies the step's reduced metrics and state (StepReadback, 112 bytes) to target+offset.
     void addReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset);
     StepMetrics decode(const StepReadback& readback) const;
 
@@ -93,7 +93,9 @@ private:
     // Per-particle vectors of the solves: IISPH/DFSPH pressure accelerations (m/s^2), PCISPH
     // predicted positions (m), PBF position corrections (m).
     gpu::Buffer solverVectors_;
-    gpu::Buffer anchors_; // PBF: the sorted positions the grid was built with
+    gpu::Buffer anchors_;                      // PBF: the sorted positions the grid was built with
+    gpu::Buffer boundaryTerms_;                // per particle and step: G_b = sum_b Psi_b grad W_ib, boundary neighbours
+    gpu::Buffer neighbours_, neighbourCounts_; // the fluid neighbour lists sph/density builds each step
     gpu::Buffer state_, arguments_, divergenceArguments_, walls_, planes_;
     float pcisphFactor_ = 0.0f; // m^2, PCISPH's delta without dt and rho0 (sim::pcisphFactor)
     gpu::Buffer reducedA_, reducedB_;

@@ -52,9 +52,10 @@ struct StepMetrics {
     float solverError = 0;             // the pressure solver's error of its last iteration
     uint32_t divergenceIterations = 0; // DFSPH's divergence-free solver
     float divergenceError = 0;         // its error of the last iteration (density change per step / rho0)
+    uint32_t neighbourOverflows = 0;   // particles with more fluid neighbours than their list holds
 };
 
-// Layout of the 96 bytes addReadback copies.
+// Layout of the 112 bytes addReadback copies.
 struct StepReadback {
     glm::vec4 reducedA;
     glm::vec4 reducedB;
@@ -62,15 +63,16 @@ struct StepReadback {
     glm::vec4 control;
     glm::uvec4 solver;
     glm::vec4 error;
+    glm::uvec4 counters;
 };
-static_assert(sizeof(StepReadback) == 96);
+static_assert(sizeof(StepReadback) == 112);
 
 // Everything that determines the future of a run (saved and restored bit for bit).
 struct SimulationState {
     std::vector<glm::vec4> positions, velocities;
     std::vector<uint32_t> ids;
     std::vector<glm::vec4> solverState; // the solvers' warm starts (ParticleBuffers::solverState)
-    std::array<glm::vec4, 4> state{};   // SphState
+    std::array<glm::vec4, 5> state{};   // SphState
     glm::vec4 lastStep{0};              // reduced metrics B of the last step (CFL input)
 };
 

@@ -311,10 +311,11 @@ TEST_P(StepTest, TenStepsMatchTheCpuReference)
                 << "step " << step + 1 << ": GPU " << metrics[step].iterations << " iterations, CPU " << state.iterations;
             EXPECT_GE(state.iterations, 1);
         }
-        if (p.solver == Solver::Dfsph)
+        if (p.solver == Solver::Dfsph) {
             EXPECT_LE(std::abs(int(metrics[step].divergenceIterations) - state.divergenceIterations), 1)
                 << "step " << step + 1 << ": GPU " << metrics[step].divergenceIterations << " divergence iterations, CPU "
                 << state.divergenceIterations;
+        }
     }
     const sim::SimulationState gpu = simulation.download(graph());
     double worst = 0, moved = 0;
@@ -339,6 +340,59 @@ INSTANTIATE_TEST_SUITE_P(
         return fmt::format("{}{}D{}{}{}", c.param.solver, c.param.dims, c.param.mueller ? "Mueller" : "",
                            c.param.xsph > 0.0f ? "Xsph" : "", c.param.referenceConvergence ? "ReferenceError" : "");
     });
+
+TEST_F(SphTest, OverflowingNeighbourListsWalkTheGridInstead)
+{
+    // A block packed at 0.55 h (about six times the neighbours at rest, over the lists' 64 slots)
+    // with the equation of state: the overflowing particles walk the grid, so the steps still
+    // equal the CPU reference's (which has no lists), and the overflows are counted.
+    const float h = 0.04f, dt = 0.0005f;
+    sim::WorldSettings world;
+    world.particleRadius = 0.5f * h;
+    world.domainMin = glm::vec3(-0.3f);
+    world.domainMax = glm::vec3(0.5f);
+    world.domainWalls = false;
+    world.timeStep = dt;
+    sim::SphSettings settings;
+    settings.solver = "eos";
+    settings.stiffness = 2e4f;
+    settings.viscosity = 0.01f;
+    std::vector<glm::vec4> positions, velocities;
+    std::mt19937 rng(4);
+    std::uniform_real_distribution<float> jiggle(-0.05f * h, 0.05f * h);
+    const float mass = 1000.0f * h * h * h;
+    for (int x = 0; x < 7; ++x)
+        for (int y = 0; y < 7; ++y)
+            for (int z = 0; z < 7; ++z) {
+                positions.emplace_back(0.55f * h * glm::vec3(x, y, z) + glm::vec3(jiggle(rng), jiggle(rng), jiggle(rng)), mass);
+                velocities.emplace_back(0.0f);
+            }
+    sim::Simulation simulation(context(), shaders(), graph(), world, settings, positions, velocities);
+    const std::vector<sim::StepMetrics> metrics = run(simulation, 3, 1);
+    EXPECT_GT(metrics.front().neighbourOverflows, 100u);
+    reference::SphReferenceParams p;
+    p.h = h;
+    p.solver = reference::SphReferenceParams::Solver::Eos;
+    p.stiffness = settings.stiffness;
+    p.viscosity = settings.viscosity;
+    p.dt = dt;
+    reference::SphReferenceState state;
+    for (size_t i = 0; i < positions.size(); ++i) {
+        state.x.emplace_back(glm::vec3(positions[i]));
+        state.v.emplace_back(0.0);
+        state.m.push_back(mass);
+    }
+    for (int step = 0; step < 3; ++step) reference::referenceStep(p, state, {});
+    const sim::SimulationState gpu = simulation.download(graph());
+    double worst = 0, moved = 0;
+    for (size_t k = 0; k < gpu.ids.size(); ++k) {
+        const uint32_t i = gpu.ids[k];
+        worst = std::max(worst, glm::length(glm::dvec3(glm::vec3(gpu.positions[k])) - state.x[i]));
+        moved = std::max(moved, glm::length(state.x[i] - glm::dvec3(glm::vec3(positions[i]))));
+    }
+    EXPECT_LT(worst, 1e-4 * h) << "positions after 3 steps differ by up to " << worst << " m";
+    EXPECT_GT(moved, 0.01 * h) << "the block must spring apart for the comparison to mean something";
+}
 
 // ---- Scene invariants ----------------------------------------------------------------------------
 
@@ -396,19 +450,29 @@ TEST_F(SphTest, IterativeSolversMeetTheirToleranceInTheDamBreaks)
             const sim::IterationLimits limits = l.scene.sph.limits(l.scene.sph.pressureSolver());
             const std::vector<sim::StepMetrics> m = run(*s, flat ? 300 : 120);
             const double energyLimit = energyBound(l.scene, l.world);
-            int capped = 0;
+            int capped = 0, stalled = 0;
             for (size_t k = 0; k < m.size(); ++k) {
-                EXPECT_TRUE(m[k].solverError <= limits.tolerance || m[k].iterations == uint32_t(limits.maxIterations))
+                // PCISPH stops a stalled iteration (jacobi_check): such a step ends above the
+                // tolerance, but close to it.
+                const bool stall = std::string(solver) == "pcisph" && m[k].solverError > limits.tolerance &&
+                                   m[k].iterations < uint32_t(limits.maxIterations);
+                stalled += stall;
+                if (stall) {
+                    EXPECT_LT(m[k].solverError, 2.0f * limits.tolerance) << "step " << k + 1;
+                }
+                EXPECT_TRUE(m[k].solverError <= limits.tolerance || m[k].iterations == uint32_t(limits.maxIterations) || stall)
                     << "step " << k + 1;
                 EXPECT_GE(m[k].iterations, uint32_t(limits.minIterations)) << "step " << k + 1;
                 capped += m[k].iterations == uint32_t(limits.maxIterations);
                 ASSERT_EQ(fluidDivergence(m[k], energyLimit), "") << "step " << k + 1;
-                if (std::string(solver) == "dfsph")
+                if (std::string(solver) == "dfsph") {
                     EXPECT_TRUE(m[k].divergenceError <= l.scene.sph.divergenceLimits().tolerance ||
                                 m[k].divergenceIterations == uint32_t(l.scene.sph.divergenceLimits().maxIterations))
                         << "step " << k + 1;
+                }
             }
             EXPECT_EQ(capped, 0) << "steps that hit the iteration cap";
+            EXPECT_LE(stalled, int(m.size()) / 50) << "PCISPH steps stopped by a stall";
             EXPECT_GT(m.back().time, 0.25f) << "the collapse is under way";
         }
 }
@@ -643,7 +707,9 @@ TEST_F(SphTest, SwitchingTheSolverMidRunKeepsEveryParticle)
             EXPECT_EQ(part.front().iterations, 0u); // no iterations
         else
             EXPECT_GE(part.back().iterations, 1u);
-        if (std::string(solver) == "dfsph") EXPECT_GE(part.back().divergenceIterations, 1u);
+        if (std::string(solver) == "dfsph") {
+            EXPECT_GE(part.back().divergenceIterations, 1u);
+        }
     }
     const sim::SimulationState state = s->download(graph());
     std::vector<bool> seen(state.ids.size(), false);

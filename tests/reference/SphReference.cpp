@@ -412,8 +412,9 @@ void referenceStep(const SphReferenceParams& p, SphReferenceState& s, const SphR
         for (int it = 1; it <= p.maxIterations; ++it) {
             ErrorSum error;
             for (size_t i = 0; i < n; ++i) {
-                double rhoStar = 0;
-                for (size_t j = 0; j < n; ++j) {
+                // The neighbours of the step's positions (the paper's fixed neighbourhoods), at x*.
+                double rhoStar = s.m[i] * referenceW(p, 0.0);
+                for (uint32_t j : nb.fluid[i]) {
                     const double r = glm::length(predicted[i] - predicted[j]);
                     if (r < 2.0 * p.h) rhoStar += s.m[j] * referenceW(p, r);
                 }
