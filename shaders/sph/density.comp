@@ -4,7 +4,7 @@
 // (digest-001 (4.1), Tait, digest-003 (3.5a)); the boundary's terms of the step
 // (SPH_BIND_BOUNDARY_TERMS: G_b and the count of boundary neighbours), and the list of fluid
 // neighbours every later pass of the step walks (SPH_BIND_NEIGHBOURS): the one grid walk a step
-// makes for the fluid, for all solvers but PBF, whose corrections move the particles.
+// makes for the fluid (PBF's corrections keep these neighbours, found at its predicted positions).
 //
 // With DIAGONAL (DFSPH), also the diagonal of the pressure system in the same neighbour loop,
 // Bender & Koschier 2017 eq. (11) (their factor alpha_i is -1 / (D_i rho_i^2)), written for
@@ -22,7 +22,6 @@ layout(constant_id = 2) const uint DIAGONAL = 0u;
 layout(std430, binding = SPH_BIND_STATE) buffer State { SphState state; };
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
-FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors); // grid-build positions: where to search
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_OUT_VEC4(SPH_BIND_FIELDS, fields);
@@ -36,7 +35,7 @@ void main()
     if (i >= sphFluidCount()) return;
     const vec4 pi4 = FLOE_LOAD_VEC4(positions, i);
     const vec3 xi = pi4.xyz;
-    const ivec3 c = sphCell(FLOE_LOAD_VEC4(anchors, i).xyz);
+    const ivec3 c = sphCell(xi);
     float rho = 0.0;
     vec3 gradFluid = vec3(0.0), gradBoundary = vec3(0.0);
     float gradSquares = 0.0, boundaryNeighbours = 0.0;

@@ -5,6 +5,7 @@
 // thesis's Alg. 8 uses 2, which only rescales nu. Static boundaries (velocity 0) enter with
 // Psi_b and the particle's own density, as Alg. 8. Müller set: the viscosity Laplacian of
 // digest-003 (4.6a) in kinematic form, nu sum_j (m_j/rho_j) (v_j - v_i) lap W.
+#define FLUID_ANCHOR(j) FLOE_LOAD_VEC4(anchors, j).xyz
 #include "sph/sph_common.glsl"
 
 layout(local_size_x = SPH_GROUP_SIZE) in;
@@ -14,7 +15,7 @@ FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
-FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors); // grid-build positions: where to search
+FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors); // positions the lists were built at (PBF moves particles since)
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_IN_VEC4(SPH_BIND_FIELDS, fields);
@@ -32,12 +33,12 @@ void main()
     const float nuBoundary = params.domainMin.w;
     const float xsph = params.material.w;
     const float regulariser = 0.01 * h * h;
-    const ivec3 c = sphCell(FLOE_LOAD_VEC4(anchors, i).xyz);
+    const ivec3 c = sphCell(xi); // boundary samples are static: searched from where the particle is
 
     vec3 viscosity = vec3(0.0);
     vec3 smoothing = vec3(0.0);
     if (nu > 0.0 || xsph > 0.0) {
-    FLUID_NEIGHBOURS_BEGIN(i, xi, j)
+    FLUID_NEIGHBOURS_BEGIN(i, FLOE_LOAD_VEC4(anchors, i).xyz, j)
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
         const vec3 xij = xi - pj.xyz;
         const float r = length(xij);

@@ -2,12 +2,15 @@
 // PBF iteration, pass 2 (Macklin & Müller 2013 eq. (12)): the position correction
 //   dx_i = (1/rho0) [sum_j m_j (lambda_i + lambda_j) grad W_ij + sum_b Psi_b lambda_i grad W_ib]
 // (static boundary samples take no correction, so theirs is one-sided, as SPlisHSPlasH's).
+#define FLUID_ANCHOR(j) FLOE_LOAD_VEC4(anchors, j).xyz
 #include "sph/sph_common.glsl"
 
 layout(local_size_x = SPH_GROUP_SIZE) in;
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
-FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
-FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors); // grid-build positions: where to search
+FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
+FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors);       // the predicted positions the lists were built at
+FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_IN_VEC4(SPH_BIND_FIELDS, fields);
@@ -19,17 +22,15 @@ void main()
     if (i >= sphFluidCount()) return;
     const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
     const float lambdaI = FLOE_LOAD_VEC4(fields, i).y;
-    const ivec3 c = sphCell(FLOE_LOAD_VEC4(anchors, i).xyz);
+    const ivec3 c = sphCell(xi);
     vec3 dx = vec3(0.0);
-    GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
-    for (uint j = begin; j < end; ++j) {
+    FLUID_NEIGHBOURS_BEGIN(i, FLOE_LOAD_VEC4(anchors, i).xyz, j)
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
         const vec3 xij = xi - pj.xyz;
         const float r = length(xij);
-        if (!(r < sphSupport()) || j == i) continue;
+        if (!(r < sphSupport())) continue;
         dx += pj.w * (lambdaI + FLOE_LOAD_VEC4(fields, j).y) * sphGradW(xij, r);
-    }
-    GRID_STRIPS_END
+    FLUID_NEIGHBOURS_END
     if (sphBoundaryCount() > 0u && lambdaI != 0.0) {
         GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
         for (uint b = begin; b < end; ++b) {

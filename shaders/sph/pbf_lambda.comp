@@ -3,17 +3,23 @@
 // density at the current positions and the constraint C_i = max(rho_i/rho0 - 1, 0) (clamped, so
 // that particles at the surface do not clump), its gradients grad_k C_i = (1/rho0) sum m_j grad W
 // (boundary samples with Psi_b), and lambda_i = -C_i / (sum_k |grad_k C_i|^2 + epsilon), written to
-// fields = (density, lambda). The error: C_i averaged over the particles with C_i > 0 (Floe) or
-// over all fluid particles (SPlisHSPlasH).
+// fields = (density, lambda). The fluid neighbours are those sph/density listed at the predicted
+// positions (Macklin & Müller find them once per step); the boundary is walked, the particles
+// moving. The error: C_i averaged over the particles with C_i > 0 (Floe) or over all fluid
+// particles (SPlisHSPlasH). The last lambda pass of a step leaves the density at the final
+// positions in fields.x, as the viscosity pass needs it.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#define FLUID_ANCHOR(j) FLOE_LOAD_VEC4(anchors, j).xyz
 #include "sph/sph_common.glsl"
 
 layout(local_size_x = SPH_GROUP_SIZE) in;
 layout(constant_id = 2) const uint ERROR_MODE = SPH_ERROR_PRESSURED;
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
-FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart);
-FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors); // grid-build positions: where to search
+FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
+FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors);       // the predicted positions the lists were built at
+FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_OUT_VEC4(SPH_BIND_FIELDS, fields);
@@ -31,23 +37,22 @@ void main()
     float error = 0.0;
     float counted = 0.0;
     if (i < sphFluidCount()) {
-        const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
-        const ivec3 c = sphCell(FLOE_LOAD_VEC4(anchors, i).xyz);
+        const vec4 pi4 = FLOE_LOAD_VEC4(positions, i);
+        const vec3 xi = pi4.xyz;
+        const ivec3 c = sphCell(xi); // boundary samples are static: searched from where the particle is
         const float rho0 = sphRho0();
-        float rho = 0.0, squares = 0.0;
+        float rho = pi4.w * sphW(0.0), squares = 0.0; // itself, then the neighbours listed at the predicted positions
         vec3 gradI = vec3(0.0);
-        GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
-        for (uint j = begin; j < end; ++j) {
+        FLUID_NEIGHBOURS_BEGIN(i, FLOE_LOAD_VEC4(anchors, i).xyz, j)
             const vec4 pj = FLOE_LOAD_VEC4(positions, j);
             const vec3 xij = xi - pj.xyz;
             const float r = length(xij);
-            if (!(r < sphSupport())) continue; // also skips NaN distances
+            if (!(r < sphSupport())) continue; // moved apart (also skips NaN distances)
             rho += pj.w * sphW(r);
-            const vec3 g = (pj.w / rho0) * sphGradW(xij, r); // zero for the particle itself
+            const vec3 g = (pj.w / rho0) * sphGradW(xij, r);
             squares += dot(g, g);
             gradI += g;
-        }
-        GRID_STRIPS_END
+        FLUID_NEIGHBOURS_END
         if (sphBoundaryCount() > 0u) {
             GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
             for (uint b = begin; b < end; ++b) {

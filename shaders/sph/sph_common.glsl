@@ -38,6 +38,11 @@ ivec3 sphCell(vec3 x)
 // position when the list was built; j is never i. A particle with more neighbours than its list
 // holds (its count is then capacity + 1) walks the grid's nine strips instead, with the support
 // test, so an overflow costs time, never a neighbour.
+// Where j was when the lists were built: its position, unless the pass moves particles (PBF defines
+// FLUID_ANCHOR to read the grid-build positions).
+#ifndef FLUID_ANCHOR
+#define FLUID_ANCHOR(j) FLOE_LOAD_VEC4(positions, j).xyz
+#endif
 #define FLUID_NEIGHBOURS_BEGIN(i, anchor_, j)                                                                       \
     {                                                                                                          \
         const uint listed_ = FLOE_LOAD_UINT(neighbourCounts, (i));                                             \
@@ -55,7 +60,7 @@ ivec3 sphCell(vec3 x)
             }                                                                                                   \
             for (uint slot_ = begin_; slot_ < end_; ++slot_) {                                                  \
                 const uint j = walk_ ? slot_ : FLOE_LOAD_UINT(neighbours, slot_ * sphFluidCount() + (i));       \
-                if (walk_ && (j == (i) || !(length((anchor_) - FLOE_LOAD_VEC4(positions, j).xyz) < sphSupport()))) continue;
+                if (walk_ && (j == (i) || !(length((anchor_) - FLUID_ANCHOR(j)) < sphSupport()))) continue;
 #define FLUID_NEIGHBOURS_END \
     }                        \
     }                        \

@@ -22,6 +22,7 @@
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
 #include "graph/RenderGraph.h"
+#include "shared/sph.h"
 #include "sim/Simulation.h"
 
 namespace floe {
@@ -38,7 +39,8 @@ struct Measured {
     double gpuMs = 0;                     // sum over the measured steps
     std::map<std::string, double> passMs; // sums per pass
     RunningStat iterations, divergenceIterations, densityAvg, densityMax, dt;
-    uint64_t capped = 0; // steps whose pressure solve stopped at its iteration cap without converging
+    uint64_t capped = 0;         // steps whose pressure solve stopped at its iteration cap without converging
+    uint64_t neighbourBytes = 0; // per particle: the fluid neighbour list, its count and the boundary terms
     bool stable = true;
     std::string reason; // why the run was not stable
 };
@@ -76,6 +78,7 @@ Measured measure(gpu::Context& context, const gpu::ShaderLibrary& shaders, const
     Measured m;
     m.particles = simulation.count();
     m.boundary = simulation.boundaryCount();
+    m.neighbourBytes = 4ull * (shared::sphNeighbourCapacity(scene.config.sim2D ? 2 : 3) + 1) + 16;
     bool reachedEnd = false;
     uint64_t collected = 0;
     std::deque<std::pair<uint32_t, bool>> pending; // slot, timed
@@ -162,6 +165,7 @@ Json measuredJson(const Measured& m)
               {"steps", m.steps},
               {"steps_per_second", m.wallSeconds > 0 ? double(m.steps) / m.wallSeconds : 0.0},
               {"gpu_ms_per_step", m.gpuMs / steps},
+              {"neighbour_bytes_per_particle", m.neighbourBytes},
               {"dt_mean", m.dt.mean()},
               {"density_error_avg_mean", m.densityAvg.mean()},
               {"density_error_max", m.densityMax.max}};
@@ -395,6 +399,11 @@ void printSphBench(const Json& results)
             r.contains("note") ? "  " + r["note"].get<std::string>() : "");
     }
     if (!results["throughput"].empty()) {
+        std::map<std::string, uint64_t> bytes;
+        for (const Json& r : results["throughput"])
+            if (r.contains("neighbour_bytes_per_particle")) bytes[r["dimensions"]] = r["neighbour_bytes_per_particle"];
+        for (const auto& [dims, n] : bytes)
+            fmt::print("\nNeighbour data in {} (fluid lists, their counts, boundary terms): {} bytes per particle\n", dims, n);
         fmt::print("\nGPU ms per pass (mean per step)\n");
         for (const Json& r : results["throughput"]) {
             if (!r.contains("gpu_ms_per_pass")) continue;

@@ -321,10 +321,24 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .push(p)
         .dispatchThreads(n);
 
-    // The positions the grid was built with choose where neighbours are searched; PBF moves the
-    // particles after the build, so its passes search from a copy of them.
+    // The positions the neighbour lists are built at; PBF moves the particles after that, so its
+    // passes keep a copy of them (the overflow fallback searches from there).
     const gpu::Buffer& anchors = solver == PressureSolver::Pbf ? anchors_ : sortedPositions_;
     if (solver == PressureSolver::Pbf) graph.addCopy("sph/pbf_anchors", sortedPositions_, anchors_, uint64_t(n) * 16);
+    // The step's one walk over the grid: densities, the fluid neighbour lists every later pass
+    // walks, the boundary's terms (for PBF at its predicted positions, before its corrections).
+    graph.addCompute(pipelines_.compute("sph/density", with({{2, solver == PressureSolver::Dfsph ? 1u : 0u}})))
+        .read(SPH_BIND_POSITIONS, sortedPositions_)
+        .read(SPH_BIND_CELL_START, grid_.cellStart())
+        .read(SPH_BIND_BOUNDARY, boundary_)
+        .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+        .write(SPH_BIND_FIELDS, fields_)
+        .write(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
+        .write(SPH_BIND_NEIGHBOURS, neighbours_)
+        .write(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts_)
+        .readWrite(SPH_BIND_STATE, state_)
+        .push(p)
+        .dispatchThreads(n);
     if (solver == PressureSolver::Pbf) {
         // Position corrections until the density constraint holds (Macklin & Müller Alg. 1
         // lines 8-19); the check after each lambda pass skips the rest once it does.
@@ -337,6 +351,8 @@ void Simulation::addStep(graph::RenderGraph& graph)
             graph.addCompute(lambda)
                 .read(SPH_BIND_POSITIONS, sortedPositions_)
                 .read(SPH_BIND_ANCHORS, anchors)
+                .read(SPH_BIND_NEIGHBOURS, neighbours_)
+                .read(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts_)
                 .read(SPH_BIND_CELL_START, grid_.cellStart())
                 .read(SPH_BIND_BOUNDARY, boundary_)
                 .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
@@ -353,6 +369,8 @@ void Simulation::addStep(graph::RenderGraph& graph)
             graph.addCompute(correct)
                 .read(SPH_BIND_POSITIONS, sortedPositions_)
                 .read(SPH_BIND_ANCHORS, anchors)
+                .read(SPH_BIND_NEIGHBOURS, neighbours_)
+                .read(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts_)
                 .read(SPH_BIND_CELL_START, grid_.cellStart())
                 .read(SPH_BIND_BOUNDARY, boundary_)
                 .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
@@ -371,19 +389,6 @@ void Simulation::addStep(graph::RenderGraph& graph)
         graph.endGroup();
     }
 
-    graph.addCompute(pipelines_.compute("sph/density", with({{2, solver == PressureSolver::Dfsph ? 1u : 0u}})))
-        .read(SPH_BIND_POSITIONS, sortedPositions_)
-        .read(SPH_BIND_ANCHORS, anchors)
-        .read(SPH_BIND_CELL_START, grid_.cellStart())
-        .read(SPH_BIND_BOUNDARY, boundary_)
-        .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
-        .write(SPH_BIND_FIELDS, fields_)
-        .write(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
-        .write(SPH_BIND_NEIGHBOURS, neighbours_)
-        .write(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts_)
-        .readWrite(SPH_BIND_STATE, state_)
-        .push(p)
-        .dispatchThreads(n);
     if (solver == PressureSolver::Dfsph && settings_.divergenceSolver) addDfsphDivergenceSolve(graph, p);
     shared::SphParams nonPressure = p;
     if (solver == PressureSolver::Pbf) nonPressure.gravity = glm::vec4(0.0f, 0.0f, 0.0f, world_.restDensity); // in pbf_predict

@@ -111,6 +111,7 @@ std::vector<glm::dvec3> predictVelocities(const SphReferenceParams& p, const std
         for (uint32_t j : nb.fluid[i]) {
             const glm::dvec3 xij = x[i] - x[j];
             const double r = glm::length(xij);
+            if (r >= 2.0 * p.h) continue; // a fixed pair that moved apart (PBF)
             const glm::dvec3 vij = v[i] - v[j];
             const double volume = 2.0 * m[j] / (rho[i] + rho[j]);
             if (p.mueller)
@@ -207,22 +208,33 @@ void referenceStep(const SphReferenceParams& p, SphReferenceState& s, const SphR
     };
 
     if (p.solver == Solver::Pbf) {
-        // Position corrections (eqs. (1)-(12)) until the average constraint holds.
+        // Position corrections (eqs. (1)-(12)) until the average constraint holds, over the fluid
+        // neighbours found at the predicted positions (fixed for the step, as Macklin & Müller);
+        // the boundary, static, is searched from where the particles are.
+        const Neighbours fixed = nb;
+        std::vector<double> rho(n);
         for (int it = 1; it <= p.maxIterations; ++it) {
             nb = findNeighbours(p, s, b);
-            const std::vector<double> rho = densities(nb);
+            nb.fluid = fixed.fluid;
             std::vector<double> lambda(n, 0.0);
             ErrorSum error;
             for (size_t i = 0; i < n; ++i) {
-                const double c = std::max(rho[i] / p.rho0 - 1.0, 0.0);
+                rho[i] = s.m[i] * referenceW(p, 0.0);
                 glm::dvec3 gradI(0);
                 double squares = 0;
                 for (uint32_t j : nb.fluid[i]) {
+                    const double r = glm::length(s.x[i] - s.x[j]);
+                    if (r >= 2.0 * p.h) continue;
+                    rho[i] += s.m[j] * referenceW(p, r);
                     const glm::dvec3 g = s.m[j] / p.rho0 * gradW(p, s.x[i] - s.x[j]);
                     squares += glm::dot(g, g);
                     gradI += g;
                 }
-                for (uint32_t k : nb.boundary[i]) gradI += b.psi[k] / p.rho0 * gradW(p, s.x[i] - b.x[k]);
+                for (uint32_t k : nb.boundary[i]) {
+                    rho[i] += b.psi[k] * referenceW(p, glm::length(s.x[i] - b.x[k]));
+                    gradI += b.psi[k] / p.rho0 * gradW(p, s.x[i] - b.x[k]);
+                }
+                const double c = std::max(rho[i] / p.rho0 - 1.0, 0.0);
                 lambda[i] = c > 0 ? -c / (squares + glm::dot(gradI, gradI) + 1e-6) : 0.0;
                 error.add(c, p.referenceConvergence || c > 0);
             }
@@ -231,7 +243,9 @@ void referenceStep(const SphReferenceParams& p, SphReferenceState& s, const SphR
             if ((it >= p.minIterations && s.error <= p.tolerance) || it >= p.maxIterations) break;
             std::vector<glm::dvec3> dx(n, glm::dvec3(0));
             for (size_t i = 0; i < n; ++i) {
-                for (uint32_t j : nb.fluid[i]) dx[i] += s.m[j] * (lambda[i] + lambda[j]) * gradW(p, s.x[i] - s.x[j]);
+                for (uint32_t j : nb.fluid[i])
+                    if (glm::length(s.x[i] - s.x[j]) < 2.0 * p.h)
+                        dx[i] += s.m[j] * (lambda[i] + lambda[j]) * gradW(p, s.x[i] - s.x[j]);
                 if (lambda[i] != 0.0)
                     for (uint32_t k : nb.boundary[i]) dx[i] += b.psi[k] * lambda[i] * gradW(p, s.x[i] - b.x[k]);
                 dx[i] /= p.rho0;
@@ -242,8 +256,9 @@ void referenceStep(const SphReferenceParams& p, SphReferenceState& s, const SphR
                 s.v[i] += dx[i] / dt;
             }
         }
+        // Viscosity at the final positions with the last iteration's densities, over the same pairs.
         nb = findNeighbours(p, s, b);
-        const std::vector<double> rho = densities(nb);
+        nb.fluid = fixed.fluid;
         const std::vector<glm::dvec3> vFinal = predictVelocities(p, s.x, s.v, s.m, rho, b, nb, glm::dvec3(0));
         for (size_t i = 0; i < n; ++i) {
             // The walls see the move from x - dt v_pbf to x (sph/integrate's PBF mode).
