@@ -51,9 +51,10 @@
 // solves never walk the boundary again within a step.
 #define SPH_BIND_BOUNDARY_TERMS 22
 // The fluid neighbours of each particle within the support (itself excluded), found once per
-// step by sph/density from the grid and walked by every later pass of the step: uint per slot,
-// slot k of particle i at k * count + i (consecutive particles read consecutive entries), at most
-// sphNeighbourCapacity(dims) per particle; and the number found (the capacity when more were).
+// step by sph/density from the grid and walked by every later pass of the step: an entry
+// uvec4(floatBitsToUint(m_j grad W_ij), j) per slot, slot k of particle i at k * count + i
+// (consecutive particles read consecutive entries), at most sphNeighbourCapacity(dims) per
+// particle; and the number found (the capacity + 1 when more were).
 #define SPH_BIND_NEIGHBOURS 23
 #define SPH_BIND_NEIGHBOUR_COUNTS 24
 #define SPH_BIND_SOLVER_STATE 19 // vec4 per particle, kept from step to step: x DFSPH kappa dt^2, y DFSPH kappa_v dt
@@ -190,6 +191,10 @@ SHARED_CONST(float, SPH_VISCOUS_STEP, 0.0625f);
 // compressed by about 100 % (an equation of state can be: SPlisHSPlasH's supersonic collision
 // reaches 140 %). Such a particle walks the grid instead (FLUID_NEIGHBOURS_BEGIN); the overflows
 // are counted (SphState::counters.x) and reported in metrics.csv, never dropped.
+// The density pass finds neighbours through a 64-bit mask per strip of three cells (about 24
+// candidates at rest in 3D); a strip with more candidates also sends its particle to the grid walk.
+#define SPH_STRIP_SLOTS 64u
+
 SHARED_FN uint sphNeighbourCapacity(uint dims)
 {
     return dims == 2u ? 32u : 64u;

@@ -26,7 +26,7 @@ FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_OUT_VEC4(SPH_BIND_FIELDS, fields);
 FLOE_OUT_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
-FLOE_OUT_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_OUT_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_OUT_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 
 void main()
@@ -40,26 +40,68 @@ void main()
     vec3 gradFluid = vec3(0.0), gradBoundary = vec3(0.0);
     float gradSquares = 0.0, boundaryNeighbours = 0.0;
     const uint capacity = sphNeighbourCapacity(DIMS);
-    uint listed = 0u, found = 0u;
+    uint listed = 0u;      // fluid neighbours found; the list holds the first `capacity`
+    bool overflow = false; // more than the list or a strip's mask holds: later passes walk the grid
     GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
-    for (uint j = begin; j < end; ++j) {
+    // The candidates: the density, and a mask of the neighbours among the strip's first 64.
+    // Nothing else happens per candidate: lavapipe executes every branch of the loop for all of
+    // them, about six times the neighbours, so the gradients and the list's stores wait for the
+    // mask's loop below, which runs once per neighbour.
+    const uint masked = min(end, begin + SPH_STRIP_SLOTS);
+    uvec2 bits = uvec2(0u);
+    for (uint j = begin; j < masked; ++j) {
+        const vec4 pj = FLOE_LOAD_VEC4(positions, j);
+        const float r = length(xi - pj.xyz);
+        if (r < sphSupport()) { // false for NaN: one broken particle does not spread
+            rho += pj.w * sphW(r);
+            const uint k = j - begin;
+            if (j != i) {
+                if (k < 32u)
+                    bits.x |= 1u << k;
+                else
+                    bits.y |= 1u << (k - 32u);
+            }
+        }
+    }
+    // The neighbours: m_j grad W_ij, DFSPH's diagonal, and the list's entries.
+    while ((bits.x | bits.y) != 0u) {
+        const bool low = bits.x != 0u;
+        const uint word = low ? bits.x : bits.y;
+        const uint j = begin + uint(findLSB(word)) + (low ? 0u : 32u);
+        if (low)
+            bits.x = word & (word - 1u);
+        else
+            bits.y = word & (word - 1u);
+        const vec4 pj = FLOE_LOAD_VEC4(positions, j);
+        const vec3 xij = xi - pj.xyz;
+        const vec3 g = pj.w * sphGradW(xij, length(xij));
+        if (DIAGONAL != 0u) {
+            gradFluid += g;
+            gradSquares += dot(g, g) / pj.w; // m_j |grad W_ij|^2
+        }
+        if (listed < capacity) FLOE_STORE_UVEC4(neighbours, listed * sphFluidCount() + i, uvec4(floatBitsToUint(g), j));
+        ++listed;
+    }
+    // A strip with more candidates than its mask holds (the fluid compressed by about 170 %):
+    // the rest are not listed, and the particle walks the grid in the later passes.
+    for (uint j = masked; j < end; ++j) {
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
         const vec3 xij = xi - pj.xyz;
         const float r = length(xij);
-        if (r < sphSupport()) { // false for NaN: one broken particle does not spread
+        if (r < sphSupport()) {
             rho += pj.w * sphW(r);
             if (j != i) {
-                if (listed < capacity) FLOE_STORE_UINT(neighbours, listed++ * sphFluidCount() + i, j);
-                ++found;
-            }
-            if (DIAGONAL != 0u) {
-                const vec3 g = sphGradW(xij, r); // zero for the particle itself
-                gradFluid += pj.w * g;
-                gradSquares += pj.w * dot(g, g);
+                overflow = true;
+                if (DIAGONAL != 0u) {
+                    const vec3 g = sphGradW(xij, r);
+                    gradFluid += pj.w * g;
+                    gradSquares += pj.w * dot(g, g);
+                }
             }
         }
     }
     GRID_STRIPS_END
+    overflow = overflow || listed > capacity;
     if (sphBoundaryCount() > 0u) {
         GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
         for (uint b = begin; b < end; ++b) {
@@ -83,7 +125,7 @@ void main()
     const float p = eosPressure(params.flags.z, rho, sphRho0(), params.material.z, params.domainMax.w, params.flags.w != 0u);
     FLOE_STORE_VEC4(fields, i, vec4(rho, DIAGONAL != 0u ? 0.0 : p, diagonal, 0.0));
     FLOE_STORE_VEC4(boundaryTerms, i, vec4(gradBoundary, boundaryNeighbours));
-    // More than the list holds: capacity + 1 tells the later passes to walk the grid instead.
-    FLOE_STORE_UINT(neighbourCounts, i, found > capacity ? capacity + 1u : listed);
-    if (found > capacity) atomicAdd(state.counters.x, 1u);
+    // Overflowed: capacity + 1 tells the later passes to walk the grid instead of the list.
+    FLOE_STORE_UINT(neighbourCounts, i, overflow ? capacity + 1u : listed);
+    if (overflow) atomicAdd(state.counters.x, 1u);
 }

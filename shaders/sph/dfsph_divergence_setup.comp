@@ -12,7 +12,7 @@ layout(local_size_x = SPH_GROUP_SIZE) in;
 layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities);
-FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
@@ -27,13 +27,12 @@ void main()
     const vec3 vi = FLOE_LOAD_VEC4(velocities, i).xyz;
     float rate = 0.0;
     uint neighbourCount = 0u;
-    FLUID_NEIGHBOURS_BEGIN(i, xi, j)
-        const vec4 pj = FLOE_LOAD_VEC4(positions, j);
-        const vec3 xij = xi - pj.xyz;
-        const float r = length(xij);
-        rate += pj.w * dot(vi - FLOE_LOAD_VEC4(velocities, j).xyz, sphGradW(xij, r));
-        ++neighbourCount;
-    FLUID_NEIGHBOURS_END
+#define FLUID_PAIR(j, gradient)                                          \
+    {                                                                    \
+        rate += dot(vi - FLOE_LOAD_VEC4(velocities, j).xyz, (gradient)); \
+        ++neighbourCount;                                                \
+    }
+    FLUID_PAIRS(i, xi)
     if (sphBoundaryCount() > 0u) {
         const vec4 walls = FLOE_LOAD_VEC4(boundaryTerms, i);
         rate += dot(vi, walls.xyz);

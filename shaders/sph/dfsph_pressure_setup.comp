@@ -10,7 +10,7 @@
 layout(local_size_x = SPH_GROUP_SIZE) in;
 layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
-FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
@@ -25,12 +25,8 @@ void main()
     const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
     const vec3 vi = FLOE_LOAD_VEC4(predicted, i).xyz;
     float divergence = 0.0;
-    FLUID_NEIGHBOURS_BEGIN(i, xi, j)
-        const vec4 pj = FLOE_LOAD_VEC4(positions, j);
-        const vec3 xij = xi - pj.xyz;
-        const float r = length(xij);
-        divergence += pj.w * dot(vi - FLOE_LOAD_VEC4(predicted, j).xyz, sphGradW(xij, r));
-    FLUID_NEIGHBOURS_END
+#define FLUID_PAIR(j, gradient) divergence += dot(vi - FLOE_LOAD_VEC4(predicted, j).xyz, (gradient));
+    FLUID_PAIRS(i, xi)
     if (sphBoundaryCount() > 0u) divergence += dot(vi, FLOE_LOAD_VEC4(boundaryTerms, i).xyz);
     const float dt = state.time.x;
     const float rho0 = sphRho0();

@@ -19,7 +19,7 @@ layout(constant_id = 2) const uint THESIS_DIAGONAL = 0u;
 layout(constant_id = 3) const uint WARM_START = 1u;
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities); // w: last step's pressure
-FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
@@ -44,15 +44,15 @@ void main()
     vec3 gradFluid = vec3(0.0);    // G_f
     float gradSquares = 0.0;       // sum_j m_j |grad W_ij|^2
     float divergence = 0.0;        // sum_j m_j (v*_i - v*_j).grad W_ij
-    FLUID_NEIGHBOURS_BEGIN(i, xi, j)
-        const vec4 pj = FLOE_LOAD_VEC4(positions, j);
-        const vec3 xij = xi - pj.xyz;
-        const float r = length(xij);
-        const vec3 g = sphGradW(xij, r);
-        gradFluid += pj.w * g;
-        gradSquares += pj.w * dot(g, g);
-        divergence += pj.w * dot(vi - FLOE_LOAD_VEC4(predicted, j).xyz, g);
-    FLUID_NEIGHBOURS_END
+    // With G = m_j grad W_ij: sum_j m_j |grad W_ij|^2 = sum_j |G|^2 / m_j.
+#define FLUID_PAIR(j, gradient)                                               \
+    {                                                                         \
+        const vec3 g = (gradient);                                            \
+        gradFluid += g;                                                       \
+        gradSquares += dot(g, g) / FLOE_LOAD_VEC4(positions, j).w;            \
+        divergence += dot(vi - FLOE_LOAD_VEC4(predicted, j).xyz, g);          \
+    }
+    FLUID_PAIRS(i, xi)
     // G_b from the density pass; the thesis's diagonal also needs sum_b Psi_b^2 |grad W_ib|^2,
     // the only reason left to walk the boundary here.
     const vec3 gradBoundary = sphBoundaryCount() > 0u ? FLOE_LOAD_VEC4(boundaryTerms, i).xyz : vec3(0.0);

@@ -14,7 +14,7 @@ layout(std140, binding = SPH_BIND_WALLS) uniform Walls { WallParams walls; };
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities); // PBF: its velocity before viscosity
 FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
-FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);

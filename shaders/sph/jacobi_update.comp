@@ -21,7 +21,7 @@ layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
 layout(constant_id = 2) const uint ERROR_MODE = SPH_ERROR_PRESSURED;
 layout(constant_id = 3) const uint SYSTEM = SPH_SYSTEM_IISPH;
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
-FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
@@ -41,13 +41,12 @@ void main()
         const vec3 ai = FLOE_LOAD_VEC4(accelerations, i).xyz;
         float ap = 0.0;
         uint neighbourCount = 0u;
-        FLUID_NEIGHBOURS_BEGIN(i, xi, j)
-            const vec4 pj = FLOE_LOAD_VEC4(positions, j);
-            const vec3 xij = xi - pj.xyz;
-            const float r = length(xij);
-            ap += pj.w * dot(ai - FLOE_LOAD_VEC4(accelerations, j).xyz, sphGradW(xij, r));
-            ++neighbourCount;
-        FLUID_NEIGHBOURS_END
+#define FLUID_PAIR(j, gradient)                                            \
+    {                                                                      \
+        ap += dot(ai - FLOE_LOAD_VEC4(accelerations, j).xyz, (gradient)); \
+        ++neighbourCount;                                                  \
+    }
+        FLUID_PAIRS(i, xi)
         if (sphBoundaryCount() > 0u) {
             const vec4 walls = FLOE_LOAD_VEC4(boundaryTerms, i);
             ap += dot(ai, walls.xyz);

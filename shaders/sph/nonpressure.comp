@@ -12,7 +12,7 @@ layout(local_size_x = SPH_GROUP_SIZE) in;
 layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities);
-FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors); // positions the lists were built at (PBF moves particles since)

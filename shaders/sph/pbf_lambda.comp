@@ -18,7 +18,7 @@ layout(constant_id = 2) const uint ERROR_MODE = SPH_ERROR_PRESSURED;
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors);       // the predicted positions the lists were built at
-FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);

@@ -19,7 +19,7 @@ layout(constant_id = 2) const uint ERROR_MODE = SPH_ERROR_PRESSURED;
 layout(constant_id = 3) const float FACTOR = 0.0;
 FLOE_IN_VEC4(SPH_BIND_ACCEL, predictedPositions);
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions); // masses in w
-FLOE_IN_UINT(SPH_BIND_NEIGHBOURS, neighbours);
+FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);

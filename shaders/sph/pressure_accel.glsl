@@ -21,13 +21,13 @@ vec3 pressureAcceleration(uint i, vec3 xi, float rhoi, float pi)
 {
     const float pi_rho2 = pi / (rhoi * rhoi);
     vec3 a = vec3(0.0);
-    FLUID_NEIGHBOURS_BEGIN(i, xi, j)
-        const vec4 pj = FLOE_LOAD_VEC4(positions, j);
-        const vec3 xij = xi - pj.xyz;
-        const float r = length(xij);
-        const vec4 fj = PRESSURE_ACCEL_FIELD(j);
-        a -= pj.w * (pi_rho2 + fj.y / (fj.x * fj.x)) * sphGradW(xij, r);
-    FLUID_NEIGHBOURS_END
+#define FLUID_PAIR(j, gradient)                             \
+    {                                                       \
+        const vec4 fj = PRESSURE_ACCEL_FIELD(j);            \
+        a -= (pi_rho2 + fj.y / (fj.x * fj.x)) * (gradient); \
+    }
+    FLUID_PAIRS(i, xi)
+#undef FLUID_PAIR
     if (sphBoundaryCount() > 0u && pi != 0.0) {
         const float rho0 = sphRho0();
         const float mirrored = MIRROR_BOUNDARY_PRESSURE != 0u ? pi_rho2 + pi / (rho0 * rho0) : pi_rho2;

@@ -40,7 +40,7 @@ struct Measured {
     std::map<std::string, double> passMs; // sums per pass
     RunningStat iterations, divergenceIterations, densityAvg, densityMax, dt;
     uint64_t capped = 0;         // steps whose pressure solve stopped at its iteration cap without converging
-    uint64_t neighbourBytes = 0; // per particle: the fluid neighbour list, its count and the boundary terms
+    uint64_t neighbourBytes = 0; // per particle: the fluid neighbour entries, their count and the boundary terms
     bool stable = true;
     std::string reason; // why the run was not stable
 };
@@ -78,7 +78,7 @@ Measured measure(gpu::Context& context, const gpu::ShaderLibrary& shaders, const
     Measured m;
     m.particles = simulation.count();
     m.boundary = simulation.boundaryCount();
-    m.neighbourBytes = 4ull * (shared::sphNeighbourCapacity(scene.config.sim2D ? 2 : 3) + 1) + 16;
+    m.neighbourBytes = 16ull * shared::sphNeighbourCapacity(scene.config.sim2D ? 2 : 3) + 4 + 16;
     bool reachedEnd = false;
     uint64_t collected = 0;
     std::deque<std::pair<uint32_t, bool>> pending; // slot, timed
@@ -403,7 +403,9 @@ void printSphBench(const Json& results)
         for (const Json& r : results["throughput"])
             if (r.contains("neighbour_bytes_per_particle")) bytes[r["dimensions"]] = r["neighbour_bytes_per_particle"];
         for (const auto& [dims, n] : bytes)
-            fmt::print("\nNeighbour data in {} (fluid lists, their counts, boundary terms): {} bytes per particle\n", dims, n);
+            fmt::print("\nNeighbour data in {} (fluid neighbour entries with gradients, their counts, boundary terms): {} bytes "
+                       "per particle\n",
+                       dims, n);
         fmt::print("\nGPU ms per pass (mean per step)\n");
         for (const Json& r : results["throughput"]) {
             if (!r.contains("gpu_ms_per_pass")) continue;

@@ -33,7 +33,7 @@ struct ParticleBuffers {
                                   std::span<const glm::vec4> velocities);
     // Most particles a device can hold in Floe's vec4 arrays (storage range and texel limits).
     static uint64_t maxParticles(const gpu::Context& context);
-    // Most fluid particles: also their neighbour lists (sphNeighbourCapacity(dims) uints each) must
+    // Most fluid particles: also their neighbour lists (sphNeighbourCapacity(dims) uvec4 entries each) must
     // fit one texel buffer.
     static uint64_t maxFluidParticles(const gpu::Context& context, uint32_t dims);
 };

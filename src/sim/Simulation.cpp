@@ -46,7 +46,7 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     anchors_ = deviceBuffer(context, "PBF grid-build positions", n * 16, kVec4);
     boundaryTerms_ = deviceBuffer(context, "boundary terms (G_b, boundary neighbours)", n * 16, kVec4);
     const uint64_t capacity = shared::sphNeighbourCapacity(world.sim2D ? 2 : 3);
-    neighbours_ = deviceBuffer(context, "fluid neighbour lists", n * capacity * 4, VK_FORMAT_R32_UINT);
+    neighbours_ = deviceBuffer(context, "fluid neighbour lists (m_j grad W_ij, j)", n * capacity * 16, VK_FORMAT_R32G32B32A32_UINT);
     neighbourCounts_ = deviceBuffer(context, "fluid neighbour counts", n * 4, VK_FORMAT_R32_UINT);
     fields_ = deviceBuffer(context, "fields (density, pressure, a_ii, s_i)", n * 16, kVec4);
     predicted_ = deviceBuffer(context, "predicted velocities", n * 16, kVec4);
