@@ -7,7 +7,7 @@
 //   stress (9) sigma = lambda tr(eps) I + 2 mu eps + phi tr(nu) I + 2 psi nu
 //   split (12)/(13) sigma+- from the eigen-decomposition; forces (10)/(11)/(14)/(15)
 //   f_i = -(vol/2) F sigma b_i (with the doubled strain this is the StVK force -vol F S b_i).
-// Ductile tets (TET_INFO.w = yield > 0, in units of tau; README "Ductile materials"). The
+// Ductile tets (TET_INFO.w = yield > 0, in units of tau; docs/fracture.md "Ductile materials"). The
 // thesis names iron ductile (§2.3) but models it elastic-brittle and leaves plasticity to future
 // work (§7); with (9) alone an iron edge landing loads its nodes beyond tau. Floe follows
 // Hencky's deformation theory of perfect plasticity with a strain-based failure (Johnson and

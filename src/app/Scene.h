@@ -191,7 +191,7 @@ struct FractureSceneSettings {
     int maxIterations = 3;                   // cuts per fracture event (secondary splits: 1 + this many)
     float fragility = 2.0f;                  // secondary splits: crack nodes cut at tau / fragility
     float radiusFactor = 3.0f;               // radius: mean edge lengths per unit of load / tau
-    float tauScale = 225.0f;                 // load -> tau units (calibrated, README: Fracture)
+    float tauScale = 225.0f;                 // load -> tau units (calibrated, docs/fracture.md)
     float dampingTime = 1.0e-6f;             // s: phi and psi of Table 1 are taken times this
     bool evaluateEveryStep = false;          // else only on steps with contact (the thesis)
     int substeps = 20;

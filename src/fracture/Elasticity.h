@@ -20,11 +20,11 @@ struct TetRest {
 std::vector<TetRest> restData(const TetMesh& mesh); // computed in double precision
 
 // Lame constants (Pa), damping constants (Pa s) and the durability threshold tau of digest-004
-// Table 1 (O'Brien 2000's library as the thesis prints it; units as printed, see README), and
+// Table 1 (O'Brien 2000's library as the thesis prints it; units as printed, see docs/fracture.md), and
 // Floe's ductility: the von Mises yield stress in units of tau (0: brittle) and the failure
 // strain in yield strains. The thesis calls iron ductile (§2.3) but models no yield; Floe caps
 // a ductile tet's deviatoric stress at the yield surface and lets its nodes crack only once its
-// plastic strain reaches the failure strain (fracture/stress, fracture/load; README, "Ductile
+// plastic strain reaches the failure strain (fracture/stress, fracture/load; docs/fracture.md, "Ductile
 // materials").
 struct Material {
     float lambda = 0.419f, mu = 0.578f, phi = 1.04f, psi = 1.44f, tau = 6.01f;

@@ -63,7 +63,7 @@ struct FractureSettings {
     uint32_t maxIterations = 3;  // cuts per fracture event (the thesis' "max. fracture iterations")
     float fragility = 2.0f;      // secondary splits: crack nodes cut at tau / fragility (20)
     float radiusFactor = 3.0f;   // Radius: crack radius in mean edge lengths per unit of load / tau
-    float tauScale = 225.0f;     // load -> tau units (README: Fracture, the calibration)
+    float tauScale = 225.0f;     // load -> tau units (docs/fracture.md, the calibration)
     float waveToughness = 0.2f;  // Wave: G_c / gamma in tau units (the thesis gives neither)
     bool waveSplitBand = false;  // Wave: split the crossed band by side (Glondu) instead of detaching it (the thesis)
     uint32_t weakEvery = 10;     // Wave: about one tet in this many is weak

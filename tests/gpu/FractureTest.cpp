@@ -30,7 +30,7 @@ FractureBodyInstance body(TetShape shape, int resolution, const char* material, 
     const glm::mat3 R = glm::mat3(glm::rotate(glm::mat4(1.0f), angle, glm::normalize(glm::vec3(1.0f, 0.3f, 0.6f))));
     for (glm::vec3& x : b.mesh.nodes) x = R * x + at;
     b.material = *materialPreset(material);
-    b.material.phi *= 1e-6f; // Floe's default damping time (README: Fracture)
+    b.material.phi *= 1e-6f; // Floe's default damping time (docs/fracture.md)
     b.material.psi *= 1e-6f;
     b.youngsModulus = dynamicsStiffness(b.material); // as scenes do
     return b;
@@ -681,7 +681,7 @@ TEST_F(FractureTest, ConnectedRadiusNeverCrossesTheGapOfAFork)
 
 TEST_F(FractureTest, ConstraintMethodIronConeHoldsWhileGlassBreaks)
 {
-    // The Constraint method's calibration (README: link scale 0.4, wear 0): the cone of
+    // The Constraint method's calibration (docs/fracture.md: link scale 0.4, wear 0): the cone of
     // fracture_cone.json (landing on its side near the tip) dropped from height 5 keeps every
     // piece together as iron (tau 24.82) and breaks as glass (tau 6.01); fragments equal the
     // components over tets and intact links.
