@@ -73,6 +73,10 @@
 #define SPH_SYSTEM_DENSITY 1    // DFSPH constant density: fields.z holds D_i (a_ii / dt^2)
 #define SPH_SYSTEM_DIVERGENCE 2 // DFSPH divergence-free: a_ii = D_i dt, (Ap) scaled by dt, errors per time step
 
+// How a Jacobi iteration changes the pressure (sph/jacobi_update, constant_id 4).
+#define SPH_UPDATE_RELAXED 0    // p <- max(p + omega r / a_ii, 0): IISPH, and DFSPH's "relaxed"
+#define SPH_UPDATE_INCREMENTS 1 // p <- p + max(r / a_ii, 0): DFSPH's kappa increments (Bender & Koschier 2017)
+
 // Integrate modes (specialization constant MODE of sph/integrate).
 #define SPH_INTEGRATE_NONE 0     // v = v*
 #define SPH_INTEGRATE_PRESSURE 1 // v = v* + dt a_p (pressure in fields.y)

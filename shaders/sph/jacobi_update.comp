@@ -4,8 +4,8 @@
 // change of the current pressures
 //   (Ap)_i = sum_j m_j (a_i - a_j).grad W_ij + sum_b Psi_b a_i.grad W_ib
 // (a: pass 1's pressure accelerations), scaled by dt^2 for a density (IISPH, DFSPH's constant
-// density solve) or by dt for a density rate (DFSPH's divergence-free solve); the clamped update
-// p_i <- max(p_i + omega (s_i - (Ap)_i)/a_ii, 0); and the iteration's error per workgroup, summed
+// density solve) or by dt for a density rate (DFSPH's divergence-free solve); the update (UPDATE)
+// and the iteration's error per workgroup, summed
 // in a fixed order (ERROR_MODE, shared/sph.h): Floe's predicted compression max((Ap)_i - s_i, 0)/rho0
 // averaged over the particles under pressure (averaged over all particles the few compressed ones
 // at a floor are diluted by the many at rest and a column sags before the solver acts), the
@@ -20,6 +20,7 @@ layout(local_size_x = SPH_GROUP_SIZE) in;
 layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
 layout(constant_id = 2) const uint ERROR_MODE = SPH_ERROR_PRESSURED;
 layout(constant_id = 3) const uint SYSTEM = SPH_SYSTEM_IISPH;
+layout(constant_id = 4) const uint UPDATE = SPH_UPDATE_RELAXED;
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
@@ -64,7 +65,19 @@ void main()
         }
         float residual = f.w - ap;
         // An isolated particle has a_ii = 0 (digest-001 erratum 7): its pressure is 0.
-        f.y = abs(aii) > 1e-30 ? max(f.y + params.iisph.x * residual / aii, 0.0) : 0.0;
+        if (!(abs(aii) > 1e-30))
+            f.y = 0.0;
+        else if (UPDATE == SPH_UPDATE_INCREMENTS)
+            // DFSPH (Bender & Koschier 2017 Alg. 2 and 3, as SPlisHSPlasH's DFSPH runs them): each
+            // iteration adds kappa_i = max(rho*_i/rho0 - 1, 0) alpha_i / dt^2 (the density rate's
+            // positive part in the divergence solve), the whole Jacobi step where the fluid is still
+            // compressed and nothing where it is not; a pressure is never taken back within a
+            // step. Measured on SPlisHSPlasH's 3D dam break (DFSPH, CFL, 0.1 %): 2.06 iterations
+            // per step against 2.59 relaxed with omega 0.5, the largest compression 9 % against
+            // 13 %, and corner jets 10 % slower, closer to the reference's.
+            f.y += max(residual / aii, 0.0);
+        else
+            f.y = max(f.y + params.iisph.x * residual / aii, 0.0);
         FLOE_STORE_VEC4(fields, i, f);
         // SPlisHSPlasH leaves particles with too few neighbours out of the divergence error.
         if (SYSTEM == SPH_SYSTEM_DIVERGENCE && neighbourCount < dfsphMinNeighbours(DIMS)) residual = 0.0;

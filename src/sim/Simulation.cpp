@@ -179,6 +179,8 @@ void Simulation::addJacobiIterations(graph::RenderGraph& graph, const shared::Sp
     std::vector<gpu::SpecConstant> updateSpec = kernel;
     updateSpec.push_back({2, errorMode});
     updateSpec.push_back({3, system});
+    const bool increments = system != SPH_SYSTEM_IISPH && settings_.dfsphIteration == "increments";
+    updateSpec.push_back({4, increments ? uint32_t(SPH_UPDATE_INCREMENTS) : uint32_t(SPH_UPDATE_RELAXED)});
     std::vector<gpu::SpecConstant> checkSpec = kernel;
     checkSpec.push_back({2, counter});
     const gpu::Pipeline& accel = pipelines_.compute("sph/jacobi_accel", kernel);

@@ -69,8 +69,9 @@ public:
 
 private:
     void buildBoundary(graph::RenderGraph& graph);
-    // The relaxed Jacobi iterations shared by IISPH and DFSPH's two solves, recorded up to the
-    // cap; the GPU zeroes the indirect arguments of the rest once converged.
+    // The Jacobi iterations shared by IISPH and DFSPH's two solves (relaxed, or DFSPH's
+    // increments), recorded up to the cap; the GPU zeroes the indirect arguments of the rest once
+    // converged.
     void addJacobiIterations(graph::RenderGraph& graph, const shared::SphParams& params, const IterationLimits& limits,
                              uint32_t system, uint32_t errorMode, const gpu::Buffer& arguments, uint32_t counter);
     void addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared::SphParams& params);

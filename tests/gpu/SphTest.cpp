@@ -212,13 +212,14 @@ struct StepCase {
     bool mueller;
     float xsph = 0.0f;
     bool referenceConvergence = false;
+    bool relaxed = false; // DFSPH's iteration: IISPH's relaxed Jacobi instead of kappa increments
 };
 
 // Readable parameters in test listings (gtest would print the struct's bytes, padding included).
 void PrintTo(const StepCase& c, std::ostream* os)
 {
     *os << c.solver << ' ' << c.dims << "D" << (c.mueller ? " Mueller" : "") << (c.xsph > 0.0f ? " XSPH" : "")
-        << (c.referenceConvergence ? " reference error" : "");
+        << (c.referenceConvergence ? " reference error" : "") << (c.relaxed ? " relaxed" : "");
 }
 
 class StepTest : public SphTest, public ::testing::WithParamInterface<StepCase> {};
@@ -257,6 +258,7 @@ TEST_P(StepTest, TenStepsMatchTheCpuReference)
     settings.boundaryLayers = 2;
     settings.boundarySpacing = 0.5f;
     settings.convergence = c.referenceConvergence ? "reference" : "compressed";
+    settings.dfsphIteration = c.relaxed ? "relaxed" : "increments";
 
     // A block with a random jiggle (so that pressures differ) falling into the box's corner.
     std::mt19937 rng(3);
@@ -288,6 +290,7 @@ TEST_P(StepTest, TenStepsMatchTheCpuReference)
     p.maxIterations = limits.maxIterations;
     p.tolerance = limits.tolerance;
     p.referenceConvergence = c.referenceConvergence;
+    p.dfsphIncrements = !c.relaxed;
     p.divergenceTolerance = settings.divergenceLimits().tolerance;
     p.divergenceMaxIterations = settings.divergenceLimits().maxIterations;
     p.viscosity = settings.viscosity;
@@ -334,11 +337,13 @@ INSTANTIATE_TEST_SUITE_P(
                       StepCase{"iisph", 3, false}, StepCase{"iisph", 3, true}, StepCase{"eos", 2, true}, StepCase{"none", 3, false},
                       StepCase{"iisph", 2, false, 0.3f}, StepCase{"iisph", 3, false, 0.0f, true}, StepCase{"dfsph", 2, false},
                       StepCase{"dfsph", 3, false}, StepCase{"dfsph", 3, true}, StepCase{"dfsph", 3, false, 0.0f, true},
-                      StepCase{"pcisph", 2, false}, StepCase{"pcisph", 3, false}, StepCase{"pcisph", 3, false, 0.0f, true},
-                      StepCase{"pbf", 2, false}, StepCase{"pbf", 3, false}, StepCase{"pbf", 3, false, 0.3f, true}),
+                      StepCase{"dfsph", 3, false, 0.0f, false, true}, StepCase{"pcisph", 2, false}, StepCase{"pcisph", 3, false},
+                      StepCase{"pcisph", 3, false, 0.0f, true}, StepCase{"pbf", 2, false}, StepCase{"pbf", 3, false},
+                      StepCase{"pbf", 3, false, 0.3f, true}),
     [](const auto& c) {
-        return fmt::format("{}{}D{}{}{}", c.param.solver, c.param.dims, c.param.mueller ? "Mueller" : "",
-                           c.param.xsph > 0.0f ? "Xsph" : "", c.param.referenceConvergence ? "ReferenceError" : "");
+        return fmt::format("{}{}D{}{}{}{}", c.param.solver, c.param.dims, c.param.mueller ? "Mueller" : "",
+                           c.param.xsph > 0.0f ? "Xsph" : "", c.param.referenceConvergence ? "ReferenceError" : "",
+                           c.param.relaxed ? "Relaxed" : "");
     });
 
 TEST_F(SphTest, OverflowingNeighbourListsWalkTheGridInstead)
@@ -475,6 +480,34 @@ TEST_F(SphTest, IterativeSolversMeetTheirToleranceInTheDamBreaks)
             EXPECT_LE(stalled, int(m.size()) / 50) << "PCISPH steps stopped by a stall";
             EXPECT_GT(m.back().time, 0.25f) << "the collapse is under way";
         }
+}
+
+TEST_F(SphTest, DfsphKappaIncrementsNeedFewerIterationsThanRelaxedJacobi)
+{
+    // DFSPH's own iteration (Bender & Koschier 2017, as SPlisHSPlasH runs it) adds the whole
+    // Jacobi step where the fluid is still compressed and never takes pressure back; IISPH's
+    // relaxed, projected Jacobi (omega 0.5) on the same operator takes half steps both ways. On
+    // the 2D dam break the increments need clearly fewer iterations (its first 300 steps: 5.8
+    // against 11.3 per step; 1.5 s: 4.0 against 7.3) and compress no more (0.076 % against
+    // 0.087 % on average over 1.5 s).
+    double iterations[2] = {0, 0}, compression[2] = {0, 0};
+    for (int k = 0; k < 2; ++k) {
+        const char* mode = k == 0 ? "relaxed" : "increments";
+        SCOPED_TRACE(mode);
+        Loaded l = load("dam_break_2d.json", {"Floe.solver=dfsph", std::string("Floe.dfsphIteration=") + mode});
+        auto s = simulate(l);
+        const std::vector<sim::StepMetrics> m = run(*s, 300);
+        const double energyLimit = energyBound(l.scene, l.world);
+        for (size_t i = 0; i < m.size(); ++i) {
+            ASSERT_EQ(fluidDivergence(m[i], energyLimit), "") << "step " << i + 1;
+            iterations[k] += m[i].iterations / double(m.size());
+            compression[k] += m[i].densityErrorAvg / double(m.size());
+        }
+    }
+    EXPECT_LT(iterations[1], 0.8 * iterations[0])
+        << "iterations per step: increments " << iterations[1] << ", relaxed " << iterations[0];
+    EXPECT_LT(compression[1], 1.1 * compression[0])
+        << "mean compression: increments " << compression[1] << ", relaxed " << compression[0];
 }
 
 // A scene of blocks flush against the walls and against each other, as SPlisHSPlasH's scenes

@@ -312,7 +312,8 @@ void referenceStep(const SphReferenceParams& p, SphReferenceState& s, const SphR
         }
     }
 
-    // Relaxed Jacobi on (A p) = source with a_ii = D_i dt^k (DFSPH's two solves).
+    // Jacobi on (A p) = source with a_ii = D_i dt^k (DFSPH's two solves): kappa increments, or
+    // relaxed as IISPH.
     const auto jacobi = [&](std::vector<double>& pr, const std::vector<double>& source, int power, int minIterations,
                             int maxIterations, double tolerance, bool divergence, int& iterations, double& finalError) {
         const double scale = power == 2 ? dt * dt : dt;
@@ -323,7 +324,12 @@ void referenceStep(const SphReferenceParams& p, SphReferenceState& s, const SphR
                 const double ap = densityChange(a, i) * scale;
                 const double aii = diagonal[i] * scale;
                 double residual = source[i] - ap;
-                pr[i] = std::abs(aii) > 1e-30 ? std::max(pr[i] + p.omega * residual / aii, 0.0) : 0.0;
+                if (!(std::abs(aii) > 1e-30))
+                    pr[i] = 0.0;
+                else if (p.dfsphIncrements)
+                    pr[i] += std::max(residual / aii, 0.0);
+                else
+                    pr[i] = std::max(pr[i] + p.omega * residual / aii, 0.0);
                 const size_t count = nb.fluid[i].size() + nb.boundary[i].size();
                 if (divergence && count < size_t(p.dims == 2 ? 7 : 20)) residual = 0.0;
                 if (divergence) residual *= dt;

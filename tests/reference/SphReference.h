@@ -30,6 +30,7 @@ struct SphReferenceParams {
     bool thesisMode = false, thesisDiagonal = false;
     bool referenceConvergence = false; // SPlisHSPlasH's error average (over all particles)
     bool divergenceSolver = true;      // DFSPH
+    bool dfsphIncrements = true;       // DFSPH: kappa increments (sph/jacobi_update); false: relaxed as IISPH
     double divergenceTolerance = 0.001;
     int divergenceMaxIterations = 100;
     double dt = 0.001;

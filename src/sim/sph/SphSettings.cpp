@@ -118,7 +118,10 @@ const SettingsTable& SphSettings::floeTable()
             .number("viscosity", &S::viscosity, "m^2/s", 0, 100, "kinematic viscosity")
             .number("boundaryViscosity", &S::boundaryViscosity, "m^2/s", -1, 100, "viscosity at walls (negative: as the fluid)")
             .number("xsph", &S::xsph, "", 0, 1, "XSPH velocity smoothing")
-            .number("omega", &S::omega, "", 0.01, 1, "relaxation of the Jacobi solvers (IISPH, DFSPH)")
+            .number("omega", &S::omega, "", 0.01, 1, "relaxation of the Jacobi solvers (IISPH; DFSPH with dfsphIteration relaxed)")
+            .choice("dfsphIteration", &S::dfsphIteration, {"increments", "relaxed"},
+                    "DFSPH's iteration: increments (each adds kappa where the fluid is still compressed, never takes it back; "
+                    "Bender & Koschier 2017, SPlisHSPlasH) or relaxed (the projected Jacobi of IISPH with omega)")
             .integer("minIterations", &S::minIterations, 0, 10000,
                      "minimum iterations per step of every iterative solver without its own")
             .choice("iisphMode", &S::iisphMode, {"reference", "thesis"}, "IISPH variant")

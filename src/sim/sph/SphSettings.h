@@ -56,20 +56,21 @@ struct SphSettings {
     int pbfVelocityUpdate = 0; // SPlisHSPlasH's velocityUpdateMethod: 0 first order (the only one Floe has)
 
     // Floe
-    std::string solver;                     // "eos", "iisph", "dfsph", "pcisph", "pbf" or "none"; empty: from simulationMethod
-    std::string kernelSet;                  // "cubic" or "mueller2003"; empty: from kernel
-    std::string eos = "linear";             // "linear" p = k (rho/rho0 - 1), "tait", "density" p = k (rho - rho0)
-    bool clampPressure = true;              // negative pressures to 0 (digest-001 (4.1))
-    float viscosity = 0.001f;               // m^2/s, kinematic (Materials[].viscosity sets it too)
-    float boundaryViscosity = -1.0f;        // m^2/s at walls; negative: same as viscosity
-    float xsph = 0.0f;                      // XSPH velocity smoothing epsilon (0: off)
-    float omega = 0.5f;                     // relaxation of the Jacobi solvers (IISPH, DFSPH)
-    int minIterations = 2;                  // every iterative solver unless its own object says otherwise
-    std::string iisphMode = "reference";    // "reference" (warm start, clamped error) or "thesis" (digest-001 §2.7 as written)
-    std::string diagonal = "exact";         // IISPH a_ii: "exact" (Ihmsen) or "thesis" ((5.13)-(5.14))
-    std::string convergence = "compressed"; // "compressed" (Floe) or "reference" (SPlisHSPlasH's average)
-    float boundarySpacing = 0.5f;           // boundary sample spacing as a fraction of the fluid spacing 2r
-    int boundaryLayers = 2;                 // Akinci: 1; digest-001 uses 3; 2 keep fast particles in
+    std::string solver;                        // "eos", "iisph", "dfsph", "pcisph", "pbf" or "none"; empty: from simulationMethod
+    std::string kernelSet;                     // "cubic" or "mueller2003"; empty: from kernel
+    std::string eos = "linear";                // "linear" p = k (rho/rho0 - 1), "tait", "density" p = k (rho - rho0)
+    bool clampPressure = true;                 // negative pressures to 0 (digest-001 (4.1))
+    float viscosity = 0.001f;                  // m^2/s, kinematic (Materials[].viscosity sets it too)
+    float boundaryViscosity = -1.0f;           // m^2/s at walls; negative: same as viscosity
+    float xsph = 0.0f;                         // XSPH velocity smoothing epsilon (0: off)
+    float omega = 0.5f;                        // relaxation of the Jacobi solvers (IISPH, DFSPH "relaxed")
+    std::string dfsphIteration = "increments"; // "increments" (Bender & Koschier, SPlisHSPlasH) or "relaxed" (as IISPH)
+    int minIterations = 2;                     // every iterative solver unless its own object says otherwise
+    std::string iisphMode = "reference";       // "reference" (warm start, clamped error) or "thesis" (digest-001 §2.7 as written)
+    std::string diagonal = "exact";            // IISPH a_ii: "exact" (Ihmsen) or "thesis" ((5.13)-(5.14))
+    std::string convergence = "compressed";    // "compressed" (Floe) or "reference" (SPlisHSPlasH's average)
+    float boundarySpacing = 0.5f;              // boundary sample spacing as a fraction of the fluid spacing 2r
+    int boundaryLayers = 2;                    // Akinci: 1; digest-001 uses 3; 2 keep fast particles in
 
     static const SettingsTable& configurationTable();
     static const SettingsTable& floeTable();
