@@ -14,6 +14,7 @@
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
+#include "app/Interrupt.h"
 #include "app/Plots.h"
 #include "app/Progress.h"
 #include "app/RunOutput.h"
@@ -213,7 +214,12 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     RunEnd end;
     uint64_t step = 0;
     Progress progress("floe run", steps, !o.quiet);
+    watchInterrupts();
     for (step = 1; step <= steps; ++step) {
+        if (interruptRequested()) {
+            end.interrupted = true;
+            break;
+        }
         const double time = double(step) * dt;
         if (scene.deformable.plateSpeed > 0.0f) {
             // The plate is the domain's ceiling, moving down at plateSpeed until plateEnd.
@@ -241,7 +247,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         frames.submit(0);
         frames.wait(0);
         if (renderDoc && step == 1) {
-            end.capture = renderDoc->endFrameCapture(context.instance());
+            end.capture = renderDoc->endFrameCapture(context.instance(), 1);
             renderDoc.reset();
         }
         if (picture) {
@@ -281,7 +287,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     }
     progress.finish();
     csv->flush();
-    const uint64_t done = std::min(step, steps);
+    const uint64_t done = end.interrupted ? step - 1 : std::min(step, steps);
     end.steps = done;
     end.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     end.pictures = pictures.files;
@@ -309,10 +315,10 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     fmt::print("floe run: {} ({} bodies, {} particles, omega {}, volume {}, {} steps, t = {:.4g} s) on {}\n", scene.name,
                bodies.bodyCount(), bodies.particleCount(), settings.omega, scene.deformable.volume, done, double(done) * dt,
                context.deviceName());
-    fmt::print("  status      {}\n", end.diverged.empty() ? "ok" : "DIVERGED: " + end.diverged);
+    fmt::print("  status      {}\n", runStatusLine(end));
     fmt::print("  volume      largest |V - V0| / V0 {:.4f} %\n", 100.0 * worstVolume);
     printRunFiles(output, end, context, o.plots);
-    return end.diverged.empty() ? 0 : static_cast<int>(ExitCode::Diverged);
+    return runExitCode(end);
 }
 
 } // namespace floe

@@ -1,4 +1,5 @@
 // Command-line parsing (CLI11). Parse errors exit with status 2 and name the offending flag.
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -18,6 +19,15 @@ void addDeviceOptions(CLI::App* cmd, DeviceOptions& options)
     cmd->add_option("--device", options.device, "use the Vulkan device whose name contains NAME (see floe info)");
     cmd->add_flag("--validate", options.validate, "enable the Khronos validation layer with synchronization validation");
 }
+
+// CLI11's Range lets NaN through (every comparison with it is false): `--seconds nan` ran forever.
+const CLI::Validator kFinite(
+    [](std::string& text) {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        return end != text.c_str() && !std::isfinite(v) ? std::string("not a finite number: ") + text : std::string();
+    },
+    "FINITE");
 
 bool envValidate()
 {
@@ -39,7 +49,8 @@ int runCli(int argc, char** argv)
     runCmd->add_option("--solver", run.solver, "pressure solver: dfsph, iisph, pcisph, pbf, eos or none (default: the scene's)");
     auto* steps =
         runCmd->add_option("--steps", run.steps, "number of time steps")->check(CLI::Range(uint64_t(1), uint64_t(1) << 40));
-    auto* seconds = runCmd->add_option("--seconds", run.seconds, "simulated seconds to run")->check(CLI::Range(1e-9, 1e9));
+    auto* seconds =
+        runCmd->add_option("--seconds", run.seconds, "simulated seconds to run")->check(kFinite)->check(CLI::Range(1e-9, 1e9));
     steps->excludes(seconds);
     runCmd->add_option("--out", run.out, "output directory (default: out/<scene name>)");
     runCmd->add_option("--frames", run.frames, "pictures spread over the run (0: none)")->check(CLI::Range(0, 100000));
@@ -101,7 +112,9 @@ int runCli(int argc, char** argv)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     benchCmd->add_flag("--no-dt-search", bench.noDtSearch, "skip the largest-stable-dt search");
     benchCmd->add_flag("--no-throughput", bench.noThroughput, "skip the SPH throughput cases (only the dt search)");
-    benchCmd->add_option("--dt-seconds", bench.dtSeconds, "simulated seconds per dt trial")->check(CLI::Range(1e-3, 1e3));
+    benchCmd->add_option("--dt-seconds", bench.dtSeconds, "simulated seconds per dt trial")
+        ->check(kFinite)
+        ->check(CLI::Range(1e-3, 1e3));
     benchCmd->add_option("--dt-refinements", bench.dtRefinements, "bisection steps of the dt search")->check(CLI::Range(0, 20));
     addDeviceOptions(benchCmd, bench.device);
 

@@ -14,6 +14,7 @@
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
+#include "app/Interrupt.h"
 #include "app/Plots.h"
 #include "app/Progress.h"
 #include "app/RunOutput.h"
@@ -204,7 +205,12 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     const uint32_t initialFragments = report.fragments;
     Progress progress("floe run", steps, !o.quiet);
     const glm::vec3 lo = settings.domainMin - glm::vec3(1.0f), hi = settings.domainMax + glm::vec3(1.0f);
+    watchInterrupts();
     for (step = 1; step <= steps; ++step) {
+        if (interruptRequested()) {
+            end.interrupted = true;
+            break;
+        }
         const double time = double(step) * dt;
         if (renderDoc && step == 1) renderDoc->startFrameCapture(context.instance());
         VkCommandBuffer cmd = frames.begin(0);
@@ -230,7 +236,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         frames.submit(0);
         frames.wait(0);
         if (renderDoc && step == 1) {
-            end.capture = renderDoc->endFrameCapture(context.instance());
+            end.capture = renderDoc->endFrameCapture(context.instance(), 1);
             renderDoc.reset();
         }
         if (picture) {
@@ -283,7 +289,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     }
     progress.finish();
     csv->flush();
-    const uint64_t done = std::min(step, steps);
+    const uint64_t done = end.interrupted ? step - 1 : std::min(step, steps);
     end.steps = done;
     end.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     end.pictures = pictures.files;
@@ -323,11 +329,11 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
 
     fmt::print("floe run: {} ({} bodies, {} tets, method {}, {} steps, t = {:.4g} s) on {}\n", scene.name, bodies.bodyCount(),
                bodies.tetCount(), scene.fracture.method, done, double(done) * dt, context.deviceName());
-    fmt::print("  status      {}\n", end.diverged.empty() ? "ok" : "DIVERGED: " + end.diverged);
+    fmt::print("  status      {}\n", runStatusLine(end));
     fmt::print("  fracture    {} events, {} cuts, {} fragments (from {}), largest load {:.3g} tau\n", report.events, report.cuts,
                report.fragments, initialFragments, worstLoad);
     printRunFiles(output, end, context, o.plots);
-    return end.diverged.empty() ? 0 : static_cast<int>(ExitCode::Diverged);
+    return runExitCode(end);
 }
 
 } // namespace floe

@@ -16,6 +16,7 @@
 #include "app/BodyRun.h"
 #include "app/Commands.h"
 #include "app/FractureRun.h"
+#include "app/Interrupt.h"
 #include "app/Plots.h"
 #include "app/Progress.h"
 #include "app/RunOutput.h"
@@ -406,7 +407,13 @@ int runCommand(const RunOptions& o)
 
     Progress progress("floe run", stepLimit, !o.quiet);
     uint64_t submitted = 0;
+    watchInterrupts();
+    bool interrupted = false;
     while (!diverged) {
+        if (interruptRequested()) {
+            interrupted = true;
+            break;
+        }
         if (stepLimit && submitted >= stepLimit) break;
         // Time-limited runs stop once the collected time reached the end; steps after it that are
         // already in flight have dt = 0 on the GPU.
@@ -448,7 +455,7 @@ int runCommand(const RunOptions& o)
         ++submitted;
         if (renderDoc && submitted == 1) {
             frames.wait(slot);
-            capturePath = renderDoc->endFrameCapture(context.instance());
+            capturePath = renderDoc->endFrameCapture(context.instance(), startStep + 1);
             renderDoc.reset();
         }
         // Pictures, exports and saved states read buffers of this step: finish it first.
@@ -461,7 +468,7 @@ int runCommand(const RunOptions& o)
     }
     drain();
     progress.finish();
-    if (renderDoc) capturePath = renderDoc->endFrameCapture(context.instance());
+    if (renderDoc) capturePath = renderDoc->endFrameCapture(context.instance(), startStep + 1);
     // A time-limited run's last picture: the final state, if the estimate missed it.
     if (!diverged && rendering && nextPicture < pictureAt.size()) {
         addRender(0);
@@ -495,6 +502,7 @@ int runCommand(const RunOptions& o)
     summary["dimensions"] = world.sim2D ? 2 : 3;
     summary["steps"] = lastStep - startStep;
     summary["first_step"] = startStep + 1;
+    summary["loaded_state"] = o.loadState.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.loadState.string());
     summary["simulated_seconds"] = lastTime - startTime;
     summary["end_time"] = lastTime;
     summary["wall_seconds"] = wall;
@@ -524,7 +532,7 @@ int runCommand(const RunOptions& o)
     summary["validation"] = context.validationEnabled();
     summary["validation_messages"] = context.validationMessageCount();
     summary["warnings"] = scene.warnings;
-    summary["status"] = diverged ? "diverged" : "ok";
+    summary["status"] = diverged ? "diverged" : interrupted ? "interrupted" : "ok";
     if (diverged) {
         summary["diverged_at_step"] = divergedAt;
         summary["diverged_reason"] = divergeReason;
@@ -536,7 +544,9 @@ int runCommand(const RunOptions& o)
     fmt::print("floe run: {} ({} particles, {} boundary particles, {}, {} steps, t = {:.4g} s) on {}\n", scene.name,
                simulation.count(), simulation.boundaryCount(), sim::pressureSolverName(solverKind), lastStep - startStep, lastTime,
                context.deviceName());
-    fmt::print("  status      {}\n", diverged ? fmt::format("DIVERGED at step {}: {}", divergedAt, divergeReason) : "ok");
+    fmt::print("  status      {}\n", diverged      ? fmt::format("DIVERGED at step {}: {}", divergedAt, divergeReason)
+                                     : interrupted ? fmt::format("interrupted after step {}", lastStep)
+                                                   : std::string("ok"));
     if (diverged) fmt::print("  last good   {}\n", (outDir / lastGoodFile).string());
     fmt::print("  metrics     {}\n", (outDir / "metrics.csv").string());
     fmt::print("  summary     {}\n", (outDir / "summary.json").string());
@@ -558,7 +568,7 @@ int runCommand(const RunOptions& o)
         writePlots(plotScript, outDir);
         fmt::print("  plots       {}/plots/{{density_error,solver_iterations,gpu_ms,energy_dt}}.png\n", outDir.string());
     }
-    return diverged ? static_cast<int>(ExitCode::Diverged) : 0;
+    return diverged ? static_cast<int>(ExitCode::Diverged) : interrupted ? static_cast<int>(ExitCode::Interrupted) : 0;
 }
 
 } // namespace floe

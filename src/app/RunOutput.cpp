@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <regex>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -14,6 +16,32 @@
 
 namespace floe {
 
+namespace {
+
+// Removes what an earlier run wrote into dir, by Floe's own file names only (anything else
+// stays): a shorter run into the same folder used to leave the earlier run's later frames,
+// exports, last good state and plots beside its own. Returns the number of files removed.
+size_t clearEarlierRun(const std::filesystem::path& dir)
+{
+    static const std::regex own(
+        R"((metrics\.csv|summary\.json|frame_[0-9]{4,}\.png|particles_[0-9]{6,}\.(ply|vtk)|last_good\.(ply|vtk)|capture.*\.rdc))");
+    size_t removed = 0;
+    std::error_code ec;
+    const auto clear = [&](const std::filesystem::path& folder, bool plots) {
+        for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+            if (!entry.is_regular_file(ec)) continue;
+            const std::string name = entry.path().filename().string();
+            const bool ours = plots ? entry.path().extension() == ".png" : std::regex_match(name, own);
+            if (ours && std::filesystem::remove(entry.path(), ec)) ++removed;
+        }
+    };
+    clear(dir, false);
+    if (std::filesystem::is_directory(dir / "plots", ec)) clear(dir / "plots", true);
+    return removed;
+}
+
+} // namespace
+
 RunOutput prepareRunOutput(const RunOptions& o, const std::string& sceneName)
 {
     RunOutput out;
@@ -23,6 +51,8 @@ RunOutput prepareRunOutput(const RunOptions& o, const std::string& sceneName)
     std::error_code ec;
     std::filesystem::create_directories(out.dir, ec);
     if (ec) throw Error(fmt::format("--out {}: cannot create the directory: {}", out.dir.string(), ec.message()));
+    if (const size_t removed = clearEarlierRun(out.dir))
+        std::fprintf(stderr, "floe run: removed %zu files of an earlier run from %s\n", removed, out.dir.string().c_str());
     if (o.capture) {
         std::string why;
         out.renderDoc = gpu::RenderDoc::load(why);
@@ -103,10 +133,22 @@ void writeRunSummary(nlohmann::ordered_json& summary, const RunEnd& end, const g
     summary["validation"] = context.validationEnabled();
     summary["validation_messages"] = context.validationMessageCount();
     summary["warnings"] = warnings;
-    summary["status"] = end.diverged.empty() ? "ok" : "diverged";
+    summary["status"] = !end.diverged.empty() ? "diverged" : end.interrupted ? "interrupted" : "ok";
     if (!end.diverged.empty()) summary["diverged_reason"] = end.diverged;
     if (!io::writeTextFile(dir / "summary.json", summary.dump(2) + "\n"))
         throw Error(fmt::format("{}: cannot write", (dir / "summary.json").string()), ExitCode::Failure);
+}
+
+std::string runStatusLine(const RunEnd& end)
+{
+    if (!end.diverged.empty()) return "DIVERGED: " + end.diverged;
+    return end.interrupted ? fmt::format("interrupted after step {}", end.steps) : std::string("ok");
+}
+
+int runExitCode(const RunEnd& end)
+{
+    if (!end.diverged.empty()) return static_cast<int>(ExitCode::Diverged);
+    return end.interrupted ? static_cast<int>(ExitCode::Interrupted) : 0;
 }
 
 void printRunFiles(const RunOutput& output, const RunEnd& end, const gpu::Context& context, bool plots)

@@ -70,7 +70,11 @@ struct RunEnd {
     std::vector<std::string> pictures; // file names in the output folder
     std::string capture;               // RenderDoc file, or empty
     std::string diverged;              // why the run stopped early, or empty
+    bool interrupted = false;          // stopped by Ctrl-C or SIGTERM (app/Interrupt.h)
 };
+// "ok", "interrupted after step N" or "DIVERGED: why"; and the exit code (0, 130 or 1).
+std::string runStatusLine(const RunEnd& end);
+int runExitCode(const RunEnd& end);
 // summary.json's common tail (frames, capture, validation, warnings, status), then the file.
 void writeRunSummary(nlohmann::ordered_json& summary, const RunEnd& end, const gpu::Context& context,
                      const std::vector<std::string>& warnings, const std::filesystem::path& dir);

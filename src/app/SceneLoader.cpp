@@ -439,6 +439,16 @@ void validateScene(const Scene& scene, const std::string& where)
     }
 }
 
+namespace {
+// nlohmann's message without its "[json.exception.out_of_range.406] " prefix.
+std::string jsonMessage(const json::exception& e)
+{
+    std::string msg = e.what();
+    if (auto pos = msg.find("] "); pos != std::string::npos) msg = msg.substr(pos + 2);
+    return msg;
+}
+} // namespace
+
 Scene loadScene(const std::filesystem::path& file)
 {
     const std::string where = file.string();
@@ -450,8 +460,16 @@ Scene loadScene(const std::filesystem::path& file)
     std::stringstream text;
     text << in.rdbuf();
     json root;
+    // The key being read, so that a number that overflows a double (1e999) is reported where it is.
+    std::string key;
+    const json::parser_callback_t track = [&key](int, json::parse_event_t event, json& parsed) {
+        if (event == json::parse_event_t::key && parsed.is_string()) key = parsed.get<std::string>();
+        return true;
+    };
     try {
-        root = json::parse(text.str());
+        root = json::parse(text.str(), track);
+    } catch (const json::out_of_range& e) {
+        throw Error(fmt::format("{}: \"{}\": {}; expected a finite number", where, key, jsonMessage(e)));
     } catch (const json::parse_error& e) {
         // nlohmann's message holds "line L, column C".
         std::string msg = e.what();
@@ -474,6 +492,8 @@ void applyOverride(Scene& scene, const std::string& assignment)
     json value;
     try {
         value = json::parse(text);
+    } catch (const json::out_of_range& e) {
+        throw Error(fmt::format("--set {}: {}; expected a finite number", assignment, jsonMessage(e)));
     } catch (const json::parse_error&) {
         value = text; // a bare string
     }

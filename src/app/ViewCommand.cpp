@@ -502,7 +502,7 @@ int ViewSession::run()
         frames_->submit(slot, acquired_[slot], kAcquireWait, swapchain_->renderFinished(*index));
         if (!swapchain_->present(*index, swapchain_->renderFinished(*index))) needRecreate_ = true;
         if (captureThis) {
-            capturePath_ = renderDoc_->endFrameCapture(context_->instance());
+            capturePath_ = renderDoc_->endFrameCapture(context_->instance(), frame);
             state_.lastCapture = capturePath_.empty() ? "RenderDoc wrote no capture" : capturePath_;
             std::fprintf(stderr, "floe view: frame %llu captured: %s\n", static_cast<unsigned long long>(frame),
                          state_.lastCapture.c_str());

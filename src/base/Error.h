@@ -7,7 +7,7 @@
 
 namespace floe {
 
-enum class ExitCode : int { Ok = 0, Diverged = 1, BadInput = 2, Failure = 3 };
+enum class ExitCode : int { Ok = 0, Diverged = 1, BadInput = 2, Failure = 3, Interrupted = 130 };
 
 class Error : public std::runtime_error {
 public:

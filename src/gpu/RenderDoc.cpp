@@ -55,7 +55,9 @@ std::string RenderDoc::locate()
 
 void RenderDoc::setCaptureTemplate(const std::string& pathTemplate)
 {
-    if (!injected_) api_->SetCaptureFilePathTemplate(pathTemplate.c_str());
+    if (injected_) return;
+    api_->SetCaptureFilePathTemplate(pathTemplate.c_str());
+    template_ = pathTemplate;
 }
 
 void RenderDoc::startFrameCapture(VkInstance instance)
@@ -63,7 +65,7 @@ void RenderDoc::startFrameCapture(VkInstance instance)
     api_->StartFrameCapture(RENDERDOC_DEVICEPOINTER_FROM_VKINSTANCE(instance), nullptr);
 }
 
-std::string RenderDoc::endFrameCapture(VkInstance instance)
+std::string RenderDoc::endFrameCapture(VkInstance instance, uint64_t frame)
 {
     if (api_->EndFrameCapture(RENDERDOC_DEVICEPOINTER_FROM_VKINSTANCE(instance), nullptr) != 1) return {};
     const uint32_t n = api_->GetNumCaptures();
@@ -72,7 +74,15 @@ std::string RenderDoc::endFrameCapture(VkInstance instance)
     if (api_->GetCapture(n - 1, nullptr, &length, nullptr) != 1 || length == 0) return {};
     std::vector<char> path(length + 1, '\0');
     api_->GetCapture(n - 1, path.data(), &length, nullptr);
-    return std::string(path.data());
+    std::string written(path.data());
+    if (template_.empty()) return written;
+    const std::string wanted = template_ + "_frame" + std::to_string(frame) + ".rdc";
+    std::error_code ec;
+    if (written != wanted) {
+        std::filesystem::rename(written, wanted, ec);
+        if (ec) return written; // keep RenderDoc's name rather than lose the capture
+    }
+    return wanted;
 }
 
 void RenderDoc::setTitle(const std::string& title)

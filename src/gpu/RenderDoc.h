@@ -2,6 +2,7 @@
 // before the Vulkan instance is created so that RenderDoc's layer wraps it.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -19,18 +20,21 @@ public:
     static std::string locate();
 
     bool injected() const { return injected_; } // started by renderdoccmd / the RenderDoc UI
-    // Captures are written as <pathTemplate>_frameN.rdc. Ignored when injected (the injector's
-    // -c option wins).
+    // Captures are written as <pathTemplate>_frameN.rdc, N the frame (or step) passed to
+    // endFrameCapture. Ignored when injected (the injector's -c option wins).
     void setCaptureTemplate(const std::string& pathTemplate);
     void startFrameCapture(VkInstance instance);
-    // Returns the capture's file path, or an empty string if RenderDoc wrote none.
-    std::string endFrameCapture(VkInstance instance);
+    // Returns the capture's file path, or an empty string if RenderDoc wrote none. RenderDoc
+    // numbers its files by its own frame counter, which API captures of a headless run never
+    // advance (it wrote capture_capture.rdc): the file is renamed to <pathTemplate>_frameN.rdc.
+    std::string endFrameCapture(VkInstance instance, uint64_t frame);
     void setTitle(const std::string& title);
 
 private:
     RenderDoc() = default;
     RENDERDOC_API_1_6_0* api_ = nullptr;
     bool injected_ = false;
+    std::string template_;
 };
 
 } // namespace floe::gpu

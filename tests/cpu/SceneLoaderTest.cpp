@@ -176,6 +176,20 @@ TEST_F(SceneFile, MalformedJsonNamesLineAndColumn)
     EXPECT_NE(msg.find(".json"), std::string::npos) << msg;
 }
 
+TEST_F(SceneFile, NumberTooLargeForADoubleNamesItsKey)
+{
+    // nlohmann refuses 1e999 (it overflows a double) with an exception of its own, which used to
+    // end the run as an internal error naming nothing.
+    for (const char* text :
+         {R"({"Configuration": {"particleRadius": 1e999}})", R"({"Configuration": {"gravitation": [0, -1e999, 0]}})"}) {
+        SCOPED_TRACE(text);
+        const std::string msg = errorOf(text);
+        EXPECT_NE(msg.find(".json"), std::string::npos) << msg;
+        EXPECT_TRUE(msg.find("\"particleRadius\"") != std::string::npos || msg.find("\"gravitation\"") != std::string::npos) << msg;
+        EXPECT_NE(msg.find("finite"), std::string::npos) << msg;
+    }
+}
+
 TEST_F(SceneFile, WrongTypeNamesKeyAndExpectation)
 {
     const std::string msg =

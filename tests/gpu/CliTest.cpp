@@ -4,6 +4,7 @@
 // capture whose structured data holds the passes.
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -116,6 +117,10 @@ TEST(Cli, BadInputExitsTwoWithAClearMessage)
         {"run " + good.string() + " --save-every 5", {"--save-state"}},
         {"run " + good.string() + " --set Configuration.timeStepSize=-3", {"--set", "Configuration.timeStepSize"}},
         {"run " + good.string() + " --set nokey=1", {"--set", "nokey"}},
+        {"run " + good.string() + " --set Configuration.timeStepSize=1e999", {"--set", "timeStepSize", "finite"}},
+        {"run " + good.string() + " --seconds nan", {"--seconds", "finite"}},
+        {"run " + good.string() + " --seconds inf", {"--seconds", "finite"}},
+        {"bench --suite sph --dt-seconds nan", {"--dt-seconds", "finite"}},
         {"run " + good.string() + " --device no-such-device", {"no-such-device", "name does not match"}},
         {"run", {"scene"}},
         {"frobnicate", {"frobnicate"}},
@@ -228,6 +233,8 @@ TEST(Cli, ExportsSavedStatesAndResumedRuns)
 
     const nlohmann::json second = nlohmann::json::parse(readFile(out / "second" / "summary.json"));
     EXPECT_EQ(second["first_step"], 21);
+    EXPECT_EQ(second["loaded_state"], (out / "half.state").string()) << "a resumed run records the state it loaded";
+    EXPECT_TRUE(nlohmann::json::parse(readFile(out / "straight" / "summary.json"))["loaded_state"].is_null());
     EXPECT_EQ(second["steps"], 10);
     const std::string metrics = readFile(out / "second" / "metrics.csv");
     EXPECT_NE(metrics.find("\n21,"), std::string::npos) << "step numbers continue after a resume";
@@ -251,11 +258,40 @@ TEST(Cli, ExportsSavedStatesAndResumedRuns)
         EXPECT_NE(vtk.find("POINTS 1250 float"), std::string::npos) << name;
         EXPECT_NE(vtk.find("SCALARS pressure float 1"), std::string::npos) << name;
     }
+    // A shorter run into the same folder removes the earlier run's files (metrics, summary and two
+    // exports) and leaves files that are not Floe's.
+    std::ofstream(out / "first" / "notes.txt") << "mine";
+    r = floe("run " + scene + " --steps 3 --frames 0 --quiet --out " + (out / "first").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_FALSE(fs::exists(out / "first" / "particles_000010.ply")) << "a stale export of the earlier run";
+    EXPECT_FALSE(fs::exists(out / "first" / "particles_000020.ply")) << "a stale export of the earlier run";
+    EXPECT_TRUE(fs::exists(out / "first" / "notes.txt")) << "a file Floe did not write";
+    EXPECT_NE(r.output.find("removed 4 files of an earlier run"), std::string::npos) << r.output;
     // A state does not load into a different scene set-up.
     r = floe("run " + std::string(FLOE_SOURCE_DIR) + "/assets/scenes/rest_2d.json --steps 2 --frames 0 --quiet --out " +
              (out / "wrong").string() + " --load-state " + (out / "half.state").string());
     EXPECT_EQ(r.status, 2) << r.output;
     EXPECT_NE(r.output.find("different scene"), std::string::npos) << r.output;
+}
+
+TEST(Cli, AnInterruptedRunWritesItsSummaryAndExits130)
+{
+    // Ctrl-C (SIGINT) once the run is under way: the step in flight ends, metrics.csv and
+    // summary.json (status "interrupted") are written, the exit status is 130.
+    const fs::path out = tempDir("interrupted");
+    const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/dam_break_2d.json";
+    const std::string script = std::string(FLOE_BINARY) + " run " + scene + " --seconds 1000 --frames 0 --quiet --out " +
+                               out.string() + " & pid=$!; for i in $(seq 600); do [ -s " + (out / "metrics.csv").string() +
+                               " ] && break; sleep 0.1; done; kill -INT $pid; wait $pid; echo \"exit=$?\"";
+    const Result r = shell("bash -c '" + script + "'");
+    EXPECT_NE(r.output.find("exit=130"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("interrupted after step"), std::string::npos) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+    EXPECT_EQ(summary["status"], "interrupted");
+    EXPECT_GT(summary["steps"].get<int>(), 0);
+    EXPECT_LT(summary["end_time"].get<double>(), 1000.0);
+    const std::string metrics = readFile(out / "metrics.csv");
+    EXPECT_EQ(std::count(metrics.begin(), metrics.end(), '\n'), summary["steps"].get<int>() + 1) << "a row per step done";
 }
 
 TEST(Cli, ADivergedRunExitsOneAndExportsItsLastGoodState)
@@ -657,6 +693,7 @@ TEST(Cli, CaptureWritesARenderDocFileWithThePasses)
     const std::string capture = summary["capture"];
     EXPECT_TRUE(fs::exists(capture)) << capture;
     EXPECT_EQ(fs::path(capture).parent_path(), out);
+    EXPECT_EQ(fs::path(capture).filename(), "capture_frame1.rdc") << "the name docs/commands.md gives";
     // Read the capture's structured data with RenderDoc's Python module (no replay needed).
     const std::string script = std::string(FLOE_SOURCE_DIR) + "/tools/capture_summary.py";
     const Result summaryRun = shell("/usr/bin/python3 " + script + " " + capture);
