@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <glm/geometric.hpp>
 
+#include "base/Error.h"
 #include "sim/sph/BoundarySampler.h"
 
 namespace floe {
@@ -50,6 +51,16 @@ sim::WorldSettings makeWorld(const Scene& scene, float stopTime)
     sampling.spacing = scene.sph.boundarySpacing * 2.0f * scene.config.particleRadius;
     sampling.layers = scene.sph.boundaryLayers;
     sampling.flat = scene.config.sim2D;
+    double bound = 0.0;
+    for (size_t i = 0; i < scene.rigidBodies.size(); ++i) {
+        bound += sim::boundarySampleBound(scene.rigidBodies[i].mesh, sampling);
+        if (bound > sim::kMaxBoundarySamples)
+            throw Error(fmt::format("{}: RigidBodies[{}] ({}): sampling the boundaries at {:.3g} m gives up to {:.3g} particles, "
+                                    "over Floe's {:.3g}; expected bodies within a few thousand particle spacings "
+                                    "(shrink their scale or enlarge Configuration.particleRadius)",
+                                    scene.file.string(), i, scene.rigidBodies[i].geometryFile, sampling.spacing, bound,
+                                    sim::kMaxBoundarySamples));
+    }
     for (const RigidBody& body : scene.rigidBodies) {
         sampling.fluidInside = body.inverted;
         const std::vector<glm::vec3> samples = sim::sampleBoundary(body.mesh, sampling);

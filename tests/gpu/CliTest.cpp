@@ -95,6 +95,13 @@ TEST(Cli, BadInputExitsTwoWithAClearMessage)
     const fs::path range = writeScene(
         dir, "range.json", R"({"Configuration": {"particleRadius": -1}, "FluidBlocks": [{"start": [0,0,0], "end": [1,1,1]}]})");
     const fs::path good = writeScene(dir, "good.json", kSmallScene);
+    // A container 800 km wide sampled at 4 cm: refused in a moment instead of sampling for ever.
+    const fs::path huge =
+        writeScene(dir, "huge.json",
+                   R"({"Configuration": {"sim2D": true, "particleRadius": 0.02}, "RigidBodies": [{"geometryFile": ")" +
+                       std::string(FLOE_SOURCE_DIR) +
+                       R"(/assets/meshes/UnitBox.obj", "scale": [8e5, 8e5, 1], "isWall": true, "inverted": true}],
+                                         "FluidBlocks": [{"start": [0, 0, 0], "end": [1, 1, 0]}]})");
     const struct {
         std::string args;
         std::vector<std::string> mentions;
@@ -119,6 +126,7 @@ TEST(Cli, BadInputExitsTwoWithAClearMessage)
         {"run " + good.string() + " --set nokey=1", {"--set", "nokey"}},
         {"run " + good.string() + " --set Configuration.timeStepSize=1e999", {"--set", "timeStepSize", "finite"}},
         {"run " + good.string() + " --seconds nan", {"--seconds", "finite"}},
+        {"run " + huge.string() + " --steps 2", {"huge.json", "RigidBodies[0]", "particleRadius"}},
         {"run " + good.string() + " --seconds inf", {"--seconds", "finite"}},
         {"bench --suite sph --dt-seconds nan", {"--dt-seconds", "finite"}},
         {"run " + good.string() + " --device no-such-device", {"no-such-device", "name does not match"}},

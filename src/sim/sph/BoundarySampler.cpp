@@ -25,6 +25,27 @@ struct Dedup {
 
 } // namespace
 
+double boundarySampleBound(const geometry::TriangleMesh& mesh, const BoundarySampling& sampling)
+{
+    const double s = sampling.spacing;
+    double count = 0.0;
+    if (sampling.flat) {
+        for (const geometry::Segment& seg : geometry::sliceAtZ0(mesh))
+            count += std::max(1.0, std::ceil(double(glm::length(seg.b - seg.a)) / s)) + 1.0;
+    } else {
+        for (size_t t = 0; t < mesh.triangles.size(); ++t) {
+            const glm::dvec3 a = mesh.vertices[mesh.triangles[t].x], b = mesh.vertices[mesh.triangles[t].y],
+                             c = mesh.vertices[mesh.triangles[t].z];
+            const double ab = glm::length(b - a), bc = glm::length(c - b), ca = glm::length(a - c);
+            const double longest = std::max({ab, bc, ca});
+            // The two edges at the corner the lattice starts from, and the far edge.
+            const double e1 = std::max(1.0, std::ceil((ab + bc + ca - longest) / s)); // generous: their sum
+            count += (e1 + 1.0) * (e1 + 1.0) + std::ceil(longest / s) + 1.0;
+        }
+    }
+    return count * double(std::max(sampling.layers, 1));
+}
+
 std::vector<glm::vec3> sampleBoundary(const geometry::TriangleMesh& mesh, const BoundarySampling& sampling)
 {
     std::vector<glm::vec3> out;

@@ -22,6 +22,11 @@ struct BoundarySampling {
 // Points on the surface, at most one per cell of a spacing/4 grid (coincident samples of shared
 // edges and vertices are merged).
 std::vector<glm::vec3> sampleBoundary(const geometry::TriangleMesh& mesh, const BoundarySampling& sampling);
+// An upper bound on sampleBoundary's count (before merging), computed in double precision without
+// sampling: a body far larger than the particles is refused before it takes minutes and memory.
+double boundarySampleBound(const geometry::TriangleMesh& mesh, const BoundarySampling& sampling);
+// Floe's limit on boundary samples from one scene (about 3 GB while sampling).
+constexpr double kMaxBoundarySamples = 64.0e6;
 
 // The factor gamma on Akinci's weights Psi_b = gamma rho0 V_b with which a fluid lattice resting
 // one spacing h from a flat wall has the density of the bulk lattice. Akinci's V_b = 1/sum_k W_bk
