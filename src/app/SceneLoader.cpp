@@ -355,6 +355,48 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
     return scene;
 }
 
+namespace {
+// Deformable bodies start inside the domain and apart: a body outside used to run to a 100 %
+// volume error, and bodies inside each other are pushed apart at any speed in the first step.
+void checkBodyPlacement(const Scene& scene, const std::string& where)
+{
+    const std::vector<DeformableBody>& bodies = scene.deformableBodies;
+    std::vector<geometry::Bounds> bounds(bodies.size());
+    for (size_t i = 0; i < bodies.size(); ++i) bounds[i] = geometry::boundsOf(bodies[i].mesh);
+    const auto within = [](const geometry::Bounds& b, const glm::vec3& p) {
+        return glm::all(glm::greaterThanEqual(p, b.lo)) && glm::all(glm::lessThanEqual(p, b.hi));
+    };
+    const auto overlap = [](const geometry::Bounds& a, const geometry::Bounds& b) {
+        return glm::all(glm::lessThanEqual(a.lo, b.hi)) && glm::all(glm::lessThanEqual(b.lo, a.hi));
+    };
+    if (scene.domainGiven()) {
+        glm::vec3 lo, hi;
+        scene.domain(lo, hi);
+        for (size_t i = 0; i < bodies.size(); ++i)
+            for (int k = 0; k < 3; ++k) {
+                const float slack = 1e-5f * (hi[k] - lo[k]);
+                if (bounds[i].lo[k] < lo[k] - slack || bounds[i].hi[k] > hi[k] + slack)
+                    throw Error(
+                        fmt::format("{}: DeformableBodies[{}] ({}) reaches outside the domain on axis {}: it spans [{:.4g}, "
+                                    "{:.4g}] m, Floe.domainMin/domainMax [{:.4g}, {:.4g}] m; expected a body inside it",
+                                    where, i, bodies[i].shape, "xyz"[k], bounds[i].lo[k], bounds[i].hi[k], lo[k], hi[k]));
+            }
+    }
+    for (size_t i = 0; i < bodies.size(); ++i)
+        for (size_t j = i + 1; j < bodies.size(); ++j) {
+            if (!overlap(bounds[i], bounds[j])) continue;
+            const auto inside = [&](size_t a, size_t b) {
+                for (const glm::vec3& v : bodies[a].mesh.vertices)
+                    if (within(bounds[b], v) && geometry::contains(bodies[b].mesh, v)) return true;
+                return false;
+            };
+            if (inside(i, j) || inside(j, i))
+                throw Error(fmt::format("{}: DeformableBodies[{}] ({}) and [{}] ({}) overlap; expected bodies apart at the start",
+                                        where, i, bodies[i].shape, j, bodies[j].shape));
+        }
+}
+} // namespace
+
 void validateScene(const Scene& scene, const std::string& where)
 {
     if (!scene.fractureBodies.empty()) {
@@ -373,6 +415,7 @@ void validateScene(const Scene& scene, const std::string& where)
         if (d.plateSpeed > 0.0f && d.plateEnd >= d.plateStart)
             throw Error(
                 fmt::format("{}: Deformable.plateEnd {} m must lie below plateStart {} m", where, d.plateEnd, d.plateStart));
+        checkBodyPlacement(scene, where);
         return;
     }
     if (scene.fluidBlocks.empty() && scene.fluidModels.empty())

@@ -61,9 +61,15 @@ sim::WorldSettings makeWorld(const Scene& scene, float stopTime)
                                     scene.file.string(), i, scene.rigidBodies[i].geometryFile, sampling.spacing, bound,
                                     sim::kMaxBoundarySamples));
     }
-    for (const RigidBody& body : scene.rigidBodies) {
+    for (size_t i = 0; i < scene.rigidBodies.size(); ++i) {
+        const RigidBody& body = scene.rigidBodies[i];
         sampling.fluidInside = body.inverted;
         const std::vector<glm::vec3> samples = sim::sampleBoundary(body.mesh, sampling);
+        // A wall without samples holds nothing back: the fluid would fall through it unnoticed.
+        if (samples.empty())
+            throw Error(fmt::format(
+                "{}: RigidBodies[{}] ({}) gives no boundary particles: {}", scene.file.string(), i, body.geometryFile,
+                scene.config.sim2D ? "in 2D its mesh must cross the plane z = 0, which it does not" : "its mesh has no triangles"));
         w.boundary.insert(w.boundary.end(), samples.begin(), samples.end());
         // Pictures show obstacles; walls (SPlisHSPlasH's isWall) only in 2D, where they do not
         // hide the fluid.

@@ -190,6 +190,28 @@ TEST_F(SceneFile, NumberTooLargeForADoubleNamesItsKey)
     }
 }
 
+TEST_F(SceneFile, DeformableBodiesOutsideTheDomainOrInsideEachOtherAreRefused)
+{
+    const std::string domain =
+        R"("Configuration": {"timeStepSize": 0.005}, "Floe": {"domainMin": [-2, 0, -1], "domainMax": [2, 3, 1]}, )";
+    std::string msg =
+        errorOf("{" + domain + R"("DeformableBodies": [{"shape": "sphere", "radius": 0.3, "translation": [5, 1, 0]}]})");
+    EXPECT_NE(msg.find("DeformableBodies[0]"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("outside the domain on axis x"), std::string::npos) << msg;
+    msg = errorOf("{" + domain + R"("DeformableBodies": [{"shape": "sphere", "radius": 0.3, "translation": [0, 1, 0]},
+        {"shape": "box", "size": [0.4, 0.4, 0.4], "translation": [0.4, 1, 0]}]})");
+    EXPECT_NE(msg.find("DeformableBodies[0] (sphere) and [1] (box) overlap"), std::string::npos) << msg;
+    // Apart (0.05 m between the sphere and the box), and a torus around a sphere that passes
+    // through its hole: both load.
+    EXPECT_EQ(errorOf("{" + domain + R"("DeformableBodies": [{"shape": "sphere", "radius": 0.3, "translation": [0, 1, 0]},
+        {"shape": "box", "size": [0.4, 0.4, 0.4], "translation": [0.55, 1, 0]}]})"),
+              "");
+    EXPECT_EQ(errorOf("{" + domain + R"("DeformableBodies": [{"shape": "sphere", "radius": 0.1, "translation": [0, 1, 0]},
+        {"shape": "torus", "majorRadius": 0.4, "minorRadius": 0.1, "translation": [0, 1, 0], "rotationAxis": [1, 0, 0],
+         "rotationAngle": 1.5707963}]})"),
+              "");
+}
+
 TEST_F(SceneFile, WrongTypeNamesKeyAndExpectation)
 {
     const std::string msg =

@@ -102,6 +102,13 @@ TEST(Cli, BadInputExitsTwoWithAClearMessage)
                        std::string(FLOE_SOURCE_DIR) +
                        R"(/assets/meshes/UnitBox.obj", "scale": [8e5, 8e5, 1], "isWall": true, "inverted": true}],
                                          "FluidBlocks": [{"start": [0, 0, 0], "end": [1, 1, 0]}]})");
+    // A 2D wall that misses the plane z = 0 has no samples: the fluid would fall through it.
+    const fs::path missing2D =
+        writeScene(dir, "miss.json",
+                   R"({"Configuration": {"sim2D": true, "particleRadius": 0.02}, "RigidBodies": [{"geometryFile": ")" +
+                       std::string(FLOE_SOURCE_DIR) +
+                       R"(/assets/meshes/UnitBox.obj", "translation": [0.5, 0.5, 5], "scale": [2, 2, 1],
+                                              "isWall": true, "inverted": true}], "FluidBlocks": [{"start": [0, 0, 0], "end": [1, 1, 0]}]})");
     const struct {
         std::string args;
         std::vector<std::string> mentions;
@@ -127,6 +134,7 @@ TEST(Cli, BadInputExitsTwoWithAClearMessage)
         {"run " + good.string() + " --set Configuration.timeStepSize=1e999", {"--set", "timeStepSize", "finite"}},
         {"run " + good.string() + " --seconds nan", {"--seconds", "finite"}},
         {"run " + huge.string() + " --steps 2", {"huge.json", "RigidBodies[0]", "particleRadius"}},
+        {"run " + missing2D.string() + " --steps 2", {"miss.json", "RigidBodies[0]", "no boundary particles", "z = 0"}},
         {"run " + good.string() + " --seconds inf", {"--seconds", "finite"}},
         {"bench --suite sph --dt-seconds nan", {"--dt-seconds", "finite"}},
         {"run " + good.string() + " --device no-such-device", {"no-such-device", "name does not match"}},
