@@ -36,34 +36,33 @@ void main()
     const vec4 pi4 = FLOE_LOAD_VEC4(positions, i);
     const vec3 xi = pi4.xyz;
     const ivec3 c = sphCell(xi);
-    float rho = 0.0;
+    const float support2 = sphSupport() * sphSupport();
+    float rho = pi4.w * sphW(0.0); // the particle itself; the neighbours add theirs in the mask's loop
     vec3 gradFluid = vec3(0.0), gradBoundary = vec3(0.0);
     float gradSquares = 0.0, boundaryNeighbours = 0.0;
     const uint capacity = sphNeighbourCapacity(DIMS);
     uint listed = 0u;      // fluid neighbours found; the list holds the first `capacity`
     bool overflow = false; // more than the list or a strip's mask holds: later passes walk the grid
     GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
-    // The candidates: the density, and a mask of the neighbours among the strip's first 64.
-    // Nothing else happens per candidate: lavapipe executes every branch of the loop for all of
-    // them, about six times the neighbours, so the gradients and the list's stores wait for the
-    // mask's loop below, which runs once per neighbour.
+    // The candidates: a mask of the neighbours among the strip's first 64, from the squared
+    // distance alone. Nothing else happens per candidate: lavapipe executes every branch of the
+    // loop for all of them, about six times the neighbours, so the square root, the kernel and
+    // its gradient and the list's stores wait for the mask's loop below, which runs once per
+    // neighbour (moving the kernel there made this pass 12 % faster on lavapipe, 3D dam break).
     const uint masked = min(end, begin + SPH_STRIP_SLOTS);
     uvec2 bits = uvec2(0u);
     for (uint j = begin; j < masked; ++j) {
-        const vec4 pj = FLOE_LOAD_VEC4(positions, j);
-        const float r = length(xi - pj.xyz);
-        if (r < sphSupport()) { // false for NaN: one broken particle does not spread
-            rho += pj.w * sphW(r);
-            const uint k = j - begin;
-            if (j != i) {
-                if (k < 32u)
-                    bits.x |= 1u << k;
-                else
-                    bits.y |= 1u << (k - 32u);
-            }
+        const vec3 d = xi - FLOE_LOAD_VEC4(positions, j).xyz;
+        const uint k = j - begin;
+        // False for NaN: one broken particle does not spread.
+        if (dot(d, d) < support2 && j != i) {
+            if (k < 32u)
+                bits.x |= 1u << k;
+            else
+                bits.y |= 1u << (k - 32u);
         }
     }
-    // The neighbours: m_j grad W_ij, DFSPH's diagonal, and the list's entries.
+    // The neighbours: the density, m_j grad W_ij, DFSPH's diagonal, and the list's entries.
     while ((bits.x | bits.y) != 0u) {
         const bool low = bits.x != 0u;
         const uint word = low ? bits.x : bits.y;
@@ -74,7 +73,9 @@ void main()
             bits.y = word & (word - 1u);
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
         const vec3 xij = xi - pj.xyz;
-        const vec3 g = pj.w * sphGradW(xij, length(xij));
+        const float r = length(xij);
+        rho += pj.w * sphW(r);
+        const vec3 g = pj.w * sphGradW(xij, r);
         if (DIAGONAL != 0u) {
             gradFluid += g;
             gradSquares += dot(g, g) / pj.w; // m_j |grad W_ij|^2
@@ -88,9 +89,9 @@ void main()
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
         const vec3 xij = xi - pj.xyz;
         const float r = length(xij);
-        if (r < sphSupport()) {
+        if (r < sphSupport() && j != i) {
             rho += pj.w * sphW(r);
-            if (j != i) {
+            {
                 overflow = true;
                 if (DIAGONAL != 0u) {
                     const vec3 g = sphGradW(xij, r);
