@@ -1,10 +1,10 @@
 #version 460
-// One thread per sorted slot: the CSR of the node-ordered incidence from the sorted (node,
-// corner) pairs: nodeStart[n] = slots with a node below n (each entry written by exactly one
-// invocation), the corner of each slot and its inverse, and the segment heads of the per-node
-// segmented scan. Every node belongs to a tet (TetMesh drops unused nodes, duplication gives
-// each copy tets), so a run of nodes between two slots holds one node and the loops below run
-// once: grid/cell_start explains why a long loop here would break on lavapipe.
+// The CSR of the node-ordered incidence from the sorted (node, corner) pairs, with an invocation
+// per sorted slot and one per node entry (the dispatch covers both): a slot writes its corner,
+// the corner's slot and whether it heads its node's segment (for the per-node segmented scan); a
+// node n writes nodeStart[n] = the number of slots with a node below n, by a binary search of the
+// sorted keys. No invocation loops over a run of nodes, so nodes without tets (or a long run of
+// them) cost nothing extra and no driver's loop cap can cut a run short (grid/cell_start).
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_UINT(FRACTURE_BIND_KEYS, keys);
@@ -14,18 +14,29 @@ FLOE_OUT_UINT(FRACTURE_BIND_CORNERS, corners);
 FLOE_OUT_UINT(FRACTURE_BIND_SLOTS, slots);
 FLOE_OUT_UINT(FRACTURE_BIND_SPLIT, heads); // the heads, in the split flags' buffer slot
 
+// The first sorted slot whose key is >= n.
+uint lowerBound(uint count, uint n)
+{
+    uint lo = 0u, hi = count;
+    while (lo < hi) {
+        const uint mid = (lo + hi) >> 1u;
+        if (FLOE_LOAD_UINT(keys, mid) < n)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 void main()
 {
-    const uint s = floeGlobalIndex();
+    const uint t = floeGlobalIndex();
     const uint count = 4u * params.tets;
-    if (s >= count) return;
-    const uint key = FLOE_LOAD_UINT(keys, s);
-    const uint first = s == 0u ? 0u : FLOE_LOAD_UINT(keys, s - 1u) + 1u;
-    for (uint n = first; n <= key; ++n) FLOE_STORE_UINT(nodeStart, n, s);
-    if (s == count - 1u)
-        for (uint n = key + 1u; n <= params.nodes; ++n) FLOE_STORE_UINT(nodeStart, n, count);
-    const uint corner = FLOE_LOAD_UINT(values, s);
-    FLOE_STORE_UINT(corners, s, corner);
-    FLOE_STORE_UINT(slots, corner, s);
-    FLOE_STORE_UINT(heads, s, first <= key ? 1u : 0u);
+    if (t <= params.nodes) FLOE_STORE_UINT(nodeStart, t, lowerBound(count, t));
+    if (t >= count) return;
+    const uint key = FLOE_LOAD_UINT(keys, t);
+    const uint corner = FLOE_LOAD_UINT(values, t);
+    FLOE_STORE_UINT(corners, t, corner);
+    FLOE_STORE_UINT(slots, corner, t);
+    FLOE_STORE_UINT(heads, t, t == 0u || FLOE_LOAD_UINT(keys, t - 1u) != key ? 1u : 0u);
 }

@@ -389,7 +389,7 @@ void FractureBodies::addRebuild(graph::RenderGraph& graph)
         .write(FRACTURE_BIND_CORNERS, corners_)
         .write(FRACTURE_BIND_SLOTS, slots_)
         .write(FRACTURE_BIND_SPLIT, heads_)
-        .dispatchThreads(corners);
+        .dispatchThreads(std::max(corners, capacity_ + 1)); // every sorted slot and every node entry (GPU-side count)
     graph.addCompute(pipelines_.compute("fracture/node_mass"))
         .read(FRACTURE_BIND_PARAMS, params_)
         .read(FRACTURE_BIND_NODE_START, nodeStart_)
