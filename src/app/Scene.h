@@ -108,6 +108,12 @@ struct FloeSettings {
     float friction = 0.2f;        // tangential velocity lost on domain wall contact
     float fovY = 40.0f;           // degrees, vertical field of view
     int frames = 4;               // pictures per run unless --frames
+    // Fluid particle mass: "rest" (Floe: rho0 (2r)^d over the lattice's kernel sum, so a block
+    // starts at rest density), "splishsplash" (SPlisHSPlasH's 0.8 rho0 (2r)^d: a block starts at
+    // 80 % density and settles), "auto": splishsplash for a scene without a "Floe" section.
+    std::string particleMass = "auto";
+    bool floeSection = false; // the scene has a "Floe" section (set by the loader)
+    bool splishsplashMass() const { return particleMass == "splishsplash" || (particleMass == "auto" && !floeSection); }
     static const SettingsTable& table();
 };
 

@@ -227,6 +227,7 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
                 scene.rigidBodies.push_back(std::move(body));
             }
         } else if (key == "Floe") {
+            scene.floe.floeSection = true;
             applyObject({{&FloeSettings::table(), &scene.floe}, {&sim::SphSettings::floeTable(), &scene.sph}}, value, where, "Floe",
                         {}, scene.warnings, {"container"});
             eosGiven = value.is_object() && value.contains("eos");

@@ -69,16 +69,27 @@ TEST_F(SceneFile, MinimalSceneUsesDefaultsAndSamplesTheBlock)
     ASSERT_EQ(p.size(), 64u);
     EXPECT_FLOAT_EQ(p[0].x, 0.1f);
     EXPECT_FLOAT_EQ(p.back().x, 0.4f); // 2r inside the far face too
-    // The mass makes the initial lattice exactly rest density (3D cubic lattice sum 0.99997).
-    EXPECT_NEAR(p[0].w, 1000.0f * 0.1f * 0.1f * 0.1f / 0.999972f, 1e-5f);
+    // Without a Floe section the scene is SPlisHSPlasH's, with its particle volume 0.8 (2r)^3.
+    EXPECT_NEAR(p[0].w, 0.8f * 1000.0f * 0.1f * 0.1f * 0.1f, 1e-5f);
     EXPECT_TRUE(scene.warnings.empty());
+    // With one (or Floe.particleMass rest) the mass makes the initial lattice exactly rest density
+    // (3D cubic lattice sum 0.99997); splishsplash asks for SPlisHSPlasH's anywhere.
+    const std::string withFloe =
+        R"({"Configuration": {"particleRadius": 0.05}, "Floe": {}, "FluidBlocks": [{"start": [0,0,0], "end": [0.5,0.5,0.5]}]})";
+    EXPECT_NEAR(particleMass(loadScene(write(withFloe))), 1000.0f * 0.1f * 0.1f * 0.1f / 0.999972f, 1e-5f);
+    Scene rest = loadScene(write(kMinimal));
+    applyOverride(rest, "Floe.particleMass=rest");
+    EXPECT_NEAR(particleMass(rest), 1000.0f * 0.1f * 0.1f * 0.1f / 0.999972f, 1e-5f);
+    Scene splish = loadScene(write(withFloe));
+    applyOverride(splish, "Floe.particleMass=splishsplash");
+    EXPECT_NEAR(particleMass(splish), 0.8f * 1000.0f * 0.1f * 0.1f * 0.1f, 1e-5f);
     EXPECT_EQ(scene.sph.pressureSolver(), sim::PressureSolver::Dfsph); // SPlisHSPlasH's default
 }
 
 TEST_F(SceneFile, TwoDimensionalSceneSamplesOneLayer)
 {
     const Scene scene = loadScene(write(
-        R"({"Configuration": {"particleRadius": 0.05, "sim2D": true}, "FluidBlocks": [{"start": [0,0,0], "end": [0.5,0.4,0]}]})"));
+        R"({"Configuration": {"particleRadius": 0.05, "sim2D": true}, "Floe": {}, "FluidBlocks": [{"start": [0,0,0], "end": [0.5,0.4,0]}]})"));
     EXPECT_EQ(countFluidParticles(scene), 4u * 3u);
     for (const glm::vec4& p : sampleFluidParticles(scene)) EXPECT_EQ(p.z, 0.0f);
     EXPECT_NEAR(particleMass(scene), 1000.0f * 0.1f * 0.1f / 1.000862f, 1e-5f);
@@ -102,7 +113,7 @@ TEST_F(SceneFile, BlocksGiveSplishSplashsParticleCounts)
     // density (each mode's mass from its own lattice sum).
     for (int mode : {1, 2}) {
         SCOPED_TRACE(mode);
-        scene = loadScene(write(fmt::format(R"({{"Configuration": {{"particleRadius": 0.05}},
+        scene = loadScene(write(fmt::format(R"({{"Configuration": {{"particleRadius": 0.05}}, "Floe": {{"particleMass": "rest"}},
             "FluidBlocks": [{{"denseMode": {}, "start": [0, 0, 0], "end": [1, 1, 1]}}]}})",
                                             mode)));
         const double r = 0.05, d = 0.1;
