@@ -91,13 +91,11 @@ void main()
         const float r = length(xij);
         if (r < sphSupport() && j != i) {
             rho += pj.w * sphW(r);
-            {
-                overflow = true;
-                if (DIAGONAL != 0u) {
-                    const vec3 g = sphGradW(xij, r);
-                    gradFluid += pj.w * g;
-                    gradSquares += pj.w * dot(g, g);
-                }
+            overflow = true;
+            if (DIAGONAL != 0u) {
+                const vec3 g = sphGradW(xij, r);
+                gradFluid += pj.w * g;
+                gradSquares += pj.w * dot(g, g);
             }
         }
     }

@@ -364,12 +364,6 @@ void checkBodyPlacement(const Scene& scene, const std::string& where)
     const std::vector<DeformableBody>& bodies = scene.deformableBodies;
     std::vector<geometry::Bounds> bounds(bodies.size());
     for (size_t i = 0; i < bodies.size(); ++i) bounds[i] = geometry::boundsOf(bodies[i].mesh);
-    const auto within = [](const geometry::Bounds& b, const glm::vec3& p) {
-        return glm::all(glm::greaterThanEqual(p, b.lo)) && glm::all(glm::lessThanEqual(p, b.hi));
-    };
-    const auto overlap = [](const geometry::Bounds& a, const geometry::Bounds& b) {
-        return glm::all(glm::lessThanEqual(a.lo, b.hi)) && glm::all(glm::lessThanEqual(b.lo, a.hi));
-    };
     if (scene.domainGiven()) {
         glm::vec3 lo, hi;
         scene.domain(lo, hi);
@@ -385,10 +379,10 @@ void checkBodyPlacement(const Scene& scene, const std::string& where)
     }
     for (size_t i = 0; i < bodies.size(); ++i)
         for (size_t j = i + 1; j < bodies.size(); ++j) {
-            if (!overlap(bounds[i], bounds[j])) continue;
+            if (!bounds[i].overlaps(bounds[j])) continue;
             const auto inside = [&](size_t a, size_t b) {
                 for (const glm::vec3& v : bodies[a].mesh.vertices)
-                    if (within(bounds[b], v) && geometry::contains(bodies[b].mesh, v)) return true;
+                    if (bounds[b].contains(v) && geometry::contains(bodies[b].mesh, v)) return true;
                 return false;
             };
             if (inside(i, j) || inside(j, i))

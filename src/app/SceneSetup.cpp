@@ -51,18 +51,17 @@ sim::WorldSettings makeWorld(const Scene& scene, float stopTime)
     sampling.spacing = scene.sph.boundarySpacing * 2.0f * scene.config.particleRadius;
     sampling.layers = scene.sph.boundaryLayers;
     sampling.flat = scene.config.sim2D;
-    double bound = 0.0;
+    double bound = 0.0; // boundary samples of the bodies so far, at most
     for (size_t i = 0; i < scene.rigidBodies.size(); ++i) {
-        bound += sim::boundarySampleBound(scene.rigidBodies[i].mesh, sampling);
+        const RigidBody& body = scene.rigidBodies[i];
+        // Bounded from the mesh before sampling: a body far larger than the particles would take
+        // minutes and gigabytes.
+        bound += sim::boundarySampleBound(body.mesh, sampling);
         if (bound > sim::kMaxBoundarySamples)
             throw Error(fmt::format("{}: RigidBodies[{}] ({}): sampling the boundaries at {:.3g} m gives up to {:.3g} particles, "
                                     "over Floe's {:.3g}; expected bodies within a few thousand particle spacings "
                                     "(shrink their scale or enlarge Configuration.particleRadius)",
-                                    scene.file.string(), i, scene.rigidBodies[i].geometryFile, sampling.spacing, bound,
-                                    sim::kMaxBoundarySamples));
-    }
-    for (size_t i = 0; i < scene.rigidBodies.size(); ++i) {
-        const RigidBody& body = scene.rigidBodies[i];
+                                    scene.file.string(), i, body.geometryFile, sampling.spacing, bound, sim::kMaxBoundarySamples));
         sampling.fluidInside = body.inverted;
         const std::vector<glm::vec3> samples = sim::sampleBoundary(body.mesh, sampling);
         // A wall without samples holds nothing back: the fluid would fall through it unnoticed.

@@ -9,6 +9,7 @@
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vector_relational.hpp>
 
 namespace floe::geometry {
 
@@ -45,6 +46,14 @@ struct Bounds {
     glm::vec3 lo{1e30f}, hi{-1e30f};
     void add(const glm::vec3& p);
     bool empty() const { return lo.x > hi.x; }
+    bool contains(const glm::vec3& p) const
+    {
+        return glm::all(glm::greaterThanEqual(p, lo)) && glm::all(glm::lessThanEqual(p, hi));
+    }
+    bool overlaps(const Bounds& b) const
+    {
+        return glm::all(glm::lessThanEqual(lo, b.hi)) && glm::all(glm::lessThanEqual(b.lo, hi));
+    }
 };
 Bounds boundsOf(const TriangleMesh& mesh);
 
