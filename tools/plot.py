@@ -73,6 +73,30 @@ def save(plt, fig, path, written):
     written.append(path)
 
 
+def plot_gpu_ms(plt, t, m, out_dir, written):
+    """GPU ms per step: the total and the passes timed on most steps (with --timers pass)."""
+    passes = [k for k in m if k.startswith("gpu_ms:") and k != "gpu_ms:step"]
+    steady = []
+    for k in passes:
+        values = [v for v in m[k] if not math.isnan(v)]
+        if len(values) >= 0.5 * len(t):
+            steady.append((sum(values) / len(values), k))
+    steady.sort(reverse=True)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    x, y = finite(t, m["gpu_ms_total"])
+    ax.plot(x, y, label="total", color="black", linewidth=1.2)
+    for _, k in steady[:8]:
+        x, y = finite(t, m[k])
+        ax.plot(x, y, label=k[len("gpu_ms:"):], linewidth=0.9)
+    ax.set_xlabel("simulated time (s)")
+    ax.set_ylabel("GPU ms per step")
+    ax.set_title("GPU time per pass" if steady else "GPU time per step (--timers pass: per pass)")
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, ncol=2)
+    save(plt, fig, os.path.join(out_dir, "gpu_ms.png"), written)
+
+
 def plot_run(csv_path, out_dir):
     plt = pyplot()
     m = read_metrics(csv_path)
@@ -106,27 +130,12 @@ def plot_run(csv_path, out_dir):
     save(plt, fig, os.path.join(out_dir, "solver_iterations.png"), written)
 
     # GPU ms per pass: the passes timed on most steps, largest mean first (render passes run on
-    # picture steps only and are left to the summary).
-    passes = [k for k in m if k.startswith("gpu_ms:")]
-    steady = []
-    for k in passes:
-        values = [v for v in m[k] if not math.isnan(v)]
-        if len(values) >= 0.5 * len(t):
-            steady.append((sum(values) / len(values), k))
-    steady.sort(reverse=True)
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    x, y = finite(t, m["gpu_ms_total"])
-    ax.plot(x, y, label="total", color="black", linewidth=1.2)
-    for _, k in steady[:8]:
-        x, y = finite(t, m[k])
-        ax.plot(x, y, label=k[len("gpu_ms:"):], linewidth=0.9)
-    ax.set_xlabel("simulated time (s)")
-    ax.set_ylabel("GPU ms per step")
-    ax.set_title("GPU time per pass")
-    ax.set_ylim(bottom=0)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, ncol=2)
-    save(plt, fig, os.path.join(out_dir, "gpu_ms.png"), written)
+    # picture steps only and are left to the summary). A run with --timers step has the step's
+    # total alone; one with --timers off has no GPU times and no such plot.
+    if all(math.isnan(v) for v in m["gpu_ms_total"]):
+        print("plot.py: no GPU times in this run (--timers off): no gpu_ms.png")
+    else:
+        plot_gpu_ms(plt, t, m, out_dir, written)
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
     x, y = finite(t, m.get("kinetic_energy", []))

@@ -58,6 +58,9 @@
 #define SPH_BIND_NEIGHBOURS 23
 #define SPH_BIND_NEIGHBOUR_COUNTS 24
 #define SPH_BIND_SOLVER_STATE 19 // vec4 per particle, kept from step to step: x DFSPH kappa dt^2, y DFSPH kappa_v dt
+// Predicates of the recorded solver iterations' conditional regions per solve (pressure, DFSPH
+// divergence): one uint per iteration, the most iterations any solver setting allows.
+#define SPH_ITERATION_FLAGS 10001u
 
 // Error measures of the Jacobi solvers (specialization constant ERROR_MODE of sph/jacobi_update).
 #define SPH_ERROR_PRESSURED 0        // Floe: predicted compression max(-r, 0)/rho0 averaged over the particles with p > 0

@@ -12,15 +12,18 @@
 // thesis's signed average over all particles (digest-001 §2.7 step 4d), or SPlisHSPlasH's sums
 // divided by all fluid particles. Divergence errors are per time step (times dt), as
 // SPlisHSPlasH's maxErrorV.
+// The pass ends the iteration (sph/solver_stop.glsl): an iteration is two dispatches, not three.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "sph/sph_common.glsl"
 
 layout(local_size_x = SPH_GROUP_SIZE) in;
-layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
+layout(std430, binding = SPH_BIND_STATE) buffer State { SphState state; };
 layout(constant_id = 2) const uint ERROR_MODE = SPH_ERROR_PRESSURED;
 layout(constant_id = 3) const uint SYSTEM = SPH_SYSTEM_IISPH;
 layout(constant_id = 4) const uint UPDATE = SPH_UPDATE_RELAXED;
+layout(constant_id = 5) const uint COUNTER = 0u; // 0: the pressure solve, 1: DFSPH's divergence-free solve
+const uint STALL = 0u;
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
@@ -28,9 +31,7 @@ FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
 FLOE_IN_VEC4(SPH_BIND_ACCEL, accelerations);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
-FLOE_OUT_VEC4(SPH_BIND_OUT0, errorPartials); // x error sum, y particles counted
-
-shared vec2 subgroupSums[SPH_GROUP_SIZE];
+#include "sph/solver_stop.glsl"
 
 void main()
 {
@@ -98,12 +99,5 @@ void main()
             error = counted * max(-residual, 0.0) / rho0;
         }
     }
-    const vec2 sum = subgroupAdd(vec2(error, counted));
-    if (subgroupElect()) subgroupSums[gl_SubgroupID] = sum;
-    barrier();
-    if (gl_LocalInvocationIndex == 0u) {
-        vec2 total = vec2(0.0);
-        for (uint s = 0u; s < gl_NumSubgroups; ++s) total += subgroupSums[s];
-        FLOE_STORE_VEC4(errorPartials, floeGroupIndex(), vec4(total, 0.0, 0.0));
-    }
+    sphEndIteration(subgroupAdd(vec2(error, counted)));
 }

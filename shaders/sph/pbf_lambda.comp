@@ -14,7 +14,10 @@
 #include "sph/sph_common.glsl"
 
 layout(local_size_x = SPH_GROUP_SIZE) in;
+layout(std430, binding = SPH_BIND_STATE) buffer State { SphState state; };
 layout(constant_id = 2) const uint ERROR_MODE = SPH_ERROR_PRESSURED;
+const uint COUNTER = 0u;
+const uint STALL = 0u;
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_ANCHORS, anchors);       // the predicted positions the lists were built at
@@ -23,9 +26,7 @@ FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_OUT_VEC4(SPH_BIND_FIELDS, fields);
-FLOE_OUT_VEC4(SPH_BIND_OUT0, errorPartials); // x error sum, y particles counted
-
-shared vec2 subgroupSums[SPH_GROUP_SIZE];
+#include "sph/solver_stop.glsl"
 
 // SPlisHSPlasH's constraint force mixing epsilon (m^-2 in Floe's units), far below sum |grad C|^2
 // (about 1e3/h^2 m^-2): it only keeps an isolated particle's lambda finite.
@@ -71,12 +72,5 @@ void main()
         counted = ERROR_MODE == SPH_ERROR_PRESSURED ? (constraint > 0.0 ? 1.0 : 0.0) : 1.0;
         error = constraint;
     }
-    const vec2 sum = subgroupAdd(vec2(error, counted));
-    if (subgroupElect()) subgroupSums[gl_SubgroupID] = sum;
-    barrier();
-    if (gl_LocalInvocationIndex == 0u) {
-        vec2 total = vec2(0.0);
-        for (uint s = 0u; s < gl_NumSubgroups; ++s) total += subgroupSums[s];
-        FLOE_STORE_VEC4(errorPartials, floeGroupIndex(), vec4(total, 0.0, 0.0));
-    }
+    sphEndIteration(subgroupAdd(vec2(error, counted))); // and the stopping rule in the last workgroup
 }

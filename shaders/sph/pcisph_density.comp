@@ -14,8 +14,10 @@
 #include "sph/sph_common.glsl"
 
 layout(local_size_x = SPH_GROUP_SIZE) in;
-layout(std140, binding = SPH_BIND_STATE) uniform State { SphState state; };
+layout(std430, binding = SPH_BIND_STATE) buffer State { SphState state; };
 layout(constant_id = 2) const uint ERROR_MODE = SPH_ERROR_PRESSURED;
+const uint COUNTER = 0u;
+const uint STALL = 1u; // PCISPH can stall at an impact (sph/solver_stop.glsl)
 layout(constant_id = 3) const float FACTOR = 0.0;
 FLOE_IN_VEC4(SPH_BIND_ACCEL, predictedPositions);
 FLOE_IN_VEC4(SPH_BIND_POSITIONS, positions); // masses in w
@@ -25,9 +27,7 @@ FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
-FLOE_OUT_VEC4(SPH_BIND_OUT0, errorPartials); // x error sum, y particles counted
-
-shared vec2 subgroupSums[SPH_GROUP_SIZE];
+#include "sph/solver_stop.glsl"
 
 void main()
 {
@@ -65,12 +65,5 @@ void main()
             error = compression;
         }
     }
-    const vec2 sum = subgroupAdd(vec2(error, counted));
-    if (subgroupElect()) subgroupSums[gl_SubgroupID] = sum;
-    barrier();
-    if (gl_LocalInvocationIndex == 0u) {
-        vec2 total = vec2(0.0);
-        for (uint s = 0u; s < gl_NumSubgroups; ++s) total += subgroupSums[s];
-        FLOE_STORE_VEC4(errorPartials, floeGroupIndex(), vec4(total, 0.0, 0.0));
-    }
+    sphEndIteration(subgroupAdd(vec2(error, counted))); // and the stopping rule in the last workgroup
 }

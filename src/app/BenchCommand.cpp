@@ -247,6 +247,7 @@ int benchCommand(const BenchOptions& o)
         so.warmupSteps = o.warmup;
         so.dtSeconds = o.dtSeconds;
         so.dtRefinements = o.dtRefinements;
+        so.timers = *gpu::parseTimerMode(o.timers);
     }
     gpu::ContextOptions contextOptions;
     contextOptions.validation = o.device.validate;

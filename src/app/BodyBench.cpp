@@ -1,4 +1,5 @@
 #include "app/BodyBench.h"
+#include "app/LaunchBudget.h"
 
 #include <algorithm>
 #include <chrono>
@@ -44,6 +45,7 @@ std::vector<body::BodyInstance> grid(const std::vector<geometry::TriangleMesh>& 
 
 struct Timing {
     double gpuMs = 0, wallMs = 0, volumeError = 0;
+    nlohmann::ordered_json launchBudget; // per step
 };
 
 // Median GPU ms per step (all of the step's passes) after `warmup` steps.
@@ -66,7 +68,10 @@ Timing timeSteps(gpu::Context& context, const gpu::ShaderLibrary& shaders, const
         graph.execute(cmd, &frames.timer(0));
         frames.submit(0);
         frames.wait(0);
-        if (k < o.warmup) continue;
+        if (k < o.warmup) {
+            graph.resetStats();
+            continue;
+        }
         double ms = 0;
         for (const gpu::PassTime& p : frames.timer(0).results()) ms += p.ms;
         gpu.push_back(ms);
@@ -76,6 +81,7 @@ Timing timeSteps(gpu::Context& context, const gpu::ShaderLibrary& shaders, const
     }
     t.gpuMs = median(gpu);
     t.wallMs = median(wall);
+    t.launchBudget = launchBudgetJson(graph.stats(), double(o.steps));
     return t;
 }
 
@@ -123,7 +129,8 @@ Json bodyBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const B
                              {"omega", c.omega},
                              {"gpu_ms_per_step", t.gpuMs},
                              {"wall_ms_per_step", t.wallMs},
-                             {"volume_error_abs_max", t.volumeError}});
+                             {"volume_error_abs_max", t.volumeError},
+                             {"launch_budget_per_step", t.launchBudget}});
     }
     out["scenes"] = sceneRows;
 
@@ -164,9 +171,10 @@ void printBodyBench(const Json& r)
                "without contacts between bodies, as digest-002 Table 7.2)\n\n");
     fmt::print("{:<40} {:>7} {:>10} {:>6} {:>12} {:>13}\n", "scene", "bodies", "particles", "omega", "GPU ms/step", "max |dV|/V0");
     for (const Json& s : r["scenes"])
-        fmt::print("{:<40} {:>7} {:>10} {:>6} {:>12.3f} {:>12.4f}%\n", s["scene"].get<std::string>(), s["bodies"].get<int>(),
-                   s["particles"].get<uint32_t>(), s["omega"].get<int>(), s["gpu_ms_per_step"].get<double>(),
-                   100.0 * s["volume_error_abs_max"].get<double>());
+        fmt::print("{:<40} {:>7} {:>10} {:>6} {:>12.3f} {:>12.4f}%  ({} per step)\n", s["scene"].get<std::string>(),
+                   s["bodies"].get<int>(), s["particles"].get<uint32_t>(), s["omega"].get<int>(),
+                   s["gpu_ms_per_step"].get<double>(), 100.0 * s["volume_error_abs_max"].get<double>(),
+                   launchBudgetText(s["launch_budget_per_step"]));
     fmt::print("\nCube of {} particles against omega (digest-002 Table 7.3)\n\n", r["omega"][0]["particles"].get<uint32_t>());
     fmt::print("{:>6} {:>12} {:>12} {:>10} {:>10}\n", "omega", "fast ms", "naive ms", "intervals", "members");
     for (const Json& o : r["omega"])

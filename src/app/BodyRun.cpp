@@ -143,6 +143,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     gpu::Context context(runContextOptions(o));
     gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
+    graph.setTimerMode(*gpu::parseTimerMode(o.timers));
     body::BodySettings settings = bodySettings(scene);
     body::DeformableBodies bodies(context, shaders, graph, bodyInstances(scene), settings, bodyObstacles(scene));
     const glm::vec3 domainMax = settings.domainMax;

@@ -77,6 +77,10 @@ int runCli(int argc, char** argv)
     runCmd->add_option("--load-state", run.loadState, "resume from a state saved with --save-state");
     runCmd->add_flag("--quiet", run.quiet, "no progress line");
     runCmd->add_flag("--plots", run.plots, "write PNG plots of metrics.csv into DIR/plots (tools/plot.py, matplotlib)");
+    runCmd
+        ->add_option("--timers", run.timers,
+                     "GPU timestamps: step (one pair per step, default), pass (a pair per pass: the gpu_ms:PASS columns) or off")
+        ->check(CLI::IsMember({"pass", "step", "off"}));
     addDeviceOptions(runCmd, run.device);
 
     DeviceOptions info;
@@ -116,6 +120,10 @@ int runCli(int argc, char** argv)
         ->check(kFinite)
         ->check(CLI::Range(1e-3, 1e3));
     benchCmd->add_option("--dt-refinements", bench.dtRefinements, "bisection steps of the dt search")->check(CLI::Range(0, 20));
+    benchCmd
+        ->add_option("--timers", bench.timers,
+                     "SPH suite's GPU timestamps: pass (per pass, default), step (one pair per step) or off (wall time only)")
+        ->check(CLI::IsMember({"pass", "step", "off"}));
     addDeviceOptions(benchCmd, bench.device);
 
     CLI::App* keysCmd = app.add_subcommand("keys", "print every scene key with its type, unit, default and meaning (Markdown)");

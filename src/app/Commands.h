@@ -34,6 +34,7 @@ struct RunOptions {
     std::filesystem::path loadState;     // --load-state FILE
     bool quiet = false;                  // --quiet: no progress line
     bool plots = false;                  // --plots: PNG plots of metrics.csv (tools/plot.py)
+    std::string timers = "step";         // --timers pass|step|off
     DeviceOptions device;
 };
 
@@ -54,6 +55,7 @@ struct BenchOptions {
     int drops = 10;                                 // --drops (fracture suite: seeded drops per object and method)
     double dtSeconds = 1.0;                         // --dt-seconds
     int dtRefinements = 3;                          // --dt-refinements
+    std::string timers = "pass";                    // --timers pass|step|off (SPH suite)
     DeviceOptions device;
 };
 

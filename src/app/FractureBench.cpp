@@ -1,4 +1,5 @@
 #include "app/FractureBench.h"
+#include "app/LaunchBudget.h"
 
 #include <algorithm>
 #include <chrono>
@@ -240,16 +241,25 @@ Json fractureBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, con
             std::vector<double> fragments;
             double stepMs = 0;
             int steps = 0;
+            graph::RecordStats recorded; // the drops' steps, rebuilds included
             for (int d = 0; d < o.drops; ++d) {
                 graph::RenderGraph graph(context);
                 FractureBodies bodies(context, shaders, graph,
                                       {instance(mesh, seededRotation(uint32_t(d + 1)), glm::vec3(0.0f, 5.0f, 0.0f))},
                                       dropSettings(m, 3));
                 gpu::FrameResources frames(context, 1);
+                graph.resetStats();
                 for (int k = 0; k < o.dropSteps; ++k) {
                     stepMs += timedStep(bodies, graph, frames).step;
                     ++steps;
                 }
+                const graph::RecordStats& r = graph.stats();
+                recorded.dispatches += r.dispatches;
+                recorded.conditionalDispatches += r.conditionalDispatches;
+                recorded.draws += r.draws;
+                recorded.transfers += r.transfers;
+                recorded.barriers += r.barriers;
+                recorded.timestamps += r.timestamps;
                 fragments.push_back(double(bodies.report().fragments));
             }
             double mean = 0;
@@ -259,7 +269,8 @@ Json fractureBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, con
                               {"drops", o.drops},
                               {"fragments_mean", mean},
                               {"fragments", fragments},
-                              {"gpu_ms_per_step", steps ? stepMs / steps : 0.0}});
+                              {"gpu_ms_per_step", steps ? stepMs / steps : 0.0},
+                              {"launch_budget_per_step", launchBudgetJson(recorded, double(steps))}});
             std::fprintf(stderr, "floe bench: drops, %s, %s: %.1f fragments\n", tetShapeName(obj.shape), fractureMethodName(m),
                          mean);
         }
@@ -326,8 +337,9 @@ void printFractureBench(const Json& r)
                    row["iterations_8"]["cuts"].get<uint32_t>());
     fmt::print("\nfragments after drops from height 5, glass with tau 0.5, 3 iterations (Table 4 layout, mean of seeded drops)\n");
     for (const Json& row : r["fragments"])
-        fmt::print("  {:<16} {:<17} {:>8.1f} fragments  {:>7.2f} GPU ms/step\n", row["object"].get<std::string>(),
-                   row["method"].get<std::string>(), row["fragments_mean"].get<double>(), row["gpu_ms_per_step"].get<double>());
+        fmt::print("  {:<16} {:<17} {:>8.1f} fragments  {:>7.2f} GPU ms/step  ({} per step)\n", row["object"].get<std::string>(),
+                   row["method"].get<std::string>(), row["fragments_mean"].get<double>(), row["gpu_ms_per_step"].get<double>(),
+                   launchBudgetText(row["launch_budget_per_step"]));
     fmt::print("\nConstraint method (Table 6 layout; tau 2.5, drops from height 5): init host ms, GPU ms per step without and "
                "with breaks, fragments\n");
     for (const Json& row : r["constraint"])

@@ -145,6 +145,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     gpu::Context context(runContextOptions(o));
     gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
+    graph.setTimerMode(*gpu::parseTimerMode(o.timers));
     const fracture::FractureSettings settings = fractureSettings(scene);
     fracture::FractureBodies bodies(context, shaders, graph, fractureInstances(scene), settings);
 

@@ -179,6 +179,7 @@ int runCommand(const RunOptions& o)
     const double energyLimit = energyBound(scene, world);
     gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
+    graph.setTimerMode(*gpu::parseTimerMode(o.timers));
     const std::vector<glm::vec4> positions = sampleFluidParticles(scene);
     const std::vector<glm::vec4> velocities = initialVelocities(scene);
     sim::Simulation simulation(context, shaders, graph, world, scene.sph, positions, velocities);
@@ -354,7 +355,7 @@ int runCommand(const RunOptions& o)
             passStats[t.name].add(t.ms);
             total += t.ms;
         }
-        if (context.caps().timestamps) {
+        if (context.caps().timestamps && graph.timerMode() != gpu::TimerMode::Off) {
             csv.set("gpu_ms_total", float(total));
             gpuTotal.add(total);
         }
@@ -566,7 +567,8 @@ int runCommand(const RunOptions& o)
         csv.flush();
         std::fflush(stdout);
         writePlots(plotScript, outDir);
-        fmt::print("  plots       {}/plots/{{density_error,solver_iterations,gpu_ms,energy_dt}}.png\n", outDir.string());
+        fmt::print("  plots       {}/plots/{{density_error,solver_iterations,{}energy_dt}}.png\n", outDir.string(),
+                   graph.timerMode() == gpu::TimerMode::Off ? "" : "gpu_ms,");
     }
     return diverged ? static_cast<int>(ExitCode::Diverged) : interrupted ? static_cast<int>(ExitCode::Interrupted) : 0;
 }

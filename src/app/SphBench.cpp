@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "app/LaunchBudget.h"
 #include "app/SceneLoader.h"
 #include "app/SceneSetup.h"
 #include "app/Stat.h"
@@ -39,8 +40,11 @@ struct Measured {
     double gpuMs = 0;                     // sum over the measured steps
     std::map<std::string, double> passMs; // sums per pass
     RunningStat iterations, divergenceIterations, densityAvg, densityMax, dt;
-    uint64_t capped = 0;         // steps whose pressure solve stopped at its iteration cap without converging
-    uint64_t neighbourBytes = 0; // per particle: the fluid neighbour entries, their count and the boundary terms
+    uint64_t capped = 0;
+    graph::RecordStats recorded; // what the timed steps recorded
+    uint64_t recordedSteps = 0;
+    gpu::TimerMode timers = gpu::TimerMode::Pass; // steps whose pressure solve stopped at its iteration cap without converging
+    uint64_t neighbourBytes = 0;                  // per particle: the fluid neighbour entries, their count and the boundary terms
     bool stable = true;
     std::string reason; // why the run was not stable
 };
@@ -63,10 +67,11 @@ void scaleToCount(Scene& scene, uint64_t target)
 // at the first sign of instability: Floe's divergence checks (non-finite values, escaped
 // particles, compression above 100 %) or a total kinetic energy above `energyLimit` (J).
 Measured measure(gpu::Context& context, const gpu::ShaderLibrary& shaders, const Scene& scene, uint64_t warmup, uint64_t steps,
-                 double seconds, double energyLimit)
+                 double seconds, double energyLimit, gpu::TimerMode timers)
 {
     constexpr uint32_t kInFlight = 2;
     graph::RenderGraph graph(context);
+    graph.setTimerMode(timers);
     const sim::WorldSettings world = makeWorld(scene, steps ? 0.0f : static_cast<float>(seconds));
     sim::Simulation simulation(context, shaders, graph, world, scene.sph, sampleFluidParticles(scene), initialVelocities(scene));
     gpu::FrameResources frames(context, kInFlight);
@@ -126,6 +131,7 @@ Measured measure(gpu::Context& context, const gpu::ShaderLibrary& shaders, const
         if (submitted == warmup) {
             drain(); // the timed steps start on an idle queue
             start = std::chrono::steady_clock::now();
+            graph.resetStats();
         }
         const uint32_t slot = static_cast<uint32_t>(submitted % kInFlight);
         while (!pending.empty() && pending.front().first == slot) {
@@ -143,6 +149,9 @@ Measured measure(gpu::Context& context, const gpu::ShaderLibrary& shaders, const
     }
     drain();
     m.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    m.recorded = graph.stats();
+    m.recordedSteps = submitted > warmup ? submitted - warmup : 0;
+    m.timers = timers;
     if (submitted >= stepCap && !reachedEnd && m.stable) {
         m.stable = false;
         m.reason = fmt::format("did not reach t = {} s within {} steps", seconds, stepCap);
@@ -185,6 +194,15 @@ Json measuredJson(const Measured& m)
     }
     if (m.divergenceIterations.n) j["divergence_iterations_mean"] = m.divergenceIterations.mean();
     j["gpu_ms_per_pass"] = passJson(m);
+    j["timers"] = gpu::timerModeName(m.timers);
+    if (m.timers == gpu::TimerMode::Off) {
+        // No timestamps: only the wall clock measures.
+        for (const char* key : {"gpu_ms_per_step", "us_per_particle_step", "us_per_particle_iteration", "gpu_ms_per_pass"})
+            j.erase(key);
+    } else if (m.timers == gpu::TimerMode::Step) {
+        j.erase("us_per_particle_iteration"); // needs the solve passes' own times
+    }
+    j["launch_budget_per_step"] = launchBudgetJson(m.recorded, double(m.recordedSteps));
     return j;
 }
 
@@ -255,7 +273,7 @@ Json sphBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const Sp
             for (const Case& c : cases) {
                 std::fprintf(stderr, "floe bench: sph %s %s, %llu particles: %s ...\n", dims.c_str(), scene.name.c_str(),
                              static_cast<unsigned long long>(n), c.label.c_str());
-                const Measured m = measure(context, shaders, c.scene, o.warmupSteps, o.steps, 0.0, 1e30);
+                const Measured m = measure(context, shaders, c.scene, o.warmupSteps, o.steps, 0.0, 1e30, o.timers);
                 Json j = {{"scene", scene.name}, {"dimensions", dims}, {"solver", c.solver}, {"case", c.label}};
                 j.update(measuredJson(m));
                 if (!m.stable) j["note"] = "unstable: " + m.reason;
@@ -268,14 +286,17 @@ Json sphBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const Sp
                 const double eosMs = eos.gpuMs / double(eos.steps), iisphMs = iisphSame.gpuMs / double(iisphSame.steps);
                 const double eosWall = eos.wallSeconds / double(eos.steps),
                              iisphWall = iisphSame.wallSeconds / double(iisphSame.steps);
-                equalDt.push_back({{"scene", scene.name},
-                                   {"dimensions", dims},
-                                   {"particles", n},
-                                   {"dt", acoustic},
-                                   {"eos_gpu_ms_per_step", eosMs},
-                                   {"iisph_gpu_ms_per_step", iisphMs},
-                                   {"eos_over_iisph_gpu", eosMs / iisphMs},
-                                   {"eos_over_iisph_wall", eosWall / iisphWall}});
+                Json row = {{"scene", scene.name},
+                            {"dimensions", dims},
+                            {"particles", n},
+                            {"dt", acoustic},
+                            {"eos_gpu_ms_per_step", eosMs},
+                            {"iisph_gpu_ms_per_step", iisphMs},
+                            {"eos_over_iisph_gpu", eosMs / iisphMs},
+                            {"eos_over_iisph_wall", eosWall / iisphWall}};
+                if (o.timers == gpu::TimerMode::Off)
+                    for (const char* key : {"eos_gpu_ms_per_step", "iisph_gpu_ms_per_step", "eos_over_iisph_gpu"}) row.erase(key);
+                equalDt.push_back(row);
             }
         }
     }
@@ -298,7 +319,8 @@ Json sphBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const Sp
                 std::fprintf(stderr, "floe bench: stable dt, %s %s, %s, dt = %.4g s ...", dims.c_str(), scene.name.c_str(),
                              solver.c_str(), dt);
                 std::fflush(stderr);
-                Measured m = measure(context, shaders, withFixedStep(s, dt), 0, 0, o.dtSeconds, energyLimit);
+                // Whole steps timed (the search needs no pass times), whatever --timers says.
+                Measured m = measure(context, shaders, withFixedStep(s, dt), 0, 0, o.dtSeconds, energyLimit, gpu::TimerMode::Step);
                 std::fprintf(stderr, " %s\n", m.stable ? "stable" : ("unstable: " + m.reason).c_str());
                 Json t = {{"dt", dt}, {"stable", m.stable}, {"steps", m.steps}};
                 if (!m.stable) t["reason"] = m.reason;
@@ -381,22 +403,24 @@ void printSphBench(const Json& results)
                        r["note"].get<std::string>());
             continue;
         }
-        fmt::print(
-            "{:<4} {:<24} {:>9} {:>10.3g} {:>9.1f} {:>11.3f} {:>9.3f} {:>16} {:>9} {:>9.3f}% {:>9.2f}%{}\n",
-            r["dimensions"].get<std::string>(), r["case"].get<std::string>(), r["particles"].get<uint64_t>(),
-            r["dt_mean"].get<double>(), r["steps_per_second"].get<double>(), r["gpu_ms_per_step"].get<double>(),
-            r["us_per_particle_step"].get<double>(),
-            r.contains("iterations_mean")
-                ? fmt::format("{:.1f}{}{}", r["iterations_mean"].get<double>(),
-                              r.contains("divergence_iterations_mean")
-                                  ? fmt::format("+{:.1f}v", r["divergence_iterations_mean"].get<double>())
-                                  : "",
-                              r["capped_steps"].get<uint64_t>() ? fmt::format(" ({} capped)", r["capped_steps"].get<uint64_t>())
-                                                                : "")
-                : "-",
-            r.contains("us_per_particle_iteration") ? fmt::format("{:.3f}", r["us_per_particle_iteration"].get<double>()) : "-",
-            100 * r["density_error_avg_mean"].get<double>(), 100 * r["density_error_max"].get<double>(),
-            r.contains("note") ? "  " + r["note"].get<std::string>() : "");
+        const auto number = [&](const char* key, const char* format) {
+            return r.contains(key) ? fmt::format(fmt::runtime(format), r[key].get<double>()) : std::string("-");
+        };
+        fmt::print("{:<4} {:<24} {:>9} {:>10.3g} {:>9.1f} {:>11} {:>9} {:>16} {:>9} {:>9.3f}% {:>9.2f}%{}\n",
+                   r["dimensions"].get<std::string>(), r["case"].get<std::string>(), r["particles"].get<uint64_t>(),
+                   r["dt_mean"].get<double>(), r["steps_per_second"].get<double>(), number("gpu_ms_per_step", "{:.3f}"),
+                   number("us_per_particle_step", "{:.3f}"),
+                   r.contains("iterations_mean")
+                       ? fmt::format("{:.1f}{}{}", r["iterations_mean"].get<double>(),
+                                     r.contains("divergence_iterations_mean")
+                                         ? fmt::format("+{:.1f}v", r["divergence_iterations_mean"].get<double>())
+                                         : "",
+                                     r["capped_steps"].get<uint64_t>()
+                                         ? fmt::format(" ({} capped)", r["capped_steps"].get<uint64_t>())
+                                         : "")
+                       : "-",
+                   number("us_per_particle_iteration", "{:.3f}"), 100 * r["density_error_avg_mean"].get<double>(),
+                   100 * r["density_error_max"].get<double>(), r.contains("note") ? "  " + r["note"].get<std::string>() : "");
     }
     if (!results["throughput"].empty()) {
         std::map<std::string, uint64_t> bytes;
@@ -406,6 +430,18 @@ void printSphBench(const Json& results)
             fmt::print("\nNeighbour data in {} (fluid neighbour entries with gradients, their counts, boundary terms): {} bytes "
                        "per particle\n",
                        dims, n);
+        fmt::print("\nLaunch budget per step (recorded: dispatches, of them in conditional regions, which a device with\n"
+                   "conditional rendering skips after the solver stops; barriers; transfers; timestamps)\n");
+        for (const Json& r : results["throughput"]) {
+            if (!r.contains("launch_budget_per_step")) continue;
+            const Json& b = r["launch_budget_per_step"];
+            fmt::print("{} {:>8} {:<24} dispatches {:7.1f} (conditional {:7.1f})  barriers {:7.1f}  transfers {:5.1f}  "
+                       "timestamps {:6.1f}  [timers {}]\n",
+                       r["dimensions"].get<std::string>(), r["particles"].get<uint64_t>(), r["case"].get<std::string>(),
+                       b["dispatches"].get<double>() + b["conditional_dispatches"].get<double>(),
+                       b["conditional_dispatches"].get<double>(), b["barriers"].get<double>(), b["transfers"].get<double>(),
+                       b["timestamps"].get<double>(), r["timers"].get<std::string>());
+        }
         fmt::print("\nGPU ms per pass (mean per step)\n");
         for (const Json& r : results["throughput"]) {
             if (!r.contains("gpu_ms_per_pass")) continue;
@@ -417,11 +453,17 @@ void printSphBench(const Json& results)
     }
     if (!results["cost_ratio_equal_dt"].empty()) {
         fmt::print("\nEOS/IISPH cost per step at equal dt (the EOS's acoustic CFL step)\n");
-        for (const Json& r : results["cost_ratio_equal_dt"])
+        for (const Json& r : results["cost_ratio_equal_dt"]) {
+            if (!r.contains("eos_over_iisph_gpu")) {
+                fmt::print("{} {:>9} particles  dt {:.3g} s  ratio (wall) {:.2f}\n", r["dimensions"].get<std::string>(),
+                           r["particles"].get<uint64_t>(), r["dt"].get<double>(), r["eos_over_iisph_wall"].get<double>());
+                continue;
+            }
             fmt::print("{} {:>9} particles  dt {:.3g} s  EOS {:.3f} ms  IISPH {:.3f} ms  ratio {:.2f} (wall {:.2f})\n",
                        r["dimensions"].get<std::string>(), r["particles"].get<uint64_t>(), r["dt"].get<double>(),
                        r["eos_gpu_ms_per_step"].get<double>(), r["iisph_gpu_ms_per_step"].get<double>(),
                        r["eos_over_iisph_gpu"].get<double>(), r["eos_over_iisph_wall"].get<double>());
+        }
     }
     for (const Json& e : results["stable_dt"]) {
         fmt::print("\nLargest stable fixed dt, {} {} ({} particles, {} s simulated per trial)\n",

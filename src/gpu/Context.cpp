@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -69,6 +70,8 @@ struct DeviceQuery {
     VkPhysicalDeviceSynchronization2Features sync2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES};
     VkPhysicalDeviceDynamicRenderingFeatures dynamicRendering{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES};
     VkPhysicalDeviceSubgroupSizeControlFeatures subgroupControl{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+    VkPhysicalDeviceConditionalRenderingFeaturesEXT conditional{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT};
     std::vector<VkExtensionProperties> extensions;
     std::vector<VkQueueFamilyProperties> families;
     bool core13 = false;
@@ -103,7 +106,11 @@ struct DeviceQuery {
             *tail = &dynamicRendering;
             tail = &dynamicRendering.pNext;
         }
-        if (sizeControl) *tail = &subgroupControl;
+        if (sizeControl) {
+            *tail = &subgroupControl;
+            tail = &subgroupControl.pNext;
+        }
+        if (has(VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME)) *tail = &conditional;
         vkGetPhysicalDeviceFeatures2(pd, &features);
     }
     bool has(const char* name) const { return hasExtension(extensions, name); }
@@ -340,7 +347,13 @@ void Context::createDevice(const ContextOptions& options)
     queueInfo.queueCount = 1;
     queueInfo.pQueuePriorities = &priority;
 
+    const char* conditionalEnv = std::getenv("FLOE_CONDITIONAL_RENDERING");
+    caps_.conditionalRendering = q.conditional.conditionalRendering && conditionalEnv && std::string(conditionalEnv) == "1";
+    VkPhysicalDeviceConditionalRenderingFeaturesEXT conditional{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CONDITIONAL_RENDERING_FEATURES_EXT};
+    conditional.conditionalRendering = VK_TRUE;
     VkPhysicalDeviceSubgroupSizeControlFeatures subgroupControl{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+    if (caps_.conditionalRendering) subgroupControl.pNext = &conditional;
     subgroupControl.subgroupSizeControl = VK_TRUE;
     subgroupControl.computeFullSubgroups = VK_TRUE;
     VkPhysicalDeviceDynamicRenderingFeatures dynamicRendering{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES};
@@ -363,6 +376,7 @@ void Context::createDevice(const ContextOptions& options)
     std::vector<const char*> extensions = q.promotedExtensions();
     extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     if (options.presentation) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+    if (caps_.conditionalRendering) extensions.push_back(VK_EXT_CONDITIONAL_RENDERING_EXTENSION_NAME);
 
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     info.pNext = &features;
@@ -399,6 +413,8 @@ void Context::createDevice(const ContextOptions& options)
     if (caps_.timestamps) caps_.featuresUsed.emplace_back("timestamp queries");
     if (caps_.debugUtils) caps_.featuresUsed.emplace_back("VK_EXT_debug_utils (labels, object names)");
     if (options.presentation) caps_.featuresUsed.emplace_back("VK_KHR_swapchain");
+    if (caps_.conditionalRendering)
+        caps_.featuresUsed.emplace_back("VK_EXT_conditional_rendering (solver iterations after convergence skipped)");
     setObjectName(VK_OBJECT_TYPE_QUEUE, reinterpret_cast<uint64_t>(queue_), "floe queue");
 }
 

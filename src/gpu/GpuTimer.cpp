@@ -5,6 +5,23 @@
 
 namespace floe::gpu {
 
+const char* timerModeName(TimerMode mode)
+{
+    switch (mode) {
+    case TimerMode::Pass: return "pass";
+    case TimerMode::Step: return "step";
+    case TimerMode::Off: return "off";
+    }
+    return "?";
+}
+
+std::optional<TimerMode> parseTimerMode(const std::string& text)
+{
+    for (const TimerMode m : {TimerMode::Pass, TimerMode::Step, TimerMode::Off})
+        if (text == timerModeName(m)) return m;
+    return std::nullopt;
+}
+
 GpuTimer::GpuTimer(Context& context, uint32_t maxScopes) : device_(context.device()), maxScopes_(maxScopes)
 {
     if (!context.caps().timestamps) return;
@@ -32,7 +49,7 @@ void GpuTimer::reset()
     dropped_ = 0;
 }
 
-int GpuTimer::begin(VkCommandBuffer cmd, const std::string& name)
+int GpuTimer::begin(VkCommandBuffer cmd, const std::string& name, VkPipelineStageFlags2 stages)
 {
     if (!pool_) return -1;
     if (names_.size() >= maxScopes_) {
@@ -42,14 +59,14 @@ int GpuTimer::begin(VkCommandBuffer cmd, const std::string& name)
     const uint32_t scope = static_cast<uint32_t>(names_.size());
     names_.push_back(name);
     closed_.push_back(false);
-    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pool_, 2 * scope);
+    vkCmdWriteTimestamp2(cmd, stages, pool_, 2 * scope);
     return static_cast<int>(scope);
 }
 
-void GpuTimer::end(VkCommandBuffer cmd, int scope)
+void GpuTimer::end(VkCommandBuffer cmd, int scope, VkPipelineStageFlags2 stages)
 {
     if (scope < 0) return;
-    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pool_, 2 * static_cast<uint32_t>(scope) + 1);
+    vkCmdWriteTimestamp2(cmd, stages, pool_, 2 * static_cast<uint32_t>(scope) + 1);
     closed_[static_cast<size_t>(scope)] = true;
 }
 

@@ -1,8 +1,10 @@
-// Per-pass GPU timings with timestamp queries. The render graph opens one scope per timed pass
-// (or per group of passes such as one solver iteration batch); results are summed per name.
+// GPU timings with timestamp queries. The render graph opens the scopes, by TimerMode: one per
+// timed pass (or per group of passes such as one solver's iterations), one per recorded step, or
+// none. Results are summed per name.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,14 @@
 namespace floe::gpu {
 
 class Context;
+
+// What `--timers` asks for. Pass: a timestamp pair around every pass or group, written at the
+// pass's own pipeline stages (a GPU drains those stages at each one). Step: one pair around all
+// the work of a recorded step. Off: no timestamps.
+enum class TimerMode { Pass, Step, Off };
+const char* timerModeName(TimerMode mode);
+// "pass", "step" or "off"; std::nullopt for anything else.
+std::optional<TimerMode> parseTimerMode(const std::string& text);
 
 struct PassTime {
     std::string name;
@@ -28,9 +38,11 @@ public:
     bool enabled() const { return pool_ != VK_NULL_HANDLE; }
     // Host-side reset; call after the previous command buffer using this timer completed.
     void reset();
-    // Returns a scope index, or -1 when timing is unavailable or all scopes are used.
-    int begin(VkCommandBuffer cmd, const std::string& name);
-    void end(VkCommandBuffer cmd, int scope);
+    // Returns a scope index, or -1 when timing is unavailable or all scopes are used. The
+    // timestamps are written once all earlier commands have completed `stages` (the timed pass's
+    // own stages; ALL_COMMANDS for a scope around mixed work).
+    int begin(VkCommandBuffer cmd, const std::string& name, VkPipelineStageFlags2 stages = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+    void end(VkCommandBuffer cmd, int scope, VkPipelineStageFlags2 stages = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
     // After the command buffer completed: milliseconds per name, in first-use order.
     std::vector<PassTime> results() const;
     // Scopes asked for after all were used since the last reset (those passes are untimed).

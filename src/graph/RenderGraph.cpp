@@ -409,19 +409,59 @@ void RenderGraph::endGroup()
     --groupDepth_;
 }
 
+bool RenderGraph::conditionalRendering() const
+{
+    return context_.caps().conditionalRendering;
+}
+
+void RenderGraph::beginConditional(const gpu::Buffer& predicate, VkDeviceSize offset)
+{
+    checkOpenBuilder();
+    if (conditionalOpen_) throw std::logic_error("RenderGraph::beginConditional inside a conditional region");
+    if (offset % 4 || offset + 4 > predicate.size())
+        throw std::logic_error(fmt::format("conditional region: offset {} outside '{}' or unaligned", offset, predicate.name()));
+    conditionalOpen_ = true;
+    if (!conditionalRendering()) return;
+    Pass pass;
+    pass.kind = Kind::BeginConditional;
+    pass.name = "conditional " + predicate.name();
+    pass.src = predicate.handle();
+    pass.srcOffset = offset;
+    pass.uses.push_back(
+        {predicate.id(), false,
+         Access{VK_PIPELINE_STAGE_2_CONDITIONAL_RENDERING_BIT_EXT, VK_ACCESS_2_CONDITIONAL_RENDERING_READ_BIT_EXT}});
+    passes_.push_back(std::move(pass));
+}
+
+void RenderGraph::endConditional()
+{
+    checkOpenBuilder();
+    if (!conditionalOpen_) throw std::logic_error("RenderGraph::endConditional without beginConditional");
+    conditionalOpen_ = false;
+    if (!conditionalRendering()) return;
+    Pass pass;
+    pass.kind = Kind::EndConditional;
+    passes_.push_back(std::move(pass));
+}
+
 std::vector<std::string> RenderGraph::pendingPassNames() const
 {
     std::vector<std::string> names;
     for (const Pass& p : passes_)
-        if (p.kind != Kind::BeginGroup && p.kind != Kind::EndGroup) names.push_back(p.name);
+        if (p.kind != Kind::BeginGroup && p.kind != Kind::EndGroup && p.kind != Kind::BeginConditional &&
+            p.kind != Kind::EndConditional)
+            names.push_back(p.name);
     return names;
 }
 
 std::vector<std::string> RenderGraph::pendingTimerNames() const
 {
     std::vector<std::string> names;
+    if (timerMode_ == gpu::TimerMode::Off || passes_.empty()) return names;
+    if (timerMode_ == gpu::TimerMode::Step) return {"step"};
     int depth = 0;
     for (const Pass& p : passes_) {
+        if (p.kind == Kind::BeginConditional || p.kind == Kind::EndConditional) continue;
         if (p.kind == Kind::EndGroup) {
             --depth;
             continue;
@@ -439,6 +479,7 @@ void RenderGraph::discard()
 {
     passes_.clear();
     groupDepth_ = 0;
+    conditionalOpen_ = false;
 }
 
 std::vector<PassBarriers> RenderGraph::plan() const
@@ -446,7 +487,8 @@ std::vector<PassBarriers> RenderGraph::plan() const
     BarrierPlanner copy = planner_;
     std::vector<PassBarriers> out;
     for (const Pass& p : passes_)
-        if (p.kind != Kind::BeginGroup && p.kind != Kind::EndGroup) out.push_back(copy.plan(p.uses));
+        if (p.kind != Kind::BeginGroup && p.kind != Kind::EndGroup && p.kind != Kind::EndConditional)
+            out.push_back(copy.plan(p.uses));
     return out;
 }
 
@@ -582,45 +624,180 @@ void RenderGraph::recordPass(VkCommandBuffer cmd, const Pass& pass)
     case Kind::Custom: pass.record(cmd); break;
     case Kind::HostRead:
     case Kind::Present:
+    case Kind::BeginConditional: {
+        VkConditionalRenderingBeginInfoEXT info{VK_STRUCTURE_TYPE_CONDITIONAL_RENDERING_BEGIN_INFO_EXT};
+        info.buffer = pass.src;
+        info.offset = pass.srcOffset;
+        vkCmdBeginConditionalRenderingEXT(cmd, &info);
+        break;
+    }
+    case Kind::EndConditional: vkCmdEndConditionalRenderingEXT(cmd); break;
     case Kind::BeginGroup:
     case Kind::EndGroup: break;
     }
 }
 
-void RenderGraph::execute(VkCommandBuffer cmd, gpu::GpuTimer* timer)
+namespace {
+// A timestamp names one stage: the one that covers `stages` (compute, transfer or graphics work),
+// ALL_COMMANDS for a mix.
+VkPipelineStageFlags2 timestampStage(VkPipelineStageFlags2 stages)
+{
+    constexpr VkPipelineStageFlags2 compute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT;
+    constexpr VkPipelineStageFlags2 transfer = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT |
+                                               VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_BLIT_BIT |
+                                               VK_PIPELINE_STAGE_2_RESOLVE_BIT;
+    constexpr VkPipelineStageFlags2 graphics =
+        VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+        VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+        VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT |
+        VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT;
+    if (!stages) return VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    if (!(stages & ~compute)) return VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    if (!(stages & ~transfer)) return VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+    if (!(stages & ~graphics)) return VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT;
+    return VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+}
+} // namespace
+
+VkPipelineStageFlags2 RenderGraph::passStages(const Pass& pass)
+{
+    VkPipelineStageFlags2 stages = 0;
+    for (const ResourceUse& u : pass.uses) stages |= u.access.stages;
+    stages &= ~VK_PIPELINE_STAGE_2_HOST_BIT;
+    if (pass.kind == Kind::Compute) stages |= VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    return stages;
+}
+
+void RenderGraph::execute(VkCommandBuffer cmd, gpu::GpuTimer* timerIn)
 {
     checkOpenBuilder();
     if (groupDepth_ != 0) throw std::logic_error("RenderGraph::execute with an open group");
+    if (conditionalOpen_) throw std::logic_error("RenderGraph::execute with an open conditional region");
+    gpu::GpuTimer* timer = timerMode_ == gpu::TimerMode::Off ? nullptr : timerIn;
+    const bool perPass = timerMode_ == gpu::TimerMode::Pass;
     const bool labels = context_.caps().debugUtils;
-    std::vector<int> groupScopes;
-    for (const Pass& pass : passes_) {
+    const auto begin = [&](const std::string& name, VkPipelineStageFlags2 stages) {
+        const int scope = timer ? timer->begin(cmd, name, stages) : -1;
+        if (scope >= 0) ++stats_.timestamps;
+        return scope;
+    };
+    const auto end = [&](int scope, VkPipelineStageFlags2 stages) {
+        if (scope < 0) return;
+        timer->end(cmd, scope, stages);
+        ++stats_.timestamps;
+    };
+    const auto barriers = [&](const Pass& pass, const PassBarriers& b) {
+        if (b.empty()) return;
+        recordBarriers(cmd, pass, b);
+        ++stats_.barriers;
+    };
+    // Step mode: one scope around everything this command buffer records, at ALL_COMMANDS (the
+    // step starts once the work before it is done and ends when all of it is).
+    const int stepScope = !perPass && !passes_.empty() ? begin("step", VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT) : -1;
+    struct GroupScope {
+        int scope;
+        VkPipelineStageFlags2 stages;
+    };
+    std::vector<GroupScope> groupScopes;
+    bool conditional = false;
+    size_t barrierDone = SIZE_MAX; // a pass whose barrier was recorded with its conditional region's
+    for (size_t i = 0; i < passes_.size(); ++i) {
+        const Pass& pass = passes_[i];
         if (pass.kind == Kind::BeginGroup) {
             if (labels) {
                 VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
                 label.pLabelName = pass.name.c_str();
                 vkCmdBeginDebugUtilsLabelEXT(cmd, &label);
             }
-            groupScopes.push_back(groupScopes.empty() && timer ? timer->begin(cmd, pass.name) : -1);
+            GroupScope g{-1, 0};
+            if (groupScopes.empty() && perPass) {
+                // The group's own stages: those of its passes.
+                int depth = 0;
+                for (size_t k = i + 1; k < passes_.size() && depth >= 0; ++k) {
+                    const Kind kind = passes_[k].kind;
+                    if (kind == Kind::BeginGroup)
+                        ++depth;
+                    else if (kind == Kind::EndGroup)
+                        --depth;
+                    else if (kind != Kind::BeginConditional && kind != Kind::EndConditional && !passes_[k].uses.empty())
+                        g.stages |= passStages(passes_[k]);
+                }
+                g.stages = timestampStage(g.stages);
+                g.scope = begin(pass.name, g.stages);
+            }
+            groupScopes.push_back(g);
             continue;
         }
         if (pass.kind == Kind::EndGroup) {
-            if (timer) timer->end(cmd, groupScopes.back());
+            end(groupScopes.back().scope, groupScopes.back().stages);
             groupScopes.pop_back();
             if (labels) vkCmdEndDebugUtilsLabelEXT(cmd);
             continue;
         }
-        recordBarriers(cmd, pass, planner_.plan(pass.uses));
+        if (pass.kind == Kind::BeginConditional) {
+            // The predicate's barrier and the next pass's are one: barriers are not conditional,
+            // so the next pass's may be recorded before the region begins.
+            PassBarriers b = planner_.plan(pass.uses);
+            const Pass* next = i + 1 < passes_.size() ? &passes_[i + 1] : nullptr;
+            if (next && next->kind != Kind::BeginGroup && next->kind != Kind::EndGroup && next->kind != Kind::EndConditional) {
+                const PassBarriers nb = planner_.plan(next->uses);
+                if (nb.memory) {
+                    if (!b.memory) b.memory = Dependency{};
+                    b.memory->srcStages |= nb.memory->srcStages;
+                    b.memory->srcAccess |= nb.memory->srcAccess;
+                    b.memory->dstStages |= nb.memory->dstStages;
+                    b.memory->dstAccess |= nb.memory->dstAccess;
+                }
+                b.images.insert(b.images.end(), nb.images.begin(), nb.images.end());
+                barrierDone = i + 1;
+                barriers(*next, b);
+            } else {
+                barriers(pass, b);
+            }
+            recordPass(cmd, pass);
+            conditional = true;
+            ++stats_.conditionalRegions;
+            continue;
+        }
+        if (pass.kind == Kind::EndConditional) {
+            recordPass(cmd, pass);
+            conditional = false;
+            continue;
+        }
+        const PassBarriers incoming = barrierDone != i ? planner_.plan(pass.uses) : PassBarriers{};
+        barriers(pass, incoming);
         if (pass.kind == Kind::HostRead || pass.kind == Kind::Present) continue;
         if (labels) {
             VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
             label.pLabelName = pass.name.c_str();
             vkCmdBeginDebugUtilsLabelEXT(cmd, &label);
         }
-        const int scope = groupScopes.empty() && timer ? timer->begin(cmd, pass.name) : -1;
+        // The pass starts once the work it waits for is done: its opening timestamp waits for
+        // its own stages and those its barrier waited for.
+        const VkPipelineStageFlags2 own = passStages(pass);
+        VkPipelineStageFlags2 opening = own;
+        if (incoming.memory) opening |= incoming.memory->srcStages;
+        for (const ImageBarrier& ib : incoming.images) opening |= ib.dependency.srcStages;
+        opening &= ~(VK_PIPELINE_STAGE_2_HOST_BIT | VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT);
+        const VkPipelineStageFlags2 stages = timestampStage(own);
+        const int scope = groupScopes.empty() && perPass ? begin(pass.name, timestampStage(opening)) : -1;
         recordPass(cmd, pass);
-        if (timer) timer->end(cmd, scope);
+        switch (pass.kind) {
+        case Kind::Compute:
+            if (pass.indirect || (pass.groups[0] && pass.groups[1] && pass.groups[2]))
+                ++(conditional ? stats_.conditionalDispatches : stats_.dispatches);
+            break;
+        case Kind::Graphics: stats_.draws += pass.vertexCount && pass.instanceCount ? 1 : 0; break;
+        case Kind::Fill:
+        case Kind::Copy:
+        case Kind::CopyImage:
+        case Kind::Blit: stats_.transfers += 1; break;
+        default: break;
+        }
+        end(scope, stages);
         if (labels) vkCmdEndDebugUtilsLabelEXT(cmd);
     }
+    end(stepScope, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
     passes_.clear();
 }
 

@@ -20,6 +20,7 @@
 #include <glm/vec4.hpp>
 #include <volk.h>
 
+#include "gpu/GpuTimer.h"
 #include "graph/BarrierPlan.h"
 
 namespace floe::gpu {
@@ -33,6 +34,17 @@ class Pipeline;
 namespace floe::graph {
 
 class RenderGraph;
+
+// What execute() recorded (the launch budget): cumulative until resetStats().
+struct RecordStats {
+    uint64_t dispatches = 0;            // compute dispatches, direct and indirect, outside conditional regions
+    uint64_t conditionalDispatches = 0; // inside conditional regions: skipped on the GPU when their predicate is 0
+    uint64_t draws = 0;
+    uint64_t transfers = 0; // fills, copies, blits
+    uint64_t barriers = 0;  // vkCmdPipelineBarrier2 calls
+    uint64_t timestamps = 0;
+    uint64_t conditionalRegions = 0;
+};
 
 class PassBuilder {
 public:
@@ -93,6 +105,22 @@ public:
     void acquired(const gpu::Image& image, VkPipelineStageFlags2 waitStages);
     void addPresent(const gpu::Image& image);
 
+    // Conditional rendering (VK_EXT_conditional_rendering): the dispatches between these are
+    // skipped by the GPU when the 32-bit value at `offset` in `predicate` is 0 at the region's
+    // start (nothing else in the region may write it). The predicate must have been created with
+    // VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT (gpu::Context::conditionalRenderingUsage()).
+    // Barriers inside still execute. Without the feature both calls add nothing, and the region's
+    // dispatches always run. Regions do not nest.
+    void beginConditional(const gpu::Buffer& predicate, VkDeviceSize offset);
+    void endConditional();
+    bool conditionalRendering() const;
+
+    // Which timestamps execute() writes with a timer (the default is Pass).
+    void setTimerMode(gpu::TimerMode mode) { timerMode_ = mode; }
+    gpu::TimerMode timerMode() const { return timerMode_; }
+    const RecordStats& stats() const { return stats_; }
+    void resetStats() { stats_ = {}; }
+
     // Groups share one timer row and one debug label (e.g. all passes of one primitive call or
     // one batch of solver iterations); passes inside a group are not timed one by one.
     void beginGroup(const std::string& name);
@@ -113,7 +141,21 @@ public:
 
 private:
     friend class PassBuilder;
-    enum class Kind { Compute, Graphics, Fill, Copy, CopyImage, Blit, HostRead, Custom, Present, BeginGroup, EndGroup };
+    enum class Kind {
+        Compute,
+        Graphics,
+        Fill,
+        Copy,
+        CopyImage,
+        Blit,
+        HostRead,
+        Custom,
+        Present,
+        BeginGroup,
+        EndGroup,
+        BeginConditional,
+        EndConditional
+    };
     struct Descriptor {
         uint32_t binding = 0;
         VkDescriptorType type = VK_DESCRIPTOR_TYPE_MAX_ENUM;
@@ -159,6 +201,7 @@ private:
         bool finished = false;
     };
     void recordPass(VkCommandBuffer cmd, const Pass& pass);
+    static VkPipelineStageFlags2 passStages(const Pass& pass);
     void recordBarriers(VkCommandBuffer cmd, const Pass& pass, const PassBarriers& barriers) const;
     void checkOpenBuilder() const;
 
@@ -166,6 +209,9 @@ private:
     BarrierPlanner planner_;
     std::vector<Pass> passes_;
     int groupDepth_ = 0;
+    bool conditionalOpen_ = false;
+    gpu::TimerMode timerMode_ = gpu::TimerMode::Pass;
+    RecordStats stats_;
 };
 
 } // namespace floe::graph

@@ -58,6 +58,10 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     state_ = deviceBuffer(context, "SPH state", sizeof(shared::SphState), VK_FORMAT_R32_UINT);
     arguments_ = deviceBuffer(context, "pressure solve dispatch arguments", 32, VK_FORMAT_R32_UINT);
     divergenceArguments_ = deviceBuffer(context, "divergence solve dispatch arguments", 32, VK_FORMAT_R32_UINT);
+    groupsDone_ = deviceBuffer(context, "solver workgroups done", 16, VK_FORMAT_R32_UINT);
+    iterationFlags_ = gpu::Buffer(
+        context, {"solver iteration predicates", 2 * SPH_ITERATION_FLAGS * 4, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT,
+                  context.caps().conditionalRendering ? VkBufferUsageFlags(VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT) : 0u});
     reducedA_ = deviceBuffer(context, "step metrics A", 16, kVec4);
     reducedB_ = deviceBuffer(context, "step metrics B", 16, kVec4);
 
@@ -89,6 +93,8 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     // dispatch can ever read garbage.
     graph.addFill("sph/arguments_clear", arguments_, 0);
     graph.addFill("sph/arguments_clear", divergenceArguments_, 0);
+    graph.addFill("sph/arguments_clear", groupsDone_, 0); // then reset by the last workgroup of each update
+    graph.addFill("sph/arguments_clear", iterationFlags_, 0);
     setSettings(settings); // and what the settings derive (PCISPH's scaling)
     buildBoundary(graph);
 }
@@ -181,12 +187,14 @@ void Simulation::addJacobiIterations(graph::RenderGraph& graph, const shared::Sp
     updateSpec.push_back({3, system});
     const bool increments = system != SPH_SYSTEM_IISPH && settings_.dfsphIteration == "increments";
     updateSpec.push_back({4, increments ? uint32_t(SPH_UPDATE_INCREMENTS) : uint32_t(SPH_UPDATE_RELAXED)});
-    std::vector<gpu::SpecConstant> checkSpec = kernel;
-    checkSpec.push_back({2, counter});
+    updateSpec.push_back({5, counter});
     const gpu::Pipeline& accel = pipelines_.compute("sph/jacobi_accel", kernel);
     const gpu::Pipeline& update = pipelines_.compute("sph/jacobi_update", updateSpec);
-    const gpu::Pipeline& check = pipelines_.compute("sph/jacobi_check", checkSpec);
     for (int iteration = 0; iteration < limits.maxIterations; ++iteration) {
+        // Iterations after the first run in a conditional region whose predicate the previous
+        // check set: after the stop they cost no launch where the device has conditional
+        // rendering, and a zero-group dispatch each where it has not.
+        if (iteration > 0) graph.beginConditional(iterationFlags_, 4 * (counter * SPH_ITERATION_FLAGS + uint32_t(iteration)));
         graph.addCompute(accel)
             .read(SPH_BIND_POSITIONS, sortedPositions_)
             .read(SPH_BIND_NEIGHBOURS, neighbours_)
@@ -197,8 +205,9 @@ void Simulation::addJacobiIterations(graph::RenderGraph& graph, const shared::Sp
             .write(SPH_BIND_ACCEL, solverVectors_)
             .push(params)
             .dispatchIndirect(arguments, 0);
+        // The update's last workgroup ends the iteration (the error, the stopping rule).
         graph.addCompute(update)
-            .read(SPH_BIND_STATE, state_)
+            .readWrite(SPH_BIND_STATE, state_)
             .read(SPH_BIND_POSITIONS, sortedPositions_)
             .read(SPH_BIND_NEIGHBOURS, neighbours_)
             .read(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts_)
@@ -206,15 +215,13 @@ void Simulation::addJacobiIterations(graph::RenderGraph& graph, const shared::Sp
             .read(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
             .read(SPH_BIND_ACCEL, solverVectors_)
             .readWrite(SPH_BIND_FIELDS, fields_)
-            .write(SPH_BIND_OUT0, errorPartials_)
+            .readWrite(SPH_BIND_OUT0, errorPartials_)
+            .write(SPH_BIND_OUT1, iterationFlags_)
+            .readWrite(SPH_BIND_OUT2, arguments)
+            .readWrite(SPH_BIND_OUT3, groupsDone_)
             .push(params)
             .dispatchIndirect(arguments, 0);
-        graph.addCompute(check)
-            .readWrite(SPH_BIND_STATE, state_)
-            .readWrite(SPH_BIND_OUT0, arguments)
-            .read(SPH_BIND_IN0, errorPartials_)
-            .push(params)
-            .dispatchIndirect(arguments, 16);
+        if (iteration > 0) graph.endConditional();
     }
 }
 
@@ -293,6 +300,9 @@ void Simulation::addStep(graph::RenderGraph& graph)
         graph.addCopy("sph/control", controlUpload_, state_, 16, 0, offsetof(shared::SphState, control));
     }
 
+    // The iteration predicates start at 0 each step: only a check that ran sets one.
+    if (solver != PressureSolver::Eos && solver != PressureSolver::None && context_.caps().conditionalRendering)
+        graph.addFill("sph/iteration_flags_clear", iterationFlags_, 0);
     graph.addCompute(pipelines_.compute("sph/step_begin", with({{2, solver == PressureSolver::Eos ? 1u : 0u}})))
         .readWrite(SPH_BIND_STATE, state_)
         .readWrite(SPH_BIND_OUT0, arguments_)
@@ -346,11 +356,14 @@ void Simulation::addStep(graph::RenderGraph& graph)
         // lines 8-19); the check after each lambda pass skips the rest once it does.
         graph.beginGroup("sph/pbf_solve");
         const gpu::Pipeline& lambda = pipelines_.compute("sph/pbf_lambda", with({{2, errorMode(solver, settings_)}}));
-        const gpu::Pipeline& check = pipelines_.compute("sph/jacobi_check", with({{2, 0u}}));
         const gpu::Pipeline& correct = pipelines_.compute("sph/pbf_correct", kernel);
         const gpu::Pipeline& apply = pipelines_.compute("sph/pbf_apply", kernel);
         for (int iteration = 0; iteration < limits.maxIterations; ++iteration) {
+            if (iteration > 0) graph.beginConditional(iterationFlags_, 4 * uint32_t(iteration));
+            // The lambda pass's last workgroup ends the iteration (the error, the stopping rule);
+            // once the constraint holds, this iteration's correction is skipped too.
             graph.addCompute(lambda)
+                .readWrite(SPH_BIND_STATE, state_)
                 .read(SPH_BIND_POSITIONS, sortedPositions_)
                 .read(SPH_BIND_ANCHORS, anchors)
                 .read(SPH_BIND_NEIGHBOURS, neighbours_)
@@ -359,15 +372,12 @@ void Simulation::addStep(graph::RenderGraph& graph)
                 .read(SPH_BIND_BOUNDARY, boundary_)
                 .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
                 .write(SPH_BIND_FIELDS, fields_)
-                .write(SPH_BIND_OUT0, errorPartials_)
+                .readWrite(SPH_BIND_OUT0, errorPartials_)
+                .write(SPH_BIND_OUT1, iterationFlags_)
+                .readWrite(SPH_BIND_OUT2, arguments_)
+                .readWrite(SPH_BIND_OUT3, groupsDone_)
                 .push(p)
                 .dispatchIndirect(arguments_, 0);
-            graph.addCompute(check)
-                .readWrite(SPH_BIND_STATE, state_)
-                .readWrite(SPH_BIND_OUT0, arguments_)
-                .read(SPH_BIND_IN0, errorPartials_)
-                .push(p)
-                .dispatchIndirect(arguments_, 16);
             graph.addCompute(correct)
                 .read(SPH_BIND_POSITIONS, sortedPositions_)
                 .read(SPH_BIND_ANCHORS, anchors)
@@ -387,6 +397,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
                 .readWrite(SPH_BIND_VELOCITIES, sortedVelocities_)
                 .push(p)
                 .dispatchIndirect(arguments_, 0);
+            if (iteration > 0) graph.endConditional();
         }
         graph.endGroup();
     }
@@ -426,8 +437,9 @@ void Simulation::addStep(graph::RenderGraph& graph)
             .readWrite(SPH_BIND_FIELDS, fields_)
             .push(p)
             .dispatchThreads(n);
-        // All iterations up to the cap are recorded; the GPU stops them by zeroing the indirect
-        // group counts once the solver has converged (a skipped iteration costs ~1 us).
+        // All iterations up to the cap are recorded; the GPU stops them once the solver has
+        // converged: conditional regions skip the later ones where the device has conditional
+        // rendering, and zeroed indirect group counts make them empty dispatches everywhere.
         graph.beginGroup("sph/iisph_solve");
         addJacobiIterations(graph, p, limits, SPH_SYSTEM_IISPH, errorMode(solver, settings_), arguments_, 0);
         graph.endGroup();
@@ -471,10 +483,12 @@ void Simulation::addStep(graph::RenderGraph& graph)
         predict(1u, false);
         const gpu::Pipeline& density = pipelines_.compute(
             "sph/pcisph_density", with({{2, errorMode(solver, settings_)}, {3, std::bit_cast<uint32_t>(pcisphFactor_)}}));
-        const gpu::Pipeline& check = pipelines_.compute("sph/jacobi_check", with({{2, 0u}, {3, 1u}})); // stops a stall
         for (int iteration = 0; iteration < limits.maxIterations; ++iteration) {
+            if (iteration > 0) graph.beginConditional(iterationFlags_, 4 * uint32_t(iteration));
+            // The density pass's last workgroup ends the iteration (the error, the stopping rule
+            // with PCISPH's stall test).
             graph.addCompute(density)
-                .read(SPH_BIND_STATE, state_)
+                .readWrite(SPH_BIND_STATE, state_)
                 .read(SPH_BIND_ACCEL, solverVectors_)
                 .read(SPH_BIND_POSITIONS, sortedPositions_)
                 .read(SPH_BIND_NEIGHBOURS, neighbours_)
@@ -483,16 +497,14 @@ void Simulation::addStep(graph::RenderGraph& graph)
                 .read(SPH_BIND_BOUNDARY, boundary_)
                 .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
                 .readWrite(SPH_BIND_FIELDS, fields_)
-                .write(SPH_BIND_OUT0, errorPartials_)
+                .readWrite(SPH_BIND_OUT0, errorPartials_)
+                .write(SPH_BIND_OUT1, iterationFlags_)
+                .readWrite(SPH_BIND_OUT2, arguments_)
+                .readWrite(SPH_BIND_OUT3, groupsDone_)
                 .push(p)
                 .dispatchIndirect(arguments_, 0);
-            graph.addCompute(check)
-                .readWrite(SPH_BIND_STATE, state_)
-                .readWrite(SPH_BIND_OUT0, arguments_)
-                .read(SPH_BIND_IN0, errorPartials_)
-                .push(p)
-                .dispatchIndirect(arguments_, 16);
             if (iteration + 1 < limits.maxIterations) predict(0u, true);
+            if (iteration > 0) graph.endConditional();
         }
         graph.endGroup();
     }

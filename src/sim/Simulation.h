@@ -98,6 +98,9 @@ private:
     gpu::Buffer boundaryTerms_;                // per particle and step: G_b = sum_b Psi_b grad W_ib, boundary neighbours
     gpu::Buffer neighbours_, neighbourCounts_; // the fluid neighbour lists sph/density builds each step
     gpu::Buffer state_, arguments_, divergenceArguments_, walls_, planes_;
+    // Predicates of the solver iterations' conditional regions (SPH_ITERATION_FLAGS per solve).
+    gpu::Buffer iterationFlags_;
+    gpu::Buffer groupsDone_;    // workgroups of a Jacobi update that have stored their error sums
     float pcisphFactor_ = 0.0f; // m^2, PCISPH's delta without dt and rho0 (sim::pcisphFactor)
     gpu::Buffer reducedA_, reducedB_;
     gpu::Buffer controlUpload_;

@@ -169,8 +169,8 @@ TEST(Cli, SceneThatDoesNotFitTheDeviceIsRefusedUpFront)
 TEST(Cli, RunWritesMetricsSummaryAndPictures)
 {
     const fs::path out = tempDir("run");
-    const Result r =
-        floe("run " + kScene + " --steps 60 --frames 3 --width 320 --height 200 --validate --quiet --out " + out.string());
+    const Result r = floe("run " + kScene +
+                          " --steps 60 --frames 3 --width 320 --height 200 --validate --quiet --timers pass --out " + out.string());
     ASSERT_EQ(r.status, 0) << r.output;
 
     const std::string csv = readFile(out / "metrics.csv");
@@ -379,7 +379,7 @@ TEST(Cli, SplishSplashSceneRunsWithItsSolverAndExports)
                                 std::string(FLOE_SOURCE_DIR) + R"(/assets/meshes/UnitBox.obj", "translation": [0, 2, 0],
                          "scale": [4, 4, 1], "isWall": true, "mapInvert": true, "mapThickness": 0.0, "mapResolution": [30, 30, 20]}],
         "FluidBlocks": [{"denseMode": 0, "start": [-2, 0, -1], "end": [-0.5, 1.5, 1], "translation": [0.025, 0.025, 0]}]})";
-    const Result r = floe("run " + scene.string() + " --frames 0 --quiet --out " + (dir / "out").string());
+    const Result r = floe("run " + scene.string() + " --frames 0 --quiet --timers pass --out " + (dir / "out").string());
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("boundaryHandlingMethod 2"), std::string::npos) << r.output;
     const nlohmann::json summary = nlohmann::json::parse(readFile(dir / "out" / "summary.json"));
@@ -472,6 +472,96 @@ TEST(Cli, RunWritesPlotsOfItsMetrics)
 
 // The SPH suite on tiny resamplings of the dam breaks: every case measured, the ratios present,
 // and the dt search brackets each solver's largest stable step.
+// --timers: one timestamp pair per step by default (gpu_ms:step), a pair per pass on request
+// (gpu_ms:PASS columns), none with off (an empty gpu_ms_total). The simulation is the same in all
+// three; the bench's SPH suite takes the option too.
+TEST(Cli, TimerModesWriteTheirColumnsAndChangeNothingElse)
+{
+    const fs::path dir = tempDir("timers");
+    std::map<std::string, std::vector<std::map<std::string, std::string>>> runs;
+    for (const std::string mode : {"", "pass", "step", "off"}) {
+        const fs::path out = dir / (mode.empty() ? "default" : mode);
+        const Result r = floe("run " + kScene + " --steps 8 --frames 0 --quiet" + (mode.empty() ? "" : " --timers " + mode) +
+                              " --out " + out.string());
+        ASSERT_EQ(r.status, 0) << r.output;
+        std::istringstream lines(readFile(out / "metrics.csv"));
+        std::string header, row;
+        std::getline(lines, header);
+        std::vector<std::string> columns;
+        for (std::istringstream h(header); std::getline(h, row, ',');) columns.push_back(row);
+        const bool perPass = header.find("gpu_ms:sph/density") != std::string::npos;
+        const bool perStep = header.find("gpu_ms:step") != std::string::npos;
+        EXPECT_EQ(perPass, mode == "pass") << mode << ": " << header;
+        EXPECT_EQ(perStep, mode.empty() || mode == "step") << mode << ": " << header;
+        if (mode == "off") EXPECT_EQ(header.find("gpu_ms:"), std::string::npos) << header;
+        auto& table = runs[mode.empty() ? "default" : mode];
+        while (std::getline(lines, row)) {
+            std::map<std::string, std::string> values;
+            std::istringstream cells(row);
+            for (const std::string& c : columns) {
+                std::string v;
+                std::getline(cells, v, ',');
+                values[c] = v;
+            }
+            if (mode == "off")
+                EXPECT_EQ(values["gpu_ms_total"], "") << row;
+            else
+                EXPECT_GT(std::stod(values["gpu_ms_total"]), 0.0) << mode << ": " << row;
+            for (auto it = values.begin(); it != values.end();)
+                it = it->first.rfind("gpu_ms", 0) == 0 ? values.erase(it) : std::next(it);
+            table.push_back(values);
+        }
+        ASSERT_EQ(table.size(), 8u) << mode;
+    }
+    for (const char* mode : {"pass", "step", "off"}) EXPECT_EQ(runs[mode], runs["default"]) << mode;
+    EXPECT_EQ(floe("run " + kScene + " --steps 2 --timers sometimes").status, 2);
+
+    const Result b = floe("bench --suite sph --particles-2d 300 --particles-3d 300 --steps 3 --warmup 1 --no-dt-search "
+                          "--timers off --out " +
+                          (dir / "bench.json").string());
+    ASSERT_EQ(b.status, 0) << b.output;
+    const nlohmann::json doc = nlohmann::json::parse(readFile(dir / "bench.json"));
+    for (const auto& row : doc["sph"]["throughput"]) {
+        EXPECT_EQ(row["timers"], "off") << row.dump();
+        EXPECT_FALSE(row.contains("gpu_ms_per_step")) << row.dump();
+        EXPECT_EQ(row["launch_budget_per_step"]["timestamps"].get<double>(), 0.0) << row.dump();
+        EXPECT_GT(row["steps_per_second"].get<double>(), 0.0) << row.dump();
+    }
+}
+
+// The solver iterations after convergence: by default their dispatches have zeroed group counts;
+// with FLOE_CONDITIONAL_RENDERING=1 (VK_EXT_conditional_rendering, which lavapipe has) they sit in
+// conditional regions the GPU skips. Both paths must give bit-identical runs for every iterative
+// solver.
+TEST(Cli, ConditionalSolverIterationsMatchTheZeroedDispatchPath)
+{
+    const fs::path dir = tempDir("conditional");
+    const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/dam_break_2d.json";
+    const std::string conditional = "FLOE_CONDITIONAL_RENDERING=1 " + std::string(FLOE_BINARY) + " ";
+    const Result info = shell(conditional + "info");
+    if (const char* lvp = std::getenv("FLOE_EXPECT_LAVAPIPE"); lvp && std::string(lvp) == "1")
+        EXPECT_NE(info.output.find("VK_EXT_conditional_rendering"), std::string::npos) << info.output;
+    const Result plainInfo = floe("info");
+    EXPECT_EQ(plainInfo.output.find("VK_EXT_conditional_rendering"), std::string::npos) << plainInfo.output;
+    for (const char* solver : {"iisph", "dfsph", "pcisph", "pbf"}) {
+        std::string metrics[2], state[2];
+        for (int path = 0; path < 2; ++path) {
+            const fs::path out = dir / (std::string(solver) + (path ? "_plain" : "_conditional"));
+            const std::string args = "run " + scene + " --solver " + solver + " --steps 25 --frames 0 --quiet --timers off" +
+                                     " --save-state " + (out / "end.state").string() + " --out " + out.string();
+            const Result run = path ? floe(args) : shell(conditional + args);
+            ASSERT_EQ(run.status, 0) << run.output;
+            EXPECT_EQ(run.output.find("[vulkan "), std::string::npos) << run.output;
+            metrics[path] = readFile(out / "metrics.csv");
+            state[path] = readFile(out / "end.state");
+        }
+        EXPECT_EQ(metrics[0], metrics[1]) << solver;
+        EXPECT_TRUE(state[0] == state[1]) << solver << ": the saved states differ";
+        const nlohmann::json summary = nlohmann::json::parse(readFile(dir / (std::string(solver) + "_plain") / "summary.json"));
+        EXPECT_GT(summary["metrics"]["solver_iterations"]["max"].get<double>(), 1.0) << solver << ": not a trivial run";
+    }
+}
+
 TEST(Cli, SphBenchMeasuresBothSolversAndTheirStableSteps)
 {
     const fs::path dir = tempDir("bench_sph");
@@ -499,6 +589,20 @@ TEST(Cli, SphBenchMeasuresBothSolversAndTheirStableSteps)
             EXPECT_TRUE(row["gpu_ms_per_pass"].contains(group)) << row.dump();
         }
         if (solver == "dfsph") EXPECT_GE(row["divergence_iterations_mean"].get<double>(), 1.0) << row.dump();
+        // The launch budget: every pass recorded (no conditional regions unless asked for with
+        // FLOE_CONDITIONAL_RENDERING=1), a barrier before nearly every pass, a timestamp pair per
+        // timed pass or group. A Jacobi iteration is two dispatches (accel, update; the update
+        // ends the iteration), PCISPH's two (density, predict) and PBF's three (lambda,
+        // correction, apply); all solvers record their maximum of 100.
+        const nlohmann::json& budget = row["launch_budget_per_step"];
+        const double dispatches = budget["dispatches"].get<double>();
+        EXPECT_EQ(budget["conditional_dispatches"].get<double>(), 0.0) << row.dump();
+        EXPECT_GE(budget["barriers"].get<double>(), dispatches - 5) << row.dump();
+        EXPECT_GE(budget["timestamps"].get<double>(), 2.0 * double(row["gpu_ms_per_pass"].size())) << row.dump();
+        const double perIteration = solver == "eos" ? 0 : solver == "pbf" ? 3 : 2;
+        const double solves = solver == "dfsph" ? 2 : 1;
+        EXPECT_GE(dispatches, 100 * perIteration * solves) << row.dump();
+        EXPECT_LE(dispatches, 100 * perIteration * solves + 40) << row.dump();
     }
     // Resampled near the asked counts (a lattice cannot hit them exactly).
     EXPECT_NEAR(sph["throughput"][0]["particles"].get<double>(), 300, 60);
@@ -602,7 +706,8 @@ TEST(Cli, DeformableBodyScenesRunWithVolumeErrors)
     const fs::path dir = tempDir("bodies");
     const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/bodies_spheres_crushed.json";
     const fs::path out = dir / "crushed";
-    const Result r = floe("run " + scene + " --steps 200 --frames 2 --width 320 --height 180 --quiet --out " + out.string());
+    const Result r =
+        floe("run " + scene + " --steps 200 --frames 2 --width 320 --height 180 --quiet --timers pass --out " + out.string());
     ASSERT_EQ(r.status, 0) << r.output;
     const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
     EXPECT_EQ(summary["bodies"], 4);
@@ -637,7 +742,8 @@ TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
     // The cone (424 tets) lands at about step 58: it breaks, and the run reports it.
     const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/fracture_cone.json";
     const fs::path out = dir / "cone";
-    const Result r = floe("run " + scene + " --steps 66 --frames 2 --width 320 --height 180 --quiet --out " + out.string());
+    const Result r =
+        floe("run " + scene + " --steps 66 --frames 2 --width 320 --height 180 --quiet --timers pass --out " + out.string());
     ASSERT_EQ(r.status, 0) << r.output;
     const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
     EXPECT_EQ(summary["kind"], "fracture");
@@ -672,8 +778,9 @@ TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
     // The projectile scene: the ball reaches the cube in step 3 and breaks it (Wave); the
     // Voronoi scene runs the Constraint method's passes.
     const fs::path shot = dir / "projectile";
-    const Result p = floe("run " + std::string(FLOE_SOURCE_DIR) +
-                          "/assets/scenes/fracture_projectile.json --steps 6 --frames 0 --quiet --out " + shot.string());
+    const Result p =
+        floe("run " + std::string(FLOE_SOURCE_DIR) +
+             "/assets/scenes/fracture_projectile.json --steps 6 --frames 0 --quiet --timers pass --out " + shot.string());
     ASSERT_EQ(p.status, 0) << p.output;
     const nlohmann::json ps = nlohmann::json::parse(readFile(shot / "summary.json"));
     EXPECT_EQ(ps["method"], "wave");
@@ -681,8 +788,9 @@ TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
     EXPECT_GE(ps["fragments"].get<int>(), 3) << ps.dump(); // the ball and at least two pieces of the cube
     EXPECT_NE(readFile(shot / "metrics.csv").find("gpu_ms:fracture/contacts"), std::string::npos);
     const fs::path voronoi = dir / "voronoi";
-    const Result v = floe("run " + std::string(FLOE_SOURCE_DIR) +
-                          "/assets/scenes/fracture_voronoi_cube.json --steps 2 --frames 0 --quiet --out " + voronoi.string());
+    const Result v =
+        floe("run " + std::string(FLOE_SOURCE_DIR) +
+             "/assets/scenes/fracture_voronoi_cube.json --steps 2 --frames 0 --quiet --timers pass --out " + voronoi.string());
     ASSERT_EQ(v.status, 0) << v.output;
     const std::string vcsv = readFile(voronoi / "metrics.csv");
     for (const char* column : {"gpu_ms:fracture/link_solve", "gpu_ms:fracture/constraint_update"})

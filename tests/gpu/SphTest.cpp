@@ -457,7 +457,7 @@ TEST_F(SphTest, IterativeSolversMeetTheirToleranceInTheDamBreaks)
             const double energyLimit = energyBound(l.scene, l.world);
             int capped = 0, stalled = 0;
             for (size_t k = 0; k < m.size(); ++k) {
-                // PCISPH stops a stalled iteration (jacobi_check): such a step ends above the
+                // PCISPH stops a stalled iteration (sph/solver_stop.glsl): such a step ends above the
                 // tolerance, but close to it.
                 const bool stall = std::string(solver) == "pcisph" && m[k].solverError > limits.tolerance &&
                                    m[k].iterations < uint32_t(limits.maxIterations);
