@@ -1,6 +1,7 @@
 #include "gpu/Buffer.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -76,6 +77,31 @@ Buffer::Buffer(Context& context, const BufferDesc& desc)
     }
     id_ = context.newResourceId();
     context.setObjectName(VK_OBJECT_TYPE_BUFFER, reinterpret_cast<uint64_t>(buffer_), name_);
+    if (context.caps().poison) {
+        // Test builds: unwritten memory reads as NaN / 0xFFFFFFFF, never as a driver's zeros. The
+        // barrier makes the fill visible to every later command on the queue, in later
+        // submissions too.
+        if (mapped_) {
+            std::memset(mapped_, 0xFF, allocSize);
+            if (!coherent_) {
+                const VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, memory_, 0, VK_WHOLE_SIZE};
+                VK_CHECK(vkFlushMappedMemoryRanges(device_, 1, &range));
+            }
+        } else {
+            context.submitAndWait([&](VkCommandBuffer cmd) {
+                vkCmdFillBuffer(cmd, buffer_, 0, VK_WHOLE_SIZE, 0xFFFFFFFFu);
+                VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+                barrier.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
+                barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+                barrier.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+                barrier.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+                VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+                dependency.memoryBarrierCount = 1;
+                dependency.pMemoryBarriers = &barrier;
+                vkCmdPipelineBarrier2(cmd, &dependency);
+            });
+        }
+    }
 }
 
 Buffer::~Buffer()

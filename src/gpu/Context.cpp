@@ -347,6 +347,8 @@ void Context::createDevice(const ContextOptions& options)
     queueInfo.queueCount = 1;
     queueInfo.pQueuePriorities = &priority;
 
+    const char* poisonEnv = std::getenv("FLOE_POISON");
+    caps_.poison = poisonEnv && std::string(poisonEnv) == "1";
     const char* conditionalEnv = std::getenv("FLOE_CONDITIONAL_RENDERING");
     caps_.conditionalRendering = q.conditional.conditionalRendering && conditionalEnv && std::string(conditionalEnv) == "1";
     VkPhysicalDeviceConditionalRenderingFeaturesEXT conditional{

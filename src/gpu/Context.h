@@ -42,6 +42,10 @@ struct DeviceCaps {
     double timestampPeriodNs = 1.0;
     uint32_t timestampValidBits = 0;
     bool debugUtils = false; // labels and object names (instance has VK_EXT_debug_utils)
+    // FLOE_POISON=1 (tools/test.sh sets it): every new buffer is filled with 0xFFFFFFFF (a NaN as
+    // a float, the largest uint) before its first use, so that reading memory nothing wrote fails
+    // a test instead of reading a driver's zeros.
+    bool poison = false;
     // VK_EXT_conditional_rendering for the solver iterations after convergence, on request
     // (FLOE_CONDITIONAL_RENDERING=1) where the device has it. Off by default: on an H200 a region
     // per iteration cost more than the zero-group dispatches it skips (2D dam break, 20k

@@ -1,9 +1,12 @@
 // The particle step without pressure (gravity and the domain walls) against the foundation's
 // CPU integrator, the step metrics against sums on the CPU, and determinism: the same run
 // twice gives bit-identical particle buffers.
+#include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 
 #include "GpuTest.h"
 #include "Reference.h"
@@ -158,6 +161,21 @@ TEST_F(GpuTest, SameRunTwiceIsBitIdentical)
     }
     for (int b = 0; b < 2; ++b)
         EXPECT_EQ(std::memcmp(runs[0][b].data(), runs[1][b].data(), runs[0][b].size() * sizeof(glm::vec4)), 0) << "buffer " << b;
+}
+
+// FLOE_POISON=1 (tools/test.sh): a new buffer reads as 0xFFFFFFFF until something writes it, in
+// device-local and host-visible memory alike, so that a pass reading memory nothing wrote gets
+// NaNs and fails its test instead of reading a driver's zeros.
+TEST_F(GpuTest, PoisonFillsNewBuffersWhenAskedFor)
+{
+    if (const char* p = std::getenv("FLOE_POISON"); !p || std::string(p) != "1") GTEST_SKIP() << "FLOE_POISON is not 1";
+    ASSERT_TRUE(context().caps().poison);
+    const gpu::Buffer device = deviceBuffer("poison test", 1000);
+    for (const uint32_t v : download<uint32_t>(device, 250)) ASSERT_EQ(v, 0xFFFFFFFFu);
+    const gpu::Buffer readback(context(), {"poison read-back", 64, gpu::MemoryKind::Readback});
+    for (const uint32_t v : readback.readVector<uint32_t>(16)) ASSERT_EQ(v, 0xFFFFFFFFu);
+    const float f = std::bit_cast<float>(0xFFFFFFFFu);
+    EXPECT_TRUE(std::isnan(f));
 }
 
 } // namespace
