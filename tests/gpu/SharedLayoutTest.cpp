@@ -2,7 +2,9 @@
 // into every 4-byte word, the shader (shaders/tests/round_trip.glsl) copies the struct as GLSL
 // lays it out into a poisoned buffer, and the CPU must read back exactly what it wrote.
 #include <bit>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "GpuTest.h"
 #include "gpu/Image.h"
@@ -188,6 +190,16 @@ TEST_F(GpuTest, GraphPlansAWindowFrame)
     // An image a custom pass uses must be listed with it.
     EXPECT_THROW(graph().addCustom("unlisted", {{target.id(), true, graph::Access{}}}, [](VkCommandBuffer) {}), std::logic_error);
     graph().discard(); // PRESENT_SRC_KHR needs a swapchain device
+}
+
+// tools/test.sh runs the GPU tests twice, with lavapipe's subgroups of 8 and of 4
+// (LP_NATIVE_VECTOR_WIDTH=128); FLOE_EXPECT_SUBGROUP says which, so that the second pass cannot
+// silently run at the default size.
+TEST_F(GpuTest, DeviceHasTheSubgroupSizeTheRunExpects)
+{
+    const char* expected = std::getenv("FLOE_EXPECT_SUBGROUP");
+    if (!expected) GTEST_SKIP() << "FLOE_EXPECT_SUBGROUP is not set";
+    EXPECT_EQ(context().caps().subgroupSize, uint32_t(std::stoul(expected)));
 }
 
 } // namespace
