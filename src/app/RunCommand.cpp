@@ -531,6 +531,7 @@ int runCommand(const RunOptions& o)
         o.saveState.empty() || diverged ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.saveState.string());
     summary["capture"] = capturePath.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(capturePath);
     summary["validation"] = context.validationEnabled();
+    summary["gpu_assisted_validation"] = context.gpuAssistedValidation();
     summary["validation_messages"] = context.validationMessageCount();
     summary["warnings"] = scene.warnings;
     summary["status"] = diverged ? "diverged" : interrupted ? "interrupted" : "ok";

@@ -131,6 +131,7 @@ void writeRunSummary(nlohmann::ordered_json& summary, const RunEnd& end, const g
     summary["frames"] = end.pictures;
     summary["capture"] = end.capture.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(end.capture);
     summary["validation"] = context.validationEnabled();
+    summary["gpu_assisted_validation"] = context.gpuAssistedValidation();
     summary["validation_messages"] = context.validationMessageCount();
     summary["warnings"] = warnings;
     summary["status"] = !end.diverged.empty() ? "diverged" : end.interrupted ? "interrupted" : "ok";

@@ -73,7 +73,7 @@ Buffer::Buffer(Context& context, const BufferDesc& desc)
     VK_CHECK(vkBindBufferMemory(device_, buffer_, memory_, 0));
     if (desc.memory != MemoryKind::DeviceLocal) {
         VK_CHECK(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
-        coherent_ = (context.memoryFlags(type) & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+        coherent_ = (context.memoryFlags(type) & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0 && !context.caps().forceNonCoherent;
     }
     id_ = context.newResourceId();
     context.setObjectName(VK_OBJECT_TYPE_BUFFER, reinterpret_cast<uint64_t>(buffer_), name_);

@@ -52,6 +52,7 @@ public:
     VkFormat elementFormat() const { return elementFormat_; }
     bool valid() const { return buffer_ != VK_NULL_HANDLE; }
     bool hostVisible() const { return mapped_ != nullptr; }
+    bool hostCoherent() const { return coherent_; } // false: write() flushes, read() invalidates
 
     // A texel view of the whole buffer in `format` (created on first use, owned by the buffer).
     VkBufferView view(VkFormat format) const;

@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -186,6 +189,10 @@ Context::~Context()
     }
     if (messenger_) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
     if (instance_) vkDestroyInstance(instance_, nullptr);
+    if (!layerSettingsDir_.empty()) {
+        std::error_code ec;
+        std::filesystem::remove_all(layerSettingsDir_, ec);
+    }
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL Context::debugCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
@@ -256,10 +263,40 @@ void Context::createInstance(const ContextOptions& options)
     app.pEngineName = "Floe";
     app.apiVersion = apiVersion >= VK_API_VERSION_1_3 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
 
-    const VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    // FLOE_GPU_ASSISTED=1 adds the layer's GPU-assisted validation: the GPU checks every indirect
+    // dispatch's and draw's arguments as it reads them (garbage group counts hang a GPU where
+    // lavapipe runs them). Its buffer-bounds and descriptor checks stay off: layer 1.3.239
+    // (Debian 12's) does not track descriptors written with vkCmdPushDescriptorSetKHR, which is
+    // how Floe binds everything (KhronosGroup/Vulkan-ValidationLayers#5321, fixed in later
+    // layers), so it reports them uninitialized and its instrumented shaders skip their accesses:
+    // a fracture run then fails to label its fragments. The settings go to the layer in a
+    // settings file (VK_LAYER_SETTINGS_PATH; this layer reads no other source) unless the user
+    // set one.
+    std::vector<VkValidationFeatureEnableEXT> enables = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    const char* gpuAssisted = std::getenv("FLOE_GPU_ASSISTED");
+    gpuAssisted_ = validation_ && gpuAssisted && std::string(gpuAssisted) == "1";
+    if (gpuAssisted_ && !std::getenv("VK_LAYER_SETTINGS_PATH")) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        layerSettingsDir_ = fs::temp_directory_path(ec) / fmt::format("floe-gpu-assisted-{}", static_cast<long>(getpid()));
+        fs::create_directories(layerSettingsDir_, ec);
+        const fs::path file = layerSettingsDir_ / "vk_layer_settings.txt";
+        std::ofstream(file) << "khronos_validation.gpuav_descriptor_indexing = false\n"
+                               "khronos_validation.gpuav_buffer_oob = false\n"
+                               "khronos_validation.validate_dispatch_indirect = true\n"
+                               "khronos_validation.validate_draw_indirect = true\n";
+        if (!fs::exists(file, ec))
+            throw Error(fmt::format("FLOE_GPU_ASSISTED=1: cannot write the layer settings file {}", file.string()),
+                        ExitCode::Failure);
+        setenv("VK_LAYER_SETTINGS_PATH", file.c_str(), 1);
+    }
+    if (gpuAssisted_) {
+        enables.push_back(VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_EXT);
+        enables.push_back(VK_VALIDATION_FEATURE_ENABLE_GPU_ASSISTED_RESERVE_BINDING_SLOT_EXT);
+    }
     VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
-    features.enabledValidationFeatureCount = 1;
-    features.pEnabledValidationFeatures = enables;
+    features.enabledValidationFeatureCount = static_cast<uint32_t>(enables.size());
+    features.pEnabledValidationFeatures = enables.data();
 
     VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
     messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
@@ -349,6 +386,8 @@ void Context::createDevice(const ContextOptions& options)
 
     const char* poisonEnv = std::getenv("FLOE_POISON");
     caps_.poison = poisonEnv && std::string(poisonEnv) == "1";
+    const char* nonCoherentEnv = std::getenv("FLOE_NONCOHERENT");
+    caps_.forceNonCoherent = nonCoherentEnv && std::string(nonCoherentEnv) == "1";
     const char* conditionalEnv = std::getenv("FLOE_CONDITIONAL_RENDERING");
     caps_.conditionalRendering = q.conditional.conditionalRendering && conditionalEnv && std::string(conditionalEnv) == "1";
     VkPhysicalDeviceConditionalRenderingFeaturesEXT conditional{

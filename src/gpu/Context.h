@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -46,6 +47,10 @@ struct DeviceCaps {
     // a float, the largest uint) before its first use, so that reading memory nothing wrote fails
     // a test instead of reading a driver's zeros.
     bool poison = false;
+    // FLOE_NONCOHERENT=1 (tools/test.sh's second pass): mapped memory is treated as not
+    // host-coherent, so that the flush and invalidate calls a GPU's non-coherent memory needs run
+    // on lavapipe (whose memory is all coherent) under validation.
+    bool forceNonCoherent = false;
     // VK_EXT_conditional_rendering for the solver iterations after convergence, on request
     // (FLOE_CONDITIONAL_RENDERING=1) where the device has it. Off by default: on an H200 a region
     // per iteration cost more than the zero-group dispatches it skips (2D dam break, 20k
@@ -74,6 +79,8 @@ public:
     const std::vector<DeviceReport>& deviceReports() const { return reports_; }
     std::string deviceName() const { return caps_.properties.deviceName; }
     bool validationEnabled() const { return validation_; }
+    // GPU-assisted validation of indirect arguments on too (FLOE_GPU_ASSISTED=1 with validation).
+    bool gpuAssistedValidation() const { return gpuAssisted_; }
 
     // Validation messages (warnings and errors of the validation layer) since the start.
     uint32_t validationMessageCount() const { return validationMessages_.load(); }
@@ -108,6 +115,8 @@ private:
     DeviceCaps caps_;
     std::vector<DeviceReport> reports_;
     bool validation_ = false;
+    bool gpuAssisted_ = false;
+    std::filesystem::path layerSettingsDir_; // FLOE_GPU_ASSISTED: the layer settings written for it
     bool echoValidation_ = true;
     std::atomic<uint32_t> validationMessages_{0};
     mutable std::mutex messagesMutex_;

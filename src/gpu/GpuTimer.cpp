@@ -2,6 +2,7 @@
 
 #include "gpu/Check.h"
 #include "gpu/Context.h"
+#include "gpu/TimestampMath.h"
 
 namespace floe::gpu {
 
@@ -26,8 +27,7 @@ GpuTimer::GpuTimer(Context& context, uint32_t maxScopes) : device_(context.devic
 {
     if (!context.caps().timestamps) return;
     periodNs_ = context.caps().timestampPeriodNs;
-    const uint32_t bits = context.caps().timestampValidBits;
-    validMask_ = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+    validBits_ = context.caps().timestampValidBits;
     VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     info.queryType = VK_QUERY_TYPE_TIMESTAMP;
     info.queryCount = 2 * maxScopes;
@@ -79,9 +79,7 @@ std::vector<PassTime> GpuTimer::results() const
                                    stamps.data(), sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     for (size_t i = 0; i < names_.size(); ++i) {
         if (!closed_[i]) continue;
-        const uint64_t t0 = stamps[2 * i] & validMask_;
-        const uint64_t t1 = stamps[2 * i + 1] & validMask_;
-        const double ms = static_cast<double>((t1 - t0) & validMask_) * periodNs_ * 1e-6;
+        const double ms = timestampIntervalMs(stamps[2 * i], stamps[2 * i + 1], periodNs_, validBits_);
         bool merged = false;
         for (PassTime& p : out)
             if (p.name == names_[i]) {

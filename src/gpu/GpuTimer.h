@@ -53,7 +53,7 @@ private:
     VkQueryPool pool_ = VK_NULL_HANDLE;
     uint32_t maxScopes_ = 0, dropped_ = 0;
     double periodNs_ = 1.0;
-    uint64_t validMask_ = ~0ull;
+    uint32_t validBits_ = 64;
     std::vector<std::string> names_;
     std::vector<bool> closed_;
 };

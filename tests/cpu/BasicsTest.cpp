@@ -11,6 +11,7 @@
 
 #include "base/Error.h"
 #include "base/Settings.h"
+#include "gpu/TimestampMath.h"
 #include "io/Csv.h"
 #include "render/Camera.h"
 #include "shared/grid.h"
@@ -136,3 +137,23 @@ TEST(SharedLayout, VectorsStartOn16ByteBoundaries)
 
 } // namespace
 } // namespace floe
+
+namespace floe::test {
+
+// GPUs differ in the timestamp period and the counter's width; lavapipe (period 1, 64 bits)
+// exercises neither, so the arithmetic is checked here: periods other than 1 and a counter that
+// wrapped between the two stamps.
+TEST(Timestamps, IntervalsHonourThePeriodAndTheCountersWidth)
+{
+    EXPECT_DOUBLE_EQ(gpu::timestampIntervalMs(1000, 3000, 1.0, 64), 0.002);
+    EXPECT_DOUBLE_EQ(gpu::timestampIntervalMs(1000, 13000, 83.333, 64), 12000 * 83.333e-6);
+    // 36 valid bits: the counter wraps at 2^36; garbage in the high bits is ignored.
+    const uint64_t wrap = 1ull << 36;
+    EXPECT_DOUBLE_EQ(gpu::timestampIntervalMs(wrap - 100, 50, 40.0, 36), 150 * 40e-6);
+    EXPECT_DOUBLE_EQ(gpu::timestampIntervalMs((0xABCull << 40) | (wrap - 100), (0x123ull << 40) | 50, 40.0, 36), 150 * 40e-6);
+    // 64 bits wrap too.
+    EXPECT_DOUBLE_EQ(gpu::timestampIntervalMs(~0ull - 9, 10, 1.0, 64), 20e-6);
+    EXPECT_DOUBLE_EQ(gpu::timestampIntervalMs(5, 5, 10.0, 48), 0.0);
+}
+
+} // namespace floe::test

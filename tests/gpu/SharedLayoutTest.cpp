@@ -202,5 +202,25 @@ TEST_F(GpuTest, DeviceHasTheSubgroupSizeTheRunExpects)
     EXPECT_EQ(context().caps().subgroupSize, uint32_t(std::stoul(expected)));
 }
 
+// The same second pass treats mapped memory as non-coherent (FLOE_NONCOHERENT=1): every upload
+// and read-back then flushes or invalidates, as on a GPU whose host-visible memory is not
+// coherent, and the whole suite runs through those calls under validation.
+TEST_F(GpuTest, ForcedNonCoherentMemoryFlushesAndInvalidates)
+{
+    const char* forced = std::getenv("FLOE_NONCOHERENT");
+    if (!forced || std::string(forced) != "1") GTEST_SKIP() << "FLOE_NONCOHERENT is not 1";
+    gpu::Buffer upload(context(), {"non-coherent upload", 64, gpu::MemoryKind::Upload});
+    gpu::Buffer readback(context(), {"non-coherent read-back", 64, gpu::MemoryKind::Readback});
+    EXPECT_FALSE(upload.hostCoherent());
+    EXPECT_FALSE(readback.hostCoherent());
+    std::vector<uint32_t> words(16);
+    for (uint32_t i = 0; i < 16; ++i) words[i] = 7u * i + 1u;
+    upload.write(words.data(), 64);
+    graph().addCopy("non-coherent copy", upload, readback, 64);
+    graph().addHostRead(readback);
+    submit();
+    EXPECT_EQ(readback.readVector<uint32_t>(16), words);
+}
+
 } // namespace
 } // namespace floe::test
