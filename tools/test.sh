@@ -22,10 +22,10 @@ ctest --test-dir build --output-on-failure --parallel 2 --timeout 900 -L cpu
 # command here (35 under validation, 27 of them with glibc's MALLOC_CHECK_=3) and 2 under
 # valgrind memcheck never reproduced. A test that fails by its own assertion is never re-run,
 # and a crash that repeats fails the run.
-gpuTests() { # LOG [ctest arguments...]
-  local log=$1
-  shift
-  if ! tools/with-lavapipe.sh ctest --test-dir build --output-on-failure --parallel 1 --timeout 900 "$@" 2>&1 | tee "$log"; then
+gpuTests() { # LOG PARALLEL [ctest arguments...]
+  local log=$1 parallel=$2
+  shift 2
+  if ! tools/with-lavapipe.sh ctest --test-dir build --output-on-failure --parallel "$parallel" --timeout 900 "$@" 2>&1 | tee "$log"; then
     crash='malloc\(\)|free\(\)|corrupted|double free|Segmentation fault|SIGSEGV|Bus error|SIGBUS|Subprocess aborted|Exception: SegFault|Exception: Bus|Which is: (134|135|139)\b'
     if grep -qE "$crash" "$log"; then
       echo "test: WARNING: a GPU test crashed (output above); re-running the failed tests once" >&2
@@ -35,15 +35,16 @@ gpuTests() { # LOG [ctest arguments...]
     fi
   fi
 }
-FLOE_EXPECT_SUBGROUP=8 gpuTests build/gpu-tests.log -L gpu
+FLOE_EXPECT_SUBGROUP=8 gpuTests build/gpu-tests.log 1 -L gpu
 
 # The GPU kernels again with subgroups of 4 (lavapipe's default is 8; GPUs have 32 or 64): no
 # algorithm may depend on the subgroup size. The same pass takes the paths a GPU's
 # non-coherent host-visible memory needs (flushes and invalidations, FLOE_NONCOHERENT=1). The
 # tests of the executable's inputs and outputs (Cli.*) and of the window (ViewTest.*) do not
-# depend on either and are left out for time.
+# depend on either and are left out for time, and two test processes run at once (4.4 against
+# about 2.5 minutes; a crash inside the driver stack is re-run once, alone, as above).
 echo "test: GPU tests with subgroups of 4 (LP_NATIVE_VECTOR_WIDTH=128) and non-coherent mapped memory"
-LP_NATIVE_VECTOR_WIDTH=128 FLOE_EXPECT_SUBGROUP=4 FLOE_NONCOHERENT=1 gpuTests build/gpu-tests-subgroup4.log -L gpu -E '^(Cli|ViewTest)\.'
+LP_NATIVE_VECTOR_WIDTH=128 FLOE_EXPECT_SUBGROUP=4 FLOE_NONCOHERENT=1 gpuTests build/gpu-tests-subgroup4.log 2 -L gpu -E '^(Cli|ViewTest)\.'
 
 echo "test: CPU tests under ASan/UBSan (build-asan/)"
 if [[ ! -f build-asan/CMakeCache.txt ]]; then

@@ -191,9 +191,10 @@ void Simulation::addJacobiIterations(graph::RenderGraph& graph, const shared::Sp
     const gpu::Pipeline& accel = pipelines_.compute("sph/jacobi_accel", kernel);
     const gpu::Pipeline& update = pipelines_.compute("sph/jacobi_update", updateSpec);
     for (int iteration = 0; iteration < limits.maxIterations; ++iteration) {
-        // Iterations after the first run in a conditional region whose predicate the previous
-        // check set: after the stop they cost no launch where the device has conditional
-        // rendering, and a zero-group dispatch each where it has not.
+        // After the stop, the later iterations' dispatches have zero groups. With
+        // FLOE_CONDITIONAL_RENDERING=1 each iteration after the first also sits in a conditional
+        // region the previous one enables (off by default: slower on an H200, whose barriers in
+        // skipped regions still run; gpu/Context.h).
         if (iteration > 0) graph.beginConditional(iterationFlags_, 4 * (counter * SPH_ITERATION_FLAGS + uint32_t(iteration)));
         graph.addCompute(accel)
             .read(SPH_BIND_POSITIONS, sortedPositions_)
@@ -438,8 +439,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
             .push(p)
             .dispatchThreads(n);
         // All iterations up to the cap are recorded; the GPU stops them once the solver has
-        // converged: conditional regions skip the later ones where the device has conditional
-        // rendering, and zeroed indirect group counts make them empty dispatches everywhere.
+        // converged: zeroed indirect group counts make the later ones empty dispatches.
         graph.beginGroup("sph/iisph_solve");
         addJacobiIterations(graph, p, limits, SPH_SYSTEM_IISPH, errorMode(solver, settings_), arguments_, 0);
         graph.endGroup();
