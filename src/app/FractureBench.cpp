@@ -253,13 +253,7 @@ Json fractureBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, con
                     stepMs += timedStep(bodies, graph, frames).step;
                     ++steps;
                 }
-                const graph::RecordStats& r = graph.stats();
-                recorded.dispatches += r.dispatches;
-                recorded.conditionalDispatches += r.conditionalDispatches;
-                recorded.draws += r.draws;
-                recorded.transfers += r.transfers;
-                recorded.barriers += r.barriers;
-                recorded.timestamps += r.timestamps;
+                recorded += graph.stats();
                 fragments.push_back(double(bodies.report().fragments));
             }
             double mean = 0;

@@ -40,11 +40,11 @@ struct Measured {
     double gpuMs = 0;                     // sum over the measured steps
     std::map<std::string, double> passMs; // sums per pass
     RunningStat iterations, divergenceIterations, densityAvg, densityMax, dt;
-    uint64_t capped = 0;
+    uint64_t capped = 0;         // steps whose pressure solve stopped at its iteration cap without converging
+    uint64_t neighbourBytes = 0; // per particle: the fluid neighbour entries, their count and the boundary terms
     graph::RecordStats recorded; // what the timed steps recorded
     uint64_t recordedSteps = 0;
-    gpu::TimerMode timers = gpu::TimerMode::Pass; // steps whose pressure solve stopped at its iteration cap without converging
-    uint64_t neighbourBytes = 0;                  // per particle: the fluid neighbour entries, their count and the boundary terms
+    gpu::TimerMode timers = gpu::TimerMode::Pass;
     bool stable = true;
     std::string reason; // why the run was not stable
 };

@@ -43,7 +43,16 @@ struct RecordStats {
     uint64_t transfers = 0; // fills, copies, blits
     uint64_t barriers = 0;  // vkCmdPipelineBarrier2 calls
     uint64_t timestamps = 0;
-    uint64_t conditionalRegions = 0;
+    RecordStats& operator+=(const RecordStats& o)
+    {
+        dispatches += o.dispatches;
+        conditionalDispatches += o.conditionalDispatches;
+        draws += o.draws;
+        transfers += o.transfers;
+        barriers += o.barriers;
+        timestamps += o.timestamps;
+        return *this;
+    }
 };
 
 class PassBuilder {
@@ -108,7 +117,7 @@ public:
     // Conditional rendering (VK_EXT_conditional_rendering): the dispatches between these are
     // skipped by the GPU when the 32-bit value at `offset` in `predicate` is 0 at the region's
     // start (nothing else in the region may write it). The predicate must have been created with
-    // VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT (gpu::Context::conditionalRenderingUsage()).
+    // VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT (BufferDesc::extraUsage).
     // Barriers inside still execute. Without the feature both calls add nothing, and the region's
     // dispatches always run. Regions do not nest.
     void beginConditional(const gpu::Buffer& predicate, VkDeviceSize offset);
