@@ -84,6 +84,7 @@
 #define SPH_INTEGRATE_NONE 0     // v = v*
 #define SPH_INTEGRATE_PRESSURE 1 // v = v* + dt a_p (pressure in fields.y)
 #define SPH_INTEGRATE_PBF 2      // positions already solved; moved from x - dt v_pbf, v = v* (viscosity)
+#define SPH_INTEGRATE_EOS 3      // v = v + dt (g + a_visc + a_p) in one walk: nothing waits for v* (sph/nonpressure is skipped)
 
 // Container reflections per particle and step before the fallback (digest-003 §2.9.6 has none).
 #define SPH_MAX_REFLECTIONS 8

@@ -16,10 +16,9 @@ void main()
     const uint b = floeGlobalIndex();
     if (b >= sphBoundaryCount()) return;
     const vec3 xb = FLOE_LOAD_VEC4(boundary, b).xyz;
-    const ivec3 c = sphCell(xb);
     float sum = 0.0;
-    GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
+    BOUNDARY_NEAR_BEGIN(xb, begin, end)
     for (uint k = begin; k < end; ++k) sum += sphW(length(xb - FLOE_LOAD_VEC4(boundary, k).xyz));
-    GRID_STRIPS_END
+    BOUNDARY_NEAR_END
     FLOE_STORE_VEC4(boundaryOut, b, vec4(xb, params.material.w * sphRho0() / sum));
 }

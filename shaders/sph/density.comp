@@ -102,7 +102,7 @@ void main()
     GRID_STRIPS_END
     overflow = overflow || listed > capacity;
     if (sphBoundaryCount() > 0u) {
-        GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
+        BOUNDARY_NEAR_BEGIN(xi, begin, end)
         for (uint b = begin; b < end; ++b) {
             const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
             const vec3 xib = xi - xb.xyz;
@@ -113,7 +113,7 @@ void main()
                 boundaryNeighbours += 1.0;
             }
         }
-        GRID_STRIPS_END
+        BOUNDARY_NEAR_END
     }
     float diagonal = 0.0;
     if (DIAGONAL != 0u) {

@@ -39,7 +39,6 @@ void main()
     const float rhoi = FLOE_RW_LOAD_VEC4(fields, i).x;
     const float rho0 = sphRho0();
     const float dt = state.time.x;
-    const ivec3 c = sphCell(xi);
 
     vec3 gradFluid = vec3(0.0);    // G_f
     float gradSquares = 0.0;       // sum_j m_j |grad W_ij|^2
@@ -59,7 +58,7 @@ void main()
     divergence += dot(vi, gradBoundary);
     float boundarySquares = 0.0;
     if (THESIS_DIAGONAL != 0u && sphBoundaryCount() > 0u) {
-        GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
+        BOUNDARY_NEAR_BEGIN(xi, begin, end)
         for (uint b = begin; b < end; ++b) {
             const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
             const vec3 xib = xi - xb.xyz;
@@ -68,7 +67,7 @@ void main()
             const vec3 g = sphGradW(xib, r);
             boundarySquares += xb.w * xb.w * dot(g, g);
         }
-        GRID_STRIPS_END
+        BOUNDARY_NEAR_END
     }
     const float rhoi2 = rhoi * rhoi;
     float aii;

@@ -28,7 +28,40 @@ FLOE_OUT_UINT(SPH_BIND_OUT2, idsOut);
 FLOE_OUT_VEC4(SPH_BIND_OUT3, metricsA);
 FLOE_OUT_VEC4(SPH_BIND_OUT4, metricsB);
 FLOE_OUT_VEC4(SPH_BIND_OUT5, solverStateOut);
+FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);            // EOS: viscous walls
+FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart); // EOS: viscous walls
 #include "sph/pressure_accel.glsl"
+#include "sph/viscosity.glsl"
+
+// EOS's whole velocity update, v = v + dt (g + a_visc) (+ XSPH) + dt a_p: the work of
+// sph/nonpressure and of the pressure acceleration in one walk over the list (an equation of state
+// has no solve between them), each pair's m_j grad W_ij serving both sums.
+vec3 eosVelocity(uint i, vec3 xi, float rhoi, float pi)
+{
+    const vec3 vi = FLOE_LOAD_VEC4(velocities, i).xyz;
+    const float nu = params.material.y;
+    const float nuBoundary = params.domainMin.w;
+    const bool viscous = nu > 0.0 || XSPH != 0u;
+    const float regulariser = 0.01 * sphH() * sphH();
+    const float pi_rho2 = pi / (rhoi * rhoi);
+    vec3 viscosity = vec3(0.0), smoothing = vec3(0.0), pressure = vec3(0.0);
+#define FLUID_PAIR(j, gradient)                                                           \
+    {                                                                                     \
+        const vec4 fj = FLOE_LOAD_VEC4(fields, j);                                        \
+        pressure -= (pi_rho2 + fj.y / (fj.x * fj.x)) * (gradient);                        \
+        if (viscous) {                                                                    \
+            const vec4 pj = FLOE_LOAD_VEC4(positions, j);                                 \
+            VISCOSITY_PAIR(j, pj, fj.x, gradient, viscosity, smoothing)                   \
+        }                                                                                 \
+    }
+    FLUID_PAIRS(i, xi)
+#undef FLUID_PAIR
+    const vec3 wall = sphBoundaryCount() > 0u && nuBoundary > 0.0 ? boundaryViscosity(xi, vi, rhoi, regulariser) : vec3(0.0);
+    const float dt = state.time.x;
+    vec3 v = vi + dt * (params.gravity.xyz + viscosityPrefactor() * (nu * viscosity + nuBoundary * wall)) + params.material.w * smoothing;
+    if (DIMS == 2u) v.z = 0.0;
+    return v + dt * (pressure + wallPressureAcceleration(i, rhoi, pi));
+}
 
 // Smallest lambda in (0, 1] at which x + lambda d leaves the container through a face, and
 // that face; lambda = 2 when the move stays inside (digest-003 (3.8a), nearest plane wins).
@@ -72,8 +105,13 @@ void main()
     const vec4 p4 = FLOE_LOAD_VEC4(positions, i);
     const vec4 fi = FLOE_LOAD_VEC4(fields, i);
     const float dt = state.time.x;
-    vec3 v = FLOE_LOAD_VEC4(predicted, i).xyz;
-    if (MODE == SPH_INTEGRATE_PRESSURE) v += dt * pressureAcceleration(i, p4.xyz, fi.x, fi.y);
+    vec3 v;
+    if (MODE == SPH_INTEGRATE_EOS) {
+        v = eosVelocity(i, p4.xyz, fi.x, fi.y);
+    } else {
+        v = FLOE_LOAD_VEC4(predicted, i).xyz;
+        if (MODE == SPH_INTEGRATE_PRESSURE) v += dt * pressureAcceleration(i, p4.xyz, fi.x, fi.y);
+    }
     if (DIMS == 2u) v.z = 0.0;
     vec3 x = p4.xyz;
     vec3 move = dt * v;
@@ -144,7 +182,7 @@ void main()
     if (DIMS == 2u) x.z = 0.0;
 
     FLOE_STORE_VEC4(positionsOut, i, vec4(x, p4.w));
-    const float pressure = MODE == SPH_INTEGRATE_PRESSURE ? fi.y : 0.0;
+    const float pressure = MODE == SPH_INTEGRATE_PRESSURE || MODE == SPH_INTEGRATE_EOS ? fi.y : 0.0;
     FLOE_STORE_VEC4(velocitiesOut, i, vec4(v, pressure));
     const vec4 kept = FLOE_LOAD_VEC4(solverState, i);
     FLOE_STORE_VEC4(solverStateOut, i, vec4(pressure / (fi.x * fi.x) * dt * dt, kept.yzw));

@@ -22,7 +22,6 @@ void main()
     if (i >= sphFluidCount()) return;
     const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
     const float lambdaI = FLOE_LOAD_VEC4(fields, i).y;
-    const ivec3 c = sphCell(xi);
     vec3 dx = vec3(0.0);
     FLUID_NEIGHBOURS_BEGIN(i, FLOE_LOAD_VEC4(anchors, i).xyz, j)
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
@@ -32,7 +31,7 @@ void main()
         dx += pj.w * (lambdaI + FLOE_LOAD_VEC4(fields, j).y) * sphGradW(xij, r);
     FLUID_NEIGHBOURS_END
     if (sphBoundaryCount() > 0u && lambdaI != 0.0) {
-        GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
+        BOUNDARY_NEAR_BEGIN(xi, begin, end)
         for (uint b = begin; b < end; ++b) {
             const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
             const vec3 xib = xi - xb.xyz;
@@ -40,7 +39,7 @@ void main()
             if (!(r < sphSupport())) continue;
             dx += xb.w * lambdaI * sphGradW(xib, r);
         }
-        GRID_STRIPS_END
+        BOUNDARY_NEAR_END
     }
     dx /= sphRho0();
     if (DIMS == 2u) dx.z = 0.0;

@@ -40,7 +40,6 @@ void main()
     if (i < sphFluidCount()) {
         const vec4 pi4 = FLOE_LOAD_VEC4(positions, i);
         const vec3 xi = pi4.xyz;
-        const ivec3 c = sphCell(xi); // boundary samples are static: searched from where the particle is
         const float rho0 = sphRho0();
         float rho = pi4.w * sphW(0.0), squares = 0.0; // itself, then the neighbours listed at the predicted positions
         vec3 gradI = vec3(0.0);
@@ -55,7 +54,7 @@ void main()
             gradI += g;
         FLUID_NEIGHBOURS_END
         if (sphBoundaryCount() > 0u) {
-            GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
+            BOUNDARY_NEAR_BEGIN(xi, begin, end)
             for (uint b = begin; b < end; ++b) {
                 const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
                 const vec3 xib = xi - xb.xyz;
@@ -64,7 +63,7 @@ void main()
                 rho += xb.w * sphW(r);
                 gradI += (xb.w / rho0) * sphGradW(xib, r);
             }
-            GRID_STRIPS_END
+            BOUNDARY_NEAR_END
         }
         const float constraint = max(rho / rho0 - 1.0, 0.0);
         const float lambda = constraint > 0.0 ? -constraint / (squares + dot(gradI, gradI) + kEpsilon) : 0.0;

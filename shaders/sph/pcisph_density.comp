@@ -36,20 +36,19 @@ void main()
     float counted = 0.0;
     if (i < sphFluidCount()) {
         const vec3 xi = FLOE_LOAD_VEC4(predictedPositions, i).xyz;
-        const ivec3 c = sphCell(FLOE_LOAD_VEC4(positions, i).xyz);
         float rho = FLOE_LOAD_VEC4(positions, i).w * sphW(0.0); // itself; the listed neighbours are the others
         FLUID_NEIGHBOURS_BEGIN(i, FLOE_LOAD_VEC4(positions, i).xyz, j)
             const float r = length(xi - FLOE_LOAD_VEC4(predictedPositions, j).xyz);
             if (r < sphSupport()) rho += FLOE_LOAD_VEC4(positions, j).w * sphW(r);
         FLUID_NEIGHBOURS_END
         if (sphBoundaryCount() > 0u) {
-            GRID_STRIPS_BEGIN(boundaryStart, c, params.gridDims, begin, end)
+            BOUNDARY_NEAR_BEGIN(xi, begin, end)
             for (uint b = begin; b < end; ++b) {
                 const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
                 const float r = length(xi - xb.xyz);
                 if (r < sphSupport()) rho += xb.w * sphW(r);
             }
-            GRID_STRIPS_END
+            BOUNDARY_NEAR_END
         }
         const float dt = state.time.x;
         const float rho0 = sphRho0();

@@ -17,6 +17,16 @@ layout(constant_id = 8) const uint MIRROR_BOUNDARY_PRESSURE = 1u;
 #define PRESSURE_ACCEL_FIELD(j) FLOE_LOAD_VEC4(fields, j)
 #endif
 
+// The walls' term alone.
+vec3 wallPressureAcceleration(uint i, float rhoi, float pi)
+{
+    if (sphBoundaryCount() == 0u || pi == 0.0) return vec3(0.0);
+    const float rho0 = sphRho0();
+    const float pi_rho2 = pi / (rhoi * rhoi);
+    const float mirrored = MIRROR_BOUNDARY_PRESSURE != 0u ? pi_rho2 + pi / (rho0 * rho0) : pi_rho2;
+    return -mirrored * FLOE_LOAD_VEC4(boundaryTerms, i).xyz;
+}
+
 vec3 pressureAcceleration(uint i, vec3 xi, float rhoi, float pi)
 {
     const float pi_rho2 = pi / (rhoi * rhoi);
@@ -28,12 +38,7 @@ vec3 pressureAcceleration(uint i, vec3 xi, float rhoi, float pi)
     }
     FLUID_PAIRS(i, xi)
 #undef FLUID_PAIR
-    if (sphBoundaryCount() > 0u && pi != 0.0) {
-        const float rho0 = sphRho0();
-        const float mirrored = MIRROR_BOUNDARY_PRESSURE != 0u ? pi_rho2 + pi / (rho0 * rho0) : pi_rho2;
-        a -= mirrored * FLOE_LOAD_VEC4(boundaryTerms, i).xyz;
-    }
-    return a;
+    return a + wallPressureAcceleration(i, rhoi, pi);
 }
 
 #endif

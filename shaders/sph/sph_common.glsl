@@ -31,6 +31,42 @@ ivec3 sphCell(vec3 x)
     return gridCell(x, params.gridOrigin, params.gridDims);
 }
 
+// The static boundary samples near x (SPH_BIND_BOUNDARY_START bound as boundaryStart): they are
+// sorted by grid row (y, z) and, within a row, by x in bins of 1/BOUNDARY_SUBCELLS of a cell,
+// and boundaryStart holds each bin's first sample (sim::Simulation::buildBoundary). Of the nine
+// rows around x, a row farther than the support is skipped, and in the others only the bins
+// within the support's chord at that row's distance are walked: about half the samples of the
+// 27 cells, every one within the support among them. A slack of 1e-4 of the support on the reach
+// keeps float rounding of bin edges from dropping a sample at the border. Non-finite positions
+// walk nothing. Use as
+//   BOUNDARY_NEAR_BEGIN(x, begin, end) for (uint b = begin; b < end; ++b) {...} BOUNDARY_NEAR_END
+layout(constant_id = 11) const uint BOUNDARY_SUBCELLS = 1u;
+#define BOUNDARY_NEAR_BEGIN(x_, begin, end)                                                                       \
+    {                                                                                                            \
+        const vec3 bx_ = (x_);                                                                                   \
+        const ivec3 bc_ = sphCell(bx_);                                                                          \
+        const float bcell_ = params.gridOrigin.w;                                                                \
+        const float bsupport_ = 1.0001 * sphSupport();                                                           \
+        const float bfine_ = bcell_ / float(BOUNDARY_SUBCELLS);                                                  \
+        const uint brow_ = params.gridDims.x * BOUNDARY_SUBCELLS;                                                \
+        const bool bfinite_ = !any(isnan(bx_)) && !any(isinf(bx_));                                             \
+        for (int bz_ = max(bc_.z - 1, 0); bz_ <= min(bc_.z + 1, int(params.gridDims.z) - 1); ++bz_)              \
+            for (int by_ = max(bc_.y - 1, 0); by_ <= min(bc_.y + 1, int(params.gridDims.y) - 1); ++by_) {        \
+                const vec2 blo_ = params.gridOrigin.yz + vec2(by_, bz_) * bcell_;                                \
+                const vec2 bgap_ = max(max(blo_ - bx_.yz, bx_.yz - (blo_ + bcell_)), vec2(0.0));                 \
+                const float breach2_ = bsupport_ * bsupport_ - dot(bgap_, bgap_);                                \
+                if (!bfinite_ || !(breach2_ > 0.0)) continue;                                                    \
+                const float breach_ = sqrt(breach2_);                                                            \
+                const float blast_ = float(brow_ - 1u);                                                          \
+                const uint bfirst_ = uint(clamp(floor((bx_.x - breach_ - params.gridOrigin.x) / bfine_), 0.0, blast_)); \
+                const uint bend_ = uint(clamp(floor((bx_.x + breach_ - params.gridOrigin.x) / bfine_), 0.0, blast_)) + 1u; \
+                const uint bbase_ = (uint(by_) + params.gridDims.y * uint(bz_)) * brow_;                         \
+                const uint begin = FLOE_LOAD_UINT(boundaryStart, bbase_ + bfirst_);                              \
+                const uint end = FLOE_LOAD_UINT(boundaryStart, bbase_ + bend_);
+#define BOUNDARY_NEAR_END \
+    }                     \
+    }
+
 // The fluid neighbours sph/density listed this step (SPH_BIND_NEIGHBOURS), two ways to walk them.
 // Both need
 //   FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours); FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);

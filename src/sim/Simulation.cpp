@@ -32,7 +32,7 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     : context_(context), world_(world), settings_(settings), pipelines_(context, shaders),
       particles_(ParticleBuffers::create(context, graph, positions, velocities)),
       grid_(context, shaders, GridSpec::cover(world.domainMin, world.domainMax, 4.0f * world.particleRadius, world.sim2D),
-            static_cast<uint32_t>(std::max<size_t>(positions.size(), world.boundary.size())), "particle"),
+            static_cast<uint32_t>(positions.size()), "particle"),
       reduce_(context, shaders, static_cast<uint32_t>(positions.size()))
 {
     const uint64_t n = particles_.count;
@@ -96,6 +96,12 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     graph.addFill("sph/arguments_clear", groupsDone_, 0); // then reset by the last workgroup of each update
     graph.addFill("sph/arguments_clear", iterationFlags_, 0);
     setSettings(settings); // and what the settings derive (PCISPH's scaling)
+    // Bins of a quarter cell in x for the boundary's table where it fits one texel buffer (as
+    // the grid's own table must), else halves, else whole cells.
+    const uint64_t maxEntries =
+        std::min<uint64_t>(context.limits().maxTexelBufferElements, context.limits().maxStorageBufferRange / 4);
+    for (boundarySubcells_ = 4; boundarySubcells_ > 1 && grid_.spec().cells() * boundarySubcells_ + 1 > maxEntries;)
+        boundarySubcells_ /= 2;
     buildBoundary(graph);
 }
 
@@ -104,40 +110,55 @@ Simulation::~Simulation() = default;
 void Simulation::buildBoundary(graph::RenderGraph& graph)
 {
     boundaryCount_ = static_cast<uint32_t>(world_.boundary.size());
-    const uint64_t cells = grid_.spec().cells() + 1;
-    boundary_ = deviceBuffer(context_, "boundary particles (position, Psi)", uint64_t(boundaryCount_) * 16, kVec4);
-    boundaryStart_ = deviceBuffer(context_, "boundary cell start", cells * 4, VK_FORMAT_R32_UINT);
-    if (boundaryCount_ == 0) {
-        graph.addFill("sph/boundary_clear", boundaryStart_, 0);
-        context_.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-        return;
+    // The boundary's table: its samples sorted by grid row (y, z) and, within a row, by x in bins
+    // of 1/boundarySubcells_ of a cell; the table holds each bin's first sample (one more entry
+    // closes the last bin). The walks (BOUNDARY_NEAR_BEGIN) read only the bins within the
+    // support's chord at each row, about half the samples of the 27 cells around a particle.
+    // Built once, on the CPU: the samples never move.
+    const GridSpec& g = grid_.spec();
+    const uint64_t rowBins = uint64_t(g.dims.x) * boundarySubcells_;
+    const uint64_t bins = rowBins * g.dims.y * g.dims.z;
+    std::vector<uint32_t> keys(boundaryCount_);
+    const auto cell = [&](float x, int axis) {
+        // As gridCell in shaders/grid/grid_common.glsl: in float, clamped into the grid.
+        const float c = std::floor((x - g.origin[axis]) / g.cellSize);
+        return uint32_t(std::clamp(std::isnan(c) ? 0.0f : c, 0.0f, float(g.dims[axis] - 1)));
+    };
+    const float fine = g.cellSize / float(boundarySubcells_);
+    for (uint32_t b = 0; b < boundaryCount_; ++b) {
+        const glm::vec3& x = world_.boundary[b];
+        const float bin = std::floor((x.x - g.origin.x) / fine);
+        const uint32_t column = uint32_t(std::clamp(std::isnan(bin) ? 0.0f : bin, 0.0f, float(rowBins - 1)));
+        keys[b] = uint32_t((uint64_t(cell(x.y, 1)) + uint64_t(g.dims.y) * cell(x.z, 2)) * rowBins + column);
     }
+    std::vector<uint32_t> order(boundaryCount_);
+    for (uint32_t b = 0; b < boundaryCount_; ++b) order[b] = b;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
     std::vector<glm::vec4> samples;
     samples.reserve(boundaryCount_);
-    for (const glm::vec3& p : world_.boundary) samples.emplace_back(p, 0.0f);
-    gpu::Buffer unsorted = deviceBuffer(context_, "boundary samples", uint64_t(boundaryCount_) * 16, kVec4);
+    for (uint32_t b : order) samples.emplace_back(world_.boundary[b], 0.0f);
+    std::vector<uint32_t> start(bins + 1);
+    for (uint64_t bin = 0, k = 0; bin <= bins; ++bin) {
+        while (k < boundaryCount_ && keys[order[k]] < bin) ++k;
+        start[bin] = uint32_t(k);
+    }
+    boundary_ = deviceBuffer(context_, "boundary particles (position, Psi)", uint64_t(std::max(boundaryCount_, 1u)) * 16, kVec4);
+    boundaryStart_ = deviceBuffer(context_, "boundary bin start", (bins + 1) * 4, VK_FORMAT_R32_UINT);
+    uploadNow(context_, graph, boundaryStart_, start.data(), start.size() * 4);
+    if (boundaryCount_ == 0) return;
     gpu::Buffer sorted = deviceBuffer(context_, "boundary samples (sorted)", uint64_t(boundaryCount_) * 16, kVec4);
-    uploadNow(context_, graph, unsorted, samples.data(), samples.size() * 16);
+    uploadNow(context_, graph, sorted, samples.data(), samples.size() * 16);
 
-    // Sort the samples by cell with the particle grid, keep a copy of its cell table, and
-    // compute Akinci's volumes.
+    // Akinci's volumes.
     graph.beginGroup("sph/boundary_build");
-    grid_.addBuild(graph, unsorted, boundaryCount_);
-    graph.addCopy("sph/boundary_cell_start", grid_.cellStart(), boundaryStart_, cells * 4);
     shared::SphParams p{};
     p.gravity = glm::vec4(world_.gravity, world_.restDensity);
-    p.gridOrigin = glm::vec4(grid_.spec().origin, grid_.spec().cellSize);
-    p.gridDims = glm::uvec4(grid_.spec().dims, particles_.count);
+    p.gridOrigin = glm::vec4(g.origin, g.cellSize);
+    p.gridDims = glm::uvec4(g.dims, particles_.count);
     const uint32_t kernelSet = settings_.muellerKernels() ? SPH_KERNEL_MUELLER : SPH_KERNEL_CUBIC;
     boundaryScale_ = boundaryVolumeScale(kernelSet, world_.sim2D ? 2 : 3, settings_.boundarySpacing, settings_.boundaryLayers);
     p.material = glm::vec4(2.0f * world_.particleRadius, 0, 0, boundaryScale_);
     p.flags = glm::uvec4(world_.sim2D ? 2 : 3, boundaryCount_, 0, 0);
-    graph.addCompute(pipelines_.compute("sph/boundary_gather", spec()))
-        .read(SPH_BIND_BOUNDARY, unsorted)
-        .read(SPH_BIND_IN0, grid_.sortedIndex())
-        .write(SPH_BIND_OUT0, sorted)
-        .push(p)
-        .dispatchThreads(boundaryCount_);
     graph.addCompute(pipelines_.compute("sph/boundary_volume", spec()))
         .read(SPH_BIND_BOUNDARY, sorted)
         .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
@@ -151,7 +172,8 @@ void Simulation::buildBoundary(graph::RenderGraph& graph)
 std::vector<gpu::SpecConstant> Simulation::spec() const
 {
     return {{0, settings_.muellerKernels() ? uint32_t(SPH_KERNEL_MUELLER) : uint32_t(SPH_KERNEL_CUBIC)},
-            {1, world_.sim2D ? 2u : 3u}};
+            {1, world_.sim2D ? 2u : 3u},
+            {11, boundarySubcells_}};
 }
 
 void Simulation::setSettings(const SphSettings& settings)
@@ -406,20 +428,25 @@ void Simulation::addStep(graph::RenderGraph& graph)
     if (solver == PressureSolver::Dfsph && settings_.divergenceSolver) addDfsphDivergenceSolve(graph, p);
     shared::SphParams nonPressure = p;
     if (solver == PressureSolver::Pbf) nonPressure.gravity = glm::vec4(0.0f, 0.0f, 0.0f, world_.restDensity); // in pbf_predict
-    graph.addCompute(pipelines_.compute("sph/nonpressure", kernel))
-        .read(SPH_BIND_STATE, state_)
-        .read(SPH_BIND_POSITIONS, sortedPositions_)
-        .read(SPH_BIND_ANCHORS, anchors)
-        .read(SPH_BIND_VELOCITIES, sortedVelocities_)
-        .read(SPH_BIND_NEIGHBOURS, neighbours_)
-        .read(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts_)
-        .read(SPH_BIND_CELL_START, grid_.cellStart())
-        .read(SPH_BIND_BOUNDARY, boundary_)
-        .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
-        .read(SPH_BIND_FIELDS, fields_)
-        .write(SPH_BIND_PREDICTED, predicted_)
-        .push(nonPressure)
-        .dispatchThreads(n);
+    // XSPH's sum only when its factor is on; the list's gradients wherever PBF has not moved the
+    // particles since they were listed. EOS needs no v* before its pressure: sph/integrate does
+    // this pass's work in the same walk as the pressure's (SPH_INTEGRATE_EOS).
+    const gpu::SpecConstant xsph{9, settings_.xsph > 0.0f ? 1u : 0u};
+    if (solver != PressureSolver::Eos)
+        graph.addCompute(pipelines_.compute("sph/nonpressure", with({xsph, {10, solver == PressureSolver::Pbf ? 0u : 1u}})))
+            .read(SPH_BIND_STATE, state_)
+            .read(SPH_BIND_POSITIONS, sortedPositions_)
+            .read(SPH_BIND_ANCHORS, anchors)
+            .read(SPH_BIND_VELOCITIES, sortedVelocities_)
+            .read(SPH_BIND_NEIGHBOURS, neighbours_)
+            .read(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts_)
+            .read(SPH_BIND_CELL_START, grid_.cellStart())
+            .read(SPH_BIND_BOUNDARY, boundary_)
+            .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
+            .read(SPH_BIND_FIELDS, fields_)
+            .write(SPH_BIND_PREDICTED, predicted_)
+            .push(nonPressure)
+            .dispatchThreads(n);
 
     if (solver == PressureSolver::Iisph) {
         graph
@@ -511,8 +538,9 @@ void Simulation::addStep(graph::RenderGraph& graph)
 
     const uint32_t mode = solver == PressureSolver::None  ? SPH_INTEGRATE_NONE
                           : solver == PressureSolver::Pbf ? SPH_INTEGRATE_PBF
+                          : solver == PressureSolver::Eos ? SPH_INTEGRATE_EOS
                                                           : SPH_INTEGRATE_PRESSURE;
-    graph.addCompute(pipelines_.compute("sph/integrate", with({{2, mode}, {8, solver == PressureSolver::Pcisph ? 0u : 1u}})))
+    graph.addCompute(pipelines_.compute("sph/integrate", with({{2, mode}, {8, solver == PressureSolver::Pcisph ? 0u : 1u}, xsph})))
         .read(SPH_BIND_STATE, state_)
         .read(SPH_BIND_WALLS, walls_)
         .read(SPH_BIND_POSITIONS, sortedPositions_)
@@ -526,6 +554,8 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .read(SPH_BIND_PREDICTED, predicted_)
         .read(SPH_BIND_IN0, sortedIds_)
         .read(SPH_BIND_PLANES, planes_)
+        .read(SPH_BIND_BOUNDARY, boundary_)
+        .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
         .write(SPH_BIND_OUT0, particles_.positions)
         .write(SPH_BIND_OUT1, particles_.velocities)
         .write(SPH_BIND_OUT2, particles_.ids)

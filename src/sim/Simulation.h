@@ -61,6 +61,8 @@ public:
 
     const ParticleBuffers& particles() const { return particles_; }
     const gpu::Buffer& boundaryParticles() const { return boundary_; }
+    // Per sorted particle of the last step: G_b (xyz) and its boundary neighbours (w).
+    const gpu::Buffer& boundaryTerms() const { return boundaryTerms_; }
     uint32_t boundaryCount() const { return boundaryCount_; }
     float boundaryScale() const { return boundaryScale_; } // gamma of the boundary weights
     const WorldSettings& world() const { return world_; }
@@ -87,6 +89,7 @@ private:
     ParticleBuffers particles_;
     SpatialGrid grid_;
     uint32_t boundaryCount_ = 0;
+    uint32_t boundarySubcells_ = 1; // x bins per grid cell in the boundary's table (buildBoundary)
     float boundaryScale_ = 1.0f;
     gpu::Buffer boundary_, boundaryStart_;
     // Sorted per-step arrays.

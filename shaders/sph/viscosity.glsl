@@ -1,0 +1,56 @@
+// Viscosity and XSPH of one fluid pair, shared by sph/nonpressure and EOS's fused sph/integrate.
+// Cubic set: Koschier et al. 2020, digest-001 (3.28) with the squared distance (erratum 3) and its
+// prefactor 2(d+2) (applied by the caller), so that nu is the kinematic viscosity in m^2/s. Müller
+// set: the viscosity Laplacian of digest-003 (4.6a) in kinematic form. m_j/rho_j of (3.28) is taken
+// with rho_j -> (rho_i + rho_j)/2, so that pair forces cancel and linear momentum is conserved
+// exactly (Monaghan's XSPH uses the same mean).
+//
+// VISCOSITY_PAIR(j, pj, rhoj, gradient, viscosity, smoothing): pj the neighbour's position and mass,
+// rhoj its density, gradient = m_j grad W_ij (the neighbour list's entry where the particles have not
+// moved since, which saves the kernel's gradient per pair); needs xi, vi, rhoi, regulariser in scope
+// and the velocities bound. XSPH (a specialization constant) adds the smoothing sum only when on.
+#ifndef FLOE_SPH_VISCOSITY_GLSL
+#define FLOE_SPH_VISCOSITY_GLSL
+
+layout(constant_id = 9) const uint XSPH = 0u; // 1: the XSPH factor is above 0
+
+#define VISCOSITY_PAIR(j, pj, rhoj, gradient, viscosity, smoothing)                       \
+    {                                                                                     \
+        const vec3 xij_ = xi - (pj).xyz;                                                  \
+        const vec3 vij_ = vi - FLOE_LOAD_VEC4(velocities, j).xyz;                         \
+        const float twoOverRho_ = 2.0 / (rhoi + (rhoj));                                  \
+        if (KERNEL == SPH_KERNEL_MUELLER)                                                 \
+            viscosity -= (twoOverRho_ * (pj).w) * vij_ * viscosityLaplacian(length(xij_), 2.0 * sphH(), DIMS); \
+        else                                                                              \
+            viscosity += (twoOverRho_ * dot(vij_, xij_) / (dot(xij_, xij_) + regulariser)) * (gradient); \
+        if (XSPH != 0u) smoothing -= (twoOverRho_ * (pj).w * sphW(length(xij_))) * vij_; \
+    }
+
+// Static boundary samples (velocity 0) with Psi_b and the particle's own density, as digest-001
+// Alg. 8; one more walk over the boundary's cells, made only when the walls are viscous.
+vec3 boundaryViscosity(vec3 xi, vec3 vi, float rhoi, float regulariser)
+{
+    vec3 sum = vec3(0.0);
+    BOUNDARY_NEAR_BEGIN(xi, begin, end)
+    for (uint b = begin; b < end; ++b) {
+        const vec4 xb = FLOE_LOAD_VEC4(boundary, b);
+        const vec3 xib = xi - xb.xyz;
+        const float r = length(xib);
+        if (!(r < sphSupport())) continue; // also skips NaN distances
+        const float volume = xb.w / rhoi;
+        if (KERNEL == SPH_KERNEL_MUELLER)
+            sum -= volume * vi * viscosityLaplacian(r, 2.0 * sphH(), DIMS);
+        else
+            sum += volume * dot(vi, xib) / (r * r + regulariser) * sphGradW(xib, r);
+    }
+    BOUNDARY_NEAR_END
+    return sum;
+}
+
+// The prefactor of (3.28) for the chosen kernel set.
+float viscosityPrefactor()
+{
+    return KERNEL == SPH_KERNEL_MUELLER ? 1.0 : 2.0 * float(DIMS + 2u);
+}
+
+#endif
