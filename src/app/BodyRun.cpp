@@ -129,7 +129,7 @@ std::vector<glm::vec4> glassSamples(const body::BodySettings& settings)
     return points;
 }
 
-int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart)
+int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart, SetupProgress& setup)
 {
     if (!o.solver.empty()) throw Error(fmt::format("--solver {}: the scene has deformable bodies, no fluid", o.solver));
     if (!o.exportFormat.empty() || !o.saveState.empty() || !o.loadState.empty())
@@ -140,10 +140,12 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     RunOutput output = prepareRunOutput(o, scene.name);
     const std::filesystem::path& outDir = output.dir;
     std::unique_ptr<gpu::RenderDoc>& renderDoc = output.renderDoc;
+    setup.stage("starting the device");
     gpu::Context context(runContextOptions(o));
     gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
     graph.setTimerMode(*gpu::parseTimerMode(o.timers));
+    setup.stage("building the bodies' buffers and pipelines");
     body::BodySettings settings = bodySettings(scene);
     body::DeformableBodies bodies(context, shaders, graph, bodyInstances(scene), settings, bodyObstacles(scene));
     const glm::vec3 domainMax = settings.domainMax;
@@ -214,6 +216,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     std::vector<double> finalVolume(bodies.bodyCount(), 0.0);
     RunEnd end;
     uint64_t step = 0;
+    setup.stop();
     Progress progress("floe run", steps, !o.quiet);
     watchInterrupts();
     for (step = 1; step <= steps; ++step) {

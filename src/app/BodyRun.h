@@ -11,6 +11,8 @@
 
 namespace floe {
 
+class SetupProgress;
+
 body::BodySettings bodySettings(const Scene& scene);
 std::vector<body::BodyInstance> bodyInstances(const Scene& scene);
 // The scene's RigidBodies as static obstacles (outward normals; `inverted` ones flipped).
@@ -19,6 +21,6 @@ std::vector<geometry::TriangleMesh> bodyObstacles(const Scene& scene);
 // stacks), the floor; the glass's wall drawn as points.
 render::ViewSettings bodySceneView(const Scene& scene, const body::BodySettings& settings, float aspect);
 std::vector<glm::vec4> glassSamples(const body::BodySettings& settings);
-int runBodies(const RunOptions& options, const Scene& scene, std::chrono::steady_clock::time_point wallStart);
+int runBodies(const RunOptions& options, const Scene& scene, std::chrono::steady_clock::time_point wallStart, SetupProgress& setup);
 
 } // namespace floe

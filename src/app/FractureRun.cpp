@@ -129,7 +129,7 @@ render::ViewSettings fractureSceneView(const Scene& scene, const fracture::Fract
     return view;
 }
 
-int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart)
+int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart, SetupProgress& setup)
 {
     if (!o.solver.empty()) throw Error(fmt::format("--solver {}: the scene has fracture bodies, no fluid", o.solver));
     if (!o.exportFormat.empty() || !o.saveState.empty() || !o.loadState.empty())
@@ -142,11 +142,13 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     RunOutput output = prepareRunOutput(o, scene.name);
     const std::filesystem::path& outDir = output.dir;
     std::unique_ptr<gpu::RenderDoc>& renderDoc = output.renderDoc;
+    setup.stage("starting the device");
     gpu::Context context(runContextOptions(o));
     gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
     graph.setTimerMode(*gpu::parseTimerMode(o.timers));
     const fracture::FractureSettings settings = fractureSettings(scene);
+    setup.stage("building the fracture bodies' buffers and pipelines");
     fracture::FractureBodies bodies(context, shaders, graph, fractureInstances(scene), settings);
 
     const bool rendering = frameCount > 0 || o.capture;
@@ -204,6 +206,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     uint64_t step = 0;
     fracture::FractureReport report = bodies.report();
     const uint32_t initialFragments = report.fragments;
+    setup.stop();
     Progress progress("floe run", steps, !o.quiet);
     const glm::vec3 lo = settings.domainMin - glm::vec3(1.0f), hi = settings.domainMax + glm::vec3(1.0f);
     watchInterrupts();

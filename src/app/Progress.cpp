@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -50,6 +51,54 @@ void Progress::finish()
 {
     if (printed_ && tty_) std::fprintf(stderr, "\n");
     printed_ = false;
+}
+
+SetupProgress::SetupProgress(std::string label, bool enabled)
+    : label_(std::move(label)), tty_(isatty(STDERR_FILENO) != 0), start_(Clock::now())
+{
+    if (enabled) thread_ = std::thread([this] { beat(); });
+}
+
+SetupProgress::~SetupProgress()
+{
+    stop();
+}
+
+void SetupProgress::stage(std::string what)
+{
+    std::lock_guard lock(mutex_);
+    stage_ = std::move(what);
+}
+
+void SetupProgress::stop()
+{
+    {
+        std::lock_guard lock(mutex_);
+        done_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+void SetupProgress::beat()
+{
+    double after = 1.0;
+    if (const char* env = std::getenv("FLOE_PROGRESS_AFTER")) after = std::max(0.0, std::atof(env));
+    const auto interval = std::chrono::milliseconds(tty_ ? 1000 : 5000);
+    std::unique_lock lock(mutex_);
+    auto next = start_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(after));
+    while (!wake_.wait_until(lock, next, [this] { return done_; })) {
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
+        const std::string line = fmt::format("{}: setting up: {} ({:.0f} s)", label_, stage_, elapsed);
+        if (tty_)
+            std::fprintf(stderr, "\r%s\033[K", line.c_str());
+        else
+            std::fprintf(stderr, "%s\n", line.c_str());
+        std::fflush(stderr);
+        printed_ = true;
+        next = Clock::now() + interval;
+    }
+    if (printed_ && tty_) std::fprintf(stderr, "\r\033[K"); // the run's own lines take the place
 }
 
 } // namespace floe

@@ -97,11 +97,13 @@ io::ParticleFrame frameOf(const sim::SimulationState& s, const std::vector<float
 int runCommand(const RunOptions& o)
 {
     const auto wallStart = std::chrono::steady_clock::now();
+    SetupProgress setup("floe run", !o.quiet);
+    setup.stage("loading the scene");
     Scene scene = loadScene(o.scene);
     for (const std::string& s : o.sets) applyOverride(scene, s);
     if (!scene.deformableBodies.empty() || !scene.fractureBodies.empty()) {
         for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
-        return scene.fractureBodies.empty() ? runBodies(o, scene, wallStart) : runFracture(o, scene, wallStart);
+        return scene.fractureBodies.empty() ? runBodies(o, scene, wallStart, setup) : runFracture(o, scene, wallStart, setup);
     }
     if (!o.solver.empty()) {
         try {
@@ -164,6 +166,7 @@ int runCommand(const RunOptions& o)
     const std::filesystem::path& plotScript = output.plotScript;
     std::unique_ptr<gpu::RenderDoc>& renderDoc = output.renderDoc;
 
+    setup.stage("starting the device");
     gpu::Context context(runContextOptions(o));
     const uint64_t particleCount = countFluidParticles(scene);
     const uint32_t dims = scene.config.sim2D ? 2 : 3;
@@ -175,13 +178,16 @@ int runCommand(const RunOptions& o)
                                 context.limits().maxStorageBufferRange, context.limits().maxTexelBufferElements,
                                 shared::sphNeighbourCapacity(dims)));
 
+    setup.stage("sampling the boundaries");
     const sim::WorldSettings world = makeWorld(scene, static_cast<float>(endTime));
     const double energyLimit = energyBound(scene, world);
     gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
     graph.setTimerMode(*gpu::parseTimerMode(o.timers));
+    setup.stage(fmt::format("sampling {} fluid particles", particleCount));
     const std::vector<glm::vec4> positions = sampleFluidParticles(scene);
     const std::vector<glm::vec4> velocities = initialVelocities(scene);
+    setup.stage("building the simulation's buffers and pipelines");
     sim::Simulation simulation(context, shaders, graph, world, scene.sph, positions, velocities);
     const uint64_t fingerprint = fingerprintOf(simulation);
 
@@ -406,6 +412,7 @@ int runCommand(const RunOptions& o)
         }
     }
 
+    setup.stop();
     Progress progress("floe run", stepLimit, !o.quiet);
     uint64_t submitted = 0;
     watchInterrupts();

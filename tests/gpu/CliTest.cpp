@@ -166,6 +166,25 @@ TEST(Cli, SceneThatDoesNotFitTheDeviceIsRefusedUpFront)
     EXPECT_NE(r.output.find("maxStorageBufferRange"), std::string::npos) << r.output;
 }
 
+// A set-up is never silent (issue 18): from the first second a heartbeat names its stage, for
+// fluid, body and fracture scenes alike; FLOE_PROGRESS_AFTER=0 moves that second to the start.
+// --quiet silences it.
+TEST(Cli, SetUpReportsProgressFromTheFirstSecond)
+{
+    const fs::path dir = tempDir("setup_progress");
+    for (const char* scene : {"dam_break_2d.json", "bodies_drop.json", "fracture_cube.json"}) {
+        const std::string run = std::string(FLOE_BINARY) + " run " + FLOE_SOURCE_DIR + "/assets/scenes/" + scene +
+                                " --steps 2 --frames 0 --out " + (dir / "out").string();
+        const Result r = shell("FLOE_PROGRESS_AFTER=0 " + run);
+        ASSERT_EQ(r.status, 0) << scene << ":\n" << r.output;
+        EXPECT_NE(r.output.find("floe run: setting up: "), std::string::npos) << scene << ":\n" << r.output;
+        EXPECT_EQ(r.output.find("[vulkan "), std::string::npos) << r.output;
+        const Result quiet = shell("FLOE_PROGRESS_AFTER=0 " + run + " --quiet");
+        ASSERT_EQ(quiet.status, 0) << scene << ":\n" << quiet.output;
+        EXPECT_EQ(quiet.output.find("setting up"), std::string::npos) << scene << ":\n" << quiet.output;
+    }
+}
+
 TEST(Cli, RunWritesMetricsSummaryAndPictures)
 {
     const fs::path out = tempDir("run");
@@ -493,7 +512,9 @@ TEST(Cli, TimerModesWriteTheirColumnsAndChangeNothingElse)
         const bool perStep = header.find("gpu_ms:step") != std::string::npos;
         EXPECT_EQ(perPass, mode == "pass") << mode << ": " << header;
         EXPECT_EQ(perStep, mode.empty() || mode == "step") << mode << ": " << header;
-        if (mode == "off") EXPECT_EQ(header.find("gpu_ms:"), std::string::npos) << header;
+        if (mode == "off") {
+            EXPECT_EQ(header.find("gpu_ms:"), std::string::npos) << header;
+        }
         auto& table = runs[mode.empty() ? "default" : mode];
         while (std::getline(lines, row)) {
             std::map<std::string, std::string> values;
@@ -539,8 +560,9 @@ TEST(Cli, ConditionalSolverIterationsMatchTheZeroedDispatchPath)
     const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/dam_break_2d.json";
     const std::string conditional = "FLOE_CONDITIONAL_RENDERING=1 " + std::string(FLOE_BINARY) + " ";
     const Result info = shell(conditional + "info");
-    if (const char* lvp = std::getenv("FLOE_EXPECT_LAVAPIPE"); lvp && std::string(lvp) == "1")
+    if (const char* lvp = std::getenv("FLOE_EXPECT_LAVAPIPE"); lvp && std::string(lvp) == "1") {
         EXPECT_NE(info.output.find("VK_EXT_conditional_rendering"), std::string::npos) << info.output;
+    }
     const Result plainInfo = floe("info");
     EXPECT_EQ(plainInfo.output.find("VK_EXT_conditional_rendering"), std::string::npos) << plainInfo.output;
     for (const char* solver : {"iisph", "dfsph", "pcisph", "pbf"}) {
@@ -588,7 +610,9 @@ TEST(Cli, SphBenchMeasuresBothSolversAndTheirStableSteps)
             const std::string group = solver == "dfsph" ? "sph/dfsph_density_solve" : "sph/" + solver + "_solve";
             EXPECT_TRUE(row["gpu_ms_per_pass"].contains(group)) << row.dump();
         }
-        if (solver == "dfsph") EXPECT_GE(row["divergence_iterations_mean"].get<double>(), 1.0) << row.dump();
+        if (solver == "dfsph") {
+            EXPECT_GE(row["divergence_iterations_mean"].get<double>(), 1.0) << row.dump();
+        }
         // The launch budget: every pass recorded (no conditional regions unless asked for with
         // FLOE_CONDITIONAL_RENDERING=1), a barrier before nearly every pass, a timestamp pair per
         // timed pass or group. A Jacobi iteration is two dispatches (accel, update; the update
