@@ -197,7 +197,10 @@ int runCommand(const RunOptions& o)
         const sim::SimulationState state = io::loadState(o.loadState, fingerprint);
         simulation.upload(graph, state);
         startStep = static_cast<uint64_t>(state.state[0].w);
-        startTime = state.state[0].y;
+        // The time column sums the steps as they print (0.002, not 0.00200000009) from 0: a resumed
+        // run continues the saved run's sum, not the GPU's float time, so that its column matches
+        // the uninterrupted run's digit for digit.
+        startTime = state.reportedTime;
         if (!stepLimit && startTime >= endTime - 1e-9)
             throw Error(fmt::format("--load-state {}: the saved state is at t = {} s, at or past the end of the run ({} s)",
                                     o.loadState.string(), startTime, endTime));
@@ -388,7 +391,11 @@ int runCommand(const RunOptions& o)
         lastGoodSnapshot = static_cast<int>(p.snapshot);
         if (p.picture >= 0) savePicture(p.picture);
         if (p.exportHere) exportAll(p.snapshot, p.step);
-        if (p.saveHere) io::saveState(o.saveState, simulation.readSnapshot(graph, p.snapshot), fingerprint);
+        if (p.saveHere) {
+            sim::SimulationState state = simulation.readSnapshot(graph, p.snapshot);
+            state.reportedTime = runTime;
+            io::saveState(o.saveState, state, fingerprint);
+        }
     };
     const auto drain = [&]() {
         while (!pending.empty()) {
@@ -488,7 +495,9 @@ int runCommand(const RunOptions& o)
         lastGoodFile = std::string("last_good") + io::extensionOf(format);
         exportSnapshot(static_cast<uint32_t>(lastGoodSnapshot), outDir / lastGoodFile, format);
     } else if (!o.saveState.empty()) {
-        io::saveState(o.saveState, simulation.download(graph), fingerprint);
+        sim::SimulationState state = simulation.download(graph);
+        state.reportedTime = lastTime;
+        io::saveState(o.saveState, state, fingerprint);
     }
     if (!diverged && exporting && o.exportEvery && lastStep % o.exportEvery != 0) {
         simulation.addSnapshot(graph, 0);

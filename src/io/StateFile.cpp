@@ -11,7 +11,7 @@ namespace floe::io {
 namespace {
 
 constexpr char kMagic[8] = {'F', 'L', 'O', 'E', 'S', 'T', 'A', 'T'};
-constexpr uint32_t kVersion = 2; // 2: the solvers' warm starts (solverState)
+constexpr uint32_t kVersion = 3; // 2: the solvers' warm starts (solverState); 3: the reported time
 
 template <class T> void put(std::ofstream& out, const T& value)
 {
@@ -35,6 +35,7 @@ void saveState(const std::filesystem::path& path, const sim::SimulationState& s,
     put(out, fingerprint);
     put(out, s.state);
     put(out, s.lastStep);
+    put(out, s.reportedTime);
     putVector(out, s.positions);
     putVector(out, s.velocities);
     putVector(out, s.ids);
@@ -63,6 +64,7 @@ sim::SimulationState loadState(const std::filesystem::path& path, uint64_t finge
     sim::SimulationState s;
     in.read(reinterpret_cast<char*>(&s.state), sizeof(s.state));
     in.read(reinterpret_cast<char*>(&s.lastStep), sizeof(s.lastStep));
+    in.read(reinterpret_cast<char*>(&s.reportedTime), sizeof(s.reportedTime));
     s.positions.resize(count);
     s.velocities.resize(count);
     s.ids.resize(count);

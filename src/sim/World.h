@@ -74,6 +74,7 @@ struct SimulationState {
     std::vector<glm::vec4> solverState; // the solvers' warm starts (ParticleBuffers::solverState)
     std::array<glm::vec4, 5> state{};   // SphState
     glm::vec4 lastStep{0};              // reduced metrics B of the last step (CFL input)
+    double reportedTime = 0.0;          // the run's time column at this state (the steps' sum as printed)
 };
 
 } // namespace floe::sim
