@@ -389,6 +389,101 @@ void checkBodyPlacement(const Scene& scene, const std::string& where)
                 throw Error(fmt::format("{}: DeformableBodies[{}] ({}) and [{}] ({}) overlap; expected bodies apart at the start",
                                         where, i, bodies[i].shape, j, bodies[j].shape));
         }
+    // The plate presses from above: a body reaching above its start is crushed through it in the
+    // first step.
+    const DeformableSettings& d = scene.deformable;
+    if (d.plateStart > 0.0f)
+        for (size_t i = 0; i < bodies.size(); ++i)
+            if (bounds[i].hi.y > d.plateStart + 1e-5f * std::max(1.0f, std::abs(d.plateStart)))
+                throw Error(fmt::format("{}: DeformableBodies[{}] ({}) reaches y = {:.4g} m, above Deformable.plateStart {:.4g} m; "
+                                        "expected bodies below the plate at the start",
+                                        where, i, bodies[i].shape, bounds[i].hi.y, d.plateStart));
+    // The glass's wall (a cylinder of glassRadius around glassCentre, up to glassHeight above the
+    // floor): a body must start wholly inside or wholly outside it below the rim.
+    if (d.glassRadius > 0.0f) {
+        glm::vec3 lo, hi;
+        scene.domain(lo, hi);
+        const float rim = lo.y + d.glassHeight;
+        for (size_t i = 0; i < bodies.size(); ++i) {
+            bool in = false, out = false;
+            for (const glm::vec3& v : bodies[i].mesh.vertices) {
+                if (v.y > rim) continue;
+                const float r = glm::length(glm::vec2(v.x - d.glassCentre.x, v.z - d.glassCentre.z));
+                (r < d.glassRadius ? in : out) = true;
+            }
+            if (in && out)
+                throw Error(
+                    fmt::format("{}: DeformableBodies[{}] ({}) crosses the glass's wall (radius {:.4g} m around x = {:.4g}, "
+                                "z = {:.4g}, up to y = {:.4g} m); expected a body inside the glass, outside it or above its rim",
+                                where, i, bodies[i].shape, d.glassRadius, d.glassCentre.x, d.glassCentre.z, rim));
+        }
+    }
+}
+
+// Fracture bodies start apart and inside the domain (above its floor) when the scene gives one.
+// Overlap: a node of one body inside a tet of another, found through a grid of the tets' boxes.
+void checkFracturePlacement(const Scene& scene, const std::string& where)
+{
+    const std::vector<FractureBody>& bodies = scene.fractureBodies;
+    std::vector<geometry::Bounds> bounds(bodies.size());
+    for (size_t i = 0; i < bodies.size(); ++i)
+        for (const glm::vec3& x : bodies[i].mesh.nodes) bounds[i].add(x);
+    if (scene.domainGiven()) {
+        glm::vec3 lo, hi;
+        scene.domain(lo, hi);
+        for (size_t i = 0; i < bodies.size(); ++i)
+            for (int k = 0; k < 3; ++k) {
+                const float slack = 1e-5f * (hi[k] - lo[k]);
+                if (bounds[i].lo[k] < lo[k] - slack || bounds[i].hi[k] > hi[k] + slack)
+                    throw Error(fmt::format(
+                        "{}: FractureBodies[{}] ({}) reaches outside the domain on axis {}: it spans [{:.4g}, {:.4g}] m, "
+                        "Floe.domainMin/domainMax [{:.4g}, {:.4g}] m (the floor is at domainMin.y); expected a body "
+                        "inside it",
+                        where, i, bodies[i].shape, "xyz"[k], bounds[i].lo[k], bounds[i].hi[k], lo[k], hi[k]));
+            }
+    }
+    const auto nodeInside = [&](const fracture::TetMesh& a, const fracture::TetMesh& b, const geometry::Bounds& box) {
+        // Tets of b in cells of about two mean tet sizes; a node of a tests the tets of its cell.
+        const glm::vec3 size = box.hi - box.lo;
+        const float cell = std::max(2.0f * std::cbrt(std::max(size.x * size.y * size.z, 1e-30f) / float(b.tets.size())), 1e-6f);
+        const glm::ivec3 dims = glm::clamp(glm::ivec3(size / cell) + 1, glm::ivec3(1), glm::ivec3(256));
+        const glm::vec3 scale = glm::vec3(dims) / glm::max(size, glm::vec3(1e-30f));
+        const auto cellOf = [&](const glm::vec3& x) {
+            return glm::clamp(glm::ivec3((x - box.lo) * scale), glm::ivec3(0), dims - 1);
+        };
+        std::vector<std::vector<uint32_t>> cells(size_t(dims.x) * dims.y * dims.z);
+        for (uint32_t t = 0; t < b.tets.size(); ++t) {
+            geometry::Bounds tb;
+            for (int k = 0; k < 4; ++k) tb.add(b.nodes[b.tets[t][k]]);
+            const glm::ivec3 c0 = cellOf(tb.lo), c1 = cellOf(tb.hi);
+            for (int z = c0.z; z <= c1.z; ++z)
+                for (int y = c0.y; y <= c1.y; ++y)
+                    for (int x = c0.x; x <= c1.x; ++x) cells[(size_t(z) * dims.y + y) * dims.x + x].push_back(t);
+        }
+        for (const glm::vec3& p : a.nodes) {
+            if (!box.contains(p)) continue;
+            const glm::ivec3 c = cellOf(p);
+            for (uint32_t t : cells[(size_t(c.z) * dims.y + c.y) * dims.x + c.x]) {
+                const glm::uvec4 tet = b.tets[t];
+                const glm::vec3 x[4] = {b.nodes[tet[0]], b.nodes[tet[1]], b.nodes[tet[2]], b.nodes[tet[3]]};
+                const double v = fracture::signedVolume(x[0], x[1], x[2], x[3]);
+                // Inside: p on the inner side of all four faces, by more than a part in 1e6 of
+                // the tet's volume (nodes on a shared face count as touching, not overlapping).
+                const double eps = 1e-6 * std::abs(v);
+                if (fracture::signedVolume(p, x[1], x[2], x[3]) > eps && fracture::signedVolume(x[0], p, x[2], x[3]) > eps &&
+                    fracture::signedVolume(x[0], x[1], p, x[3]) > eps && fracture::signedVolume(x[0], x[1], x[2], p) > eps)
+                    return true;
+            }
+        }
+        return false;
+    };
+    for (size_t i = 0; i < bodies.size(); ++i)
+        for (size_t j = i + 1; j < bodies.size(); ++j) {
+            if (!bounds[i].overlaps(bounds[j])) continue;
+            if (nodeInside(bodies[i].mesh, bodies[j].mesh, bounds[j]) || nodeInside(bodies[j].mesh, bodies[i].mesh, bounds[i]))
+                throw Error(fmt::format("{}: FractureBodies[{}] ({}) and [{}] ({}) overlap; expected bodies apart at the start",
+                                        where, i, bodies[i].shape, j, bodies[j].shape));
+        }
 }
 } // namespace
 
@@ -399,6 +494,7 @@ void validateScene(const Scene& scene, const std::string& where)
             throw Error(fmt::format("{}: FractureBodies with {} in one scene: coupling them is not implemented yet; run them as "
                                     "separate scenes",
                                     where, scene.fluidBlocks.empty() ? "DeformableBodies" : "FluidBlocks"));
+        checkFracturePlacement(scene, where);
         return;
     }
     if (!scene.deformableBodies.empty()) {

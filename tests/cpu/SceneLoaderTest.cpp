@@ -223,6 +223,43 @@ TEST_F(SceneFile, DeformableBodiesOutsideTheDomainOrInsideEachOtherAreRefused)
               "");
 }
 
+// Solids starting through the plate or the glass's wall, fracture bodies inside each other or
+// below the floor: refused, naming the bodies (issue 18).
+TEST_F(SceneFile, SolidsThroughWallsOrEachOtherAreRefused)
+{
+    const std::string domain =
+        R"("Configuration": {"timeStepSize": 0.005}, "Floe": {"domainMin": [-2, 0, -1], "domainMax": [2, 3, 1]}, )";
+    std::string msg = errorOf("{" + domain + R"("Deformable": {"plateStart": 1.0, "plateEnd": 0.5, "plateSpeed": 0.2},
+        "DeformableBodies": [{"shape": "sphere", "radius": 0.3, "translation": [0, 0.9, 0]}]})");
+    EXPECT_NE(msg.find("DeformableBodies[0] (sphere) reaches y = 1.2 m, above Deformable.plateStart 1 m"), std::string::npos)
+        << msg;
+    EXPECT_EQ(errorOf("{" + domain + R"("Deformable": {"plateStart": 1.0, "plateEnd": 0.5, "plateSpeed": 0.2},
+        "DeformableBodies": [{"shape": "sphere", "radius": 0.3, "translation": [0, 0.5, 0]}]})"),
+              "");
+    const std::string glass = R"("Deformable": {"glassRadius": 0.5, "glassHeight": 1.0, "glassCentre": [0, 0, 0]}, )";
+    msg = errorOf("{" + domain + glass +
+                  R"("DeformableBodies": [{"shape": "sphere", "radius": 0.2, "translation": [0.5, 0.5, 0]}]})");
+    EXPECT_NE(msg.find("DeformableBodies[0] (sphere) crosses the glass's wall"), std::string::npos) << msg;
+    // Inside the glass, outside it, and above its rim: all load.
+    for (const char* at : {"[0, 0.5, 0]", "[1.2, 0.5, 0]", "[0.5, 1.5, 0]"})
+        EXPECT_EQ(errorOf("{" + domain + glass + R"("DeformableBodies": [{"shape": "sphere", "radius": 0.2, "translation": )" + at +
+                          "}]}"),
+                  "")
+            << at;
+
+    const std::string fracture = R"("Configuration": {"timeStepSize": 0.01}, "FractureBodies": [
+        {"shape": "cube", "size": [1, 1, 1], "resolution": 4, "translation": [0, 3, 0]},
+        {"shape": "sphere", "size": [0.3, 0.3, 0.3], "resolution": 4, "translation": )";
+    msg = errorOf("{" + fracture + "[0.3, 3.2, 0.1]}]}");
+    EXPECT_NE(msg.find("FractureBodies[0] (cube) and [1] (sphere) overlap"), std::string::npos) << msg;
+    msg = errorOf("{" + fracture + "[0.6, 3.2, 0.1]}]}"); // the sphere's side pokes into the cube
+    EXPECT_NE(msg.find("overlap"), std::string::npos) << msg;
+    EXPECT_EQ(errorOf("{" + fracture + "[0, 4.0, 0]}]}"), ""); // resting apart, 0.35 m above
+    msg = errorOf(R"({"Configuration": {"timeStepSize": 0.01}, "Floe": {"domainMin": [-3, 0, -3], "domainMax": [3, 6, 3]},
+        "FractureBodies": [{"shape": "cube", "size": [1, 1, 1], "resolution": 4, "translation": [0, 0.2, 0]}]})");
+    EXPECT_NE(msg.find("FractureBodies[0] (cube) reaches outside the domain on axis y"), std::string::npos) << msg;
+}
+
 TEST_F(SceneFile, WrongTypeNamesKeyAndExpectation)
 {
     const std::string msg =
