@@ -9,7 +9,7 @@ tools/build.sh
 
 # GPU tests on lavapipe; a missing device is a failure, not a skip. FLOE_POISON=1: every new
 # buffer starts as 0xFFFFFFFF (NaN), so that reading memory nothing wrote fails a test.
-export FLOE_REQUIRE_GPU=1 FLOE_EXPECT_LAVAPIPE=1 FLOE_VALIDATE=1 FLOE_POISON=1
+export FLOE_REQUIRE_GPU=1 FLOE_EXPECT_LAVAPIPE=1 FLOE_VALIDATE=1 FLOE_POISON=1 FLOE_ROBUST=1
 echo "test: full build (CPU and GPU tests, lavapipe, validation on)"
 ctest --test-dir build --output-on-failure --parallel 2 --timeout 900 -L cpu
 # One GPU test process at a time: with two at once (lavapipe, its shader cache in ~/.cache and

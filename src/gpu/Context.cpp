@@ -388,6 +388,8 @@ void Context::createDevice(const ContextOptions& options)
     caps_.poison = poisonEnv && std::string(poisonEnv) == "1";
     const char* nonCoherentEnv = std::getenv("FLOE_NONCOHERENT");
     caps_.forceNonCoherent = nonCoherentEnv && std::string(nonCoherentEnv) == "1";
+    const char* robustEnv = std::getenv("FLOE_ROBUST");
+    caps_.robustBufferAccess = q.features.features.robustBufferAccess && robustEnv && std::string(robustEnv) == "1";
     const char* conditionalEnv = std::getenv("FLOE_CONDITIONAL_RENDERING");
     caps_.conditionalRendering = q.conditional.conditionalRendering && conditionalEnv && std::string(conditionalEnv) == "1";
     VkPhysicalDeviceConditionalRenderingFeaturesEXT conditional{
@@ -413,6 +415,7 @@ void Context::createDevice(const ContextOptions& options)
     features.features.shaderStorageImageWriteWithoutFormat = q.features.features.shaderStorageImageWriteWithoutFormat;
     features.features.fragmentStoresAndAtomics = q.features.features.fragmentStoresAndAtomics;
     features.features.vertexPipelineStoresAndAtomics = q.features.features.vertexPipelineStoresAndAtomics;
+    features.features.robustBufferAccess = caps_.robustBufferAccess ? VK_TRUE : VK_FALSE;
 
     std::vector<const char*> extensions = q.promotedExtensions();
     extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);

@@ -51,6 +51,10 @@ struct DeviceCaps {
     // host-coherent, so that the flush and invalidate calls a GPU's non-coherent memory needs run
     // on lavapipe (whose memory is all coherent) under validation.
     bool forceNonCoherent = false;
+    // FLOE_ROBUST=1 (tools/test.sh sets it): robustBufferAccess where the device offers it, so that
+    // an index bug in a test reads zeros or in-bounds data and fails the comparison instead of
+    // reading or writing memory that is not the buffer's (what a GPU without it would do).
+    bool robustBufferAccess = false;
     // VK_EXT_conditional_rendering for the solver iterations after convergence, on request
     // (FLOE_CONDITIONAL_RENDERING=1) where the device has it. Off by default: on an H200 a region
     // per iteration cost more than the zero-group dispatches it skips (2D dam break, 20k

@@ -525,7 +525,9 @@ TEST_F(FractureTest, ConstraintLinksBreakAndWeakenTheirNeighboursBy0975)
             expected[c].x = std::max(s * std::pow(0.975f, float(k)), std::min(s, floor));
             weakened += expected[c].x < s ? 1 : 0;
         }
-        if (floor == 0.0f) EXPECT_GT(weakened, 0u);
+        if (floor == 0.0f) {
+            EXPECT_GT(weakened, 0u);
+        }
         for (size_t c = 0; c < info.size(); ++c) {
             EXPECT_EQ(after[c].w, expected[c].w) << "constraint " << c;
             EXPECT_NEAR(after[c].x, expected[c].x, 1e-5f) << "constraint " << c << " floor " << floor;
@@ -535,7 +537,9 @@ TEST_F(FractureTest, ConstraintLinksBreakAndWeakenTheirNeighboursBy0975)
         const auto links = download<glm::uvec4>(bodies.links(), bodies.linkCount());
         EXPECT_EQ(componentsWithLinks(snap, links, after), r.fragments);
         for (const glm::uvec4& l : links)
-            if (after[l.z].w != 0.0f) EXPECT_EQ(snap.labels[l.x], snap.labels[l.y]);
+            if (after[l.z].w != 0.0f) {
+                EXPECT_EQ(snap.labels[l.x], snap.labels[l.y]);
+            }
     }
 }
 

@@ -205,6 +205,35 @@ TEST_F(GpuTest, DeviceHasTheSubgroupSizeTheRunExpects)
 // The same second pass treats mapped memory as non-coherent (FLOE_NONCOHERENT=1): every upload
 // and read-back then flushes or invalidates, as on a GPU whose host-visible memory is not
 // coherent, and the whole suite runs through those calls under validation.
+// FLOE_ROBUST=1 (tools/test.sh): robustBufferAccess is on where the device has it, and a read far
+// past a buffer's end returns zero or a value of the buffer (Vulkan's robustBufferAccess rule),
+// never memory of something else. (Lavapipe bounds-checks every storage access anyway; on a GPU
+// without the feature the read would return whatever lies there.)
+TEST_F(GpuTest, RobustBufferAccessReadsOutOfRangeAsZeroOrInRange)
+{
+    const char* robust = std::getenv("FLOE_ROBUST");
+    if (!robust || std::string(robust) != "1") GTEST_SKIP() << "FLOE_ROBUST is not 1";
+    VkPhysicalDeviceFeatures features{};
+    vkGetPhysicalDeviceFeatures(context().physicalDevice(), &features);
+    ASSERT_EQ(context().caps().robustBufferAccess, features.robustBufferAccess == VK_TRUE);
+    if (!features.robustBufferAccess) GTEST_SKIP() << "the device has no robustBufferAccess";
+    std::vector<uint32_t> values(16);
+    for (uint32_t i = 0; i < 16; ++i) values[i] = 100 + i;
+    const gpu::Buffer in = deviceBuffer("robust read input", 64);
+    const gpu::Buffer out = deviceBuffer("robust read result", 16);
+    sim::uploadNow(context(), graph(), in, values.data(), 64);
+    const gpu::Pipeline pass = gpu::createComputePipeline(context(), shaders(), "tests/robust_read");
+    for (const uint32_t index : {3u, 16u, 4096u, 1u << 20}) {
+        graph().addCompute(pass).read(0, in).write(1, out).push(glm::uvec4(index, 0, 0, 0)).dispatch(1);
+        submit();
+        const uint32_t got = download<uint32_t>(out, 1)[0];
+        if (index < 16)
+            EXPECT_EQ(got, 100 + index);
+        else
+            EXPECT_TRUE(got == 0 || (got >= 100 && got < 116)) << "index " << index << " read " << got;
+    }
+}
+
 TEST_F(GpuTest, ForcedNonCoherentMemoryFlushesAndInvalidates)
 {
     const char* forced = std::getenv("FLOE_NONCOHERENT");
