@@ -136,8 +136,16 @@ void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, con
             .depth(depth)
             .draw(6, particles.count);
     }
-    if (view.mode != RENDER_MODE_PARTICLES)
+    if (view.mode == RENDER_MODE_FLUID) {
         fluid_->addPasses(graph, color, frame, particles.positions, particles.count, view.fluid, frameSlot);
+    } else if (view.mode == RENDER_MODE_BOTH) {
+        // The surface as a clear glaze over the coloured particles: a tenth of the absorption, so
+        // that the colour map keeps its meaning under it (at full absorption the speeds washed
+        // out to the water's teal) while the surface's reflections and highlights stay.
+        FluidSettings glaze = view.fluid;
+        glaze.absorption *= 0.1f;
+        fluid_->addPasses(graph, color, frame, particles.positions, particles.count, glaze, frameSlot);
+    }
 }
 
 } // namespace floe::render

@@ -58,9 +58,10 @@ render::ViewSettings fluidView(int iterations)
 
 class FluidSurfaceTest : public GpuTest {
 protected:
-    FluidFrame draw(const std::vector<glm::vec4>& positions, const render::ViewSettings& view)
+    FluidFrame draw(const std::vector<glm::vec4>& positions, const render::ViewSettings& view,
+                    std::vector<glm::vec4> velocities = {})
     {
-        std::vector<glm::vec4> velocities(positions.size(), glm::vec4(0));
+        if (velocities.empty()) velocities.assign(positions.size(), glm::vec4(0));
         sim::ParticleBuffers particles = sim::ParticleBuffers::create(context(), graph(), positions, velocities);
         render::OffscreenTarget target(context(), kWidth, kHeight);
         render::Renderer renderer(context(), shaders(), render::OffscreenTarget::kColorFormat,
@@ -69,14 +70,15 @@ protected:
         target.addReadback(graph());
         submit();
         const render::FluidSurface* fluid = renderer.fluidSurface();
-        EXPECT_NE(fluid, nullptr);
         FluidFrame f;
         f.view = view;
+        f.rgba = target.pixels();
+        if (view.mode == RENDER_MODE_PARTICLES) return f; // no surface
+        EXPECT_NE(fluid, nullptr);
         const size_t pixels = size_t(kWidth) * kHeight;
         f.raw = download<float>(fluid->rawDepth(), pixels);
         f.smoothed = download<float>(fluid->smoothedDepth(), pixels);
         for (uint16_t h : download<uint16_t>(fluid->thickness(), pixels)) f.thickness.push_back(glm::unpackHalf1x16(h));
-        f.rgba = target.pixels();
         return f;
     }
 };
@@ -166,6 +168,43 @@ TEST_F(FluidSurfaceTest, CoverageMatchesTheProjectedBlockAndTheSceneIsKeptElsewh
             differing += fluid && !same;
         }
     EXPECT_GT(differing, 0.95 * fluidPixels) << "fluid pixels must show the fluid";
+}
+
+// --render both: the surface is a glaze over the coloured particles, so the colour map keeps its
+// meaning (issue 18: at the fluid mode's absorption the speeds washed out to a flat teal). The
+// block moves faster to the right; the left-right colour difference under the surface must stay
+// most of what the bare particles show, and the colours near them.
+TEST_F(FluidSurfaceTest, BothModeKeepsTheParticlesColours)
+{
+    const std::vector<glm::vec4> positions = block(0.0f);
+    std::vector<glm::vec4> velocities;
+    for (const glm::vec4& p : positions) velocities.emplace_back(20.0f * (p.x + 0.3f), 0.0f, 0.0f, 0.0f);
+    render::ViewSettings view = fluidView(3);
+    view.mode = RENDER_MODE_PARTICLES;
+    const FluidFrame bare = draw(positions, view, velocities);
+    view.mode = RENDER_MODE_BOTH;
+    const FluidFrame both = draw(positions, view, velocities);
+    const auto halves = [&](const FluidFrame& f, glm::dvec3& left, glm::dvec3& right) {
+        left = right = glm::dvec3(0);
+        size_t nl = 0, nr = 0;
+        for (uint32_t y = 0; y < kHeight; ++y)
+            for (uint32_t x = 0; x < kWidth; ++x) {
+                if (both.raw[size_t(y) * kWidth + x] <= 0.0f) continue; // fluid pixels of the glazed frame
+                const uint8_t* p = &f.rgba[(size_t(y) * kWidth + x) * 4];
+                (x < kWidth / 2 ? left : right) += glm::dvec3(p[0], p[1], p[2]);
+                ++(x < kWidth / 2 ? nl : nr);
+            }
+        left /= double(std::max<size_t>(nl, 1));
+        right /= double(std::max<size_t>(nr, 1));
+    };
+    glm::dvec3 bareLeft, bareRight, bothLeft, bothRight;
+    halves(bare, bareLeft, bareRight);
+    halves(both, bothLeft, bothRight);
+    const double bareContrast = glm::length(bareRight - bareLeft), bothContrast = glm::length(bothRight - bothLeft);
+    EXPECT_GT(bareContrast, 40.0) << "the speeds must colour the particles apart";
+    EXPECT_GT(bothContrast, 0.6 * bareContrast) << "under the surface the colours lost their contrast";
+    EXPECT_LT(glm::length(bothLeft - bareLeft), 60.0) << "left half's colour under the surface";
+    EXPECT_LT(glm::length(bothRight - bareRight), 60.0) << "right half's colour under the surface";
 }
 
 TEST_F(FluidSurfaceTest, SmoothingLowersTheDepthsLocalVariance)
