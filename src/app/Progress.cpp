@@ -9,6 +9,19 @@
 #include <fmt/format.h>
 
 namespace floe {
+namespace {
+
+// One progress line: rewritten in place on a terminal, appended otherwise.
+void writeLine(const std::string& line, bool tty)
+{
+    if (tty)
+        std::fprintf(stderr, "\r%s\033[K", line.c_str());
+    else
+        std::fprintf(stderr, "%s\n", line.c_str());
+    std::fflush(stderr);
+}
+
+} // namespace
 
 Progress::Progress(std::string label, uint64_t total, bool enabled)
     : label_(std::move(label)), total_(total), enabled_(enabled), tty_(isatty(STDERR_FILENO) != 0), start_(Clock::now()),
@@ -39,11 +52,7 @@ void Progress::print(double fraction, const std::string& counts, const std::stri
     last_ = now;
     const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
     const std::string line = fmt::format("{} {}({:.0f}%)  ETA {:.0f} s  {}", label_, counts, 100.0 * fraction, eta, detail);
-    if (tty_)
-        std::fprintf(stderr, "\r%s\033[K", line.c_str());
-    else
-        std::fprintf(stderr, "%s\n", line.c_str());
-    std::fflush(stderr);
+    writeLine(line, tty_);
     printed_ = true;
 }
 
@@ -90,11 +99,7 @@ void SetupProgress::beat()
     while (!wake_.wait_until(lock, next, [this] { return done_; })) {
         const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
         const std::string line = fmt::format("{}: setting up: {} ({:.0f} s)", label_, stage_, elapsed);
-        if (tty_)
-            std::fprintf(stderr, "\r%s\033[K", line.c_str());
-        else
-            std::fprintf(stderr, "%s\n", line.c_str());
-        std::fflush(stderr);
+        writeLine(line, tty_);
         printed_ = true;
         next = Clock::now() + interval;
     }

@@ -357,6 +357,26 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
 }
 
 namespace {
+// Bodies of a section (DeformableBodies, FractureBodies) reaching outside a domain the scene gives
+// are refused; `note` adds what the domain means for them.
+template <class Body> void checkInsideDomain(const Scene& scene, const std::string& where, const char* section,
+                                             const std::vector<Body>& bodies, const std::vector<geometry::Bounds>& bounds,
+                                             const char* note)
+{
+    if (!scene.domainGiven()) return;
+    glm::vec3 lo, hi;
+    scene.domain(lo, hi);
+    for (size_t i = 0; i < bodies.size(); ++i)
+        for (int k = 0; k < 3; ++k) {
+            const float slack = 1e-5f * (hi[k] - lo[k]);
+            if (bounds[i].lo[k] < lo[k] - slack || bounds[i].hi[k] > hi[k] + slack)
+                throw Error(fmt::format("{}: {}[{}] ({}) reaches outside the domain on axis {}: it spans [{:.4g}, {:.4g}] m, "
+                                        "Floe.domainMin/domainMax [{:.4g}, {:.4g}] m{}; expected a body inside it",
+                                        where, section, i, bodies[i].shape, "xyz"[k], bounds[i].lo[k], bounds[i].hi[k], lo[k],
+                                        hi[k], note));
+        }
+}
+
 // Deformable bodies start inside the domain and apart: a body outside used to run to a 100 %
 // volume error, and bodies inside each other are pushed apart at any speed in the first step.
 void checkBodyPlacement(const Scene& scene, const std::string& where)
@@ -364,19 +384,7 @@ void checkBodyPlacement(const Scene& scene, const std::string& where)
     const std::vector<DeformableBody>& bodies = scene.deformableBodies;
     std::vector<geometry::Bounds> bounds(bodies.size());
     for (size_t i = 0; i < bodies.size(); ++i) bounds[i] = geometry::boundsOf(bodies[i].mesh);
-    if (scene.domainGiven()) {
-        glm::vec3 lo, hi;
-        scene.domain(lo, hi);
-        for (size_t i = 0; i < bodies.size(); ++i)
-            for (int k = 0; k < 3; ++k) {
-                const float slack = 1e-5f * (hi[k] - lo[k]);
-                if (bounds[i].lo[k] < lo[k] - slack || bounds[i].hi[k] > hi[k] + slack)
-                    throw Error(
-                        fmt::format("{}: DeformableBodies[{}] ({}) reaches outside the domain on axis {}: it spans [{:.4g}, "
-                                    "{:.4g}] m, Floe.domainMin/domainMax [{:.4g}, {:.4g}] m; expected a body inside it",
-                                    where, i, bodies[i].shape, "xyz"[k], bounds[i].lo[k], bounds[i].hi[k], lo[k], hi[k]));
-            }
-    }
+    checkInsideDomain(scene, where, "DeformableBodies", bodies, bounds, "");
     for (size_t i = 0; i < bodies.size(); ++i)
         for (size_t j = i + 1; j < bodies.size(); ++j) {
             if (!bounds[i].overlaps(bounds[j])) continue;
@@ -428,20 +436,7 @@ void checkFracturePlacement(const Scene& scene, const std::string& where)
     std::vector<geometry::Bounds> bounds(bodies.size());
     for (size_t i = 0; i < bodies.size(); ++i)
         for (const glm::vec3& x : bodies[i].mesh.nodes) bounds[i].add(x);
-    if (scene.domainGiven()) {
-        glm::vec3 lo, hi;
-        scene.domain(lo, hi);
-        for (size_t i = 0; i < bodies.size(); ++i)
-            for (int k = 0; k < 3; ++k) {
-                const float slack = 1e-5f * (hi[k] - lo[k]);
-                if (bounds[i].lo[k] < lo[k] - slack || bounds[i].hi[k] > hi[k] + slack)
-                    throw Error(fmt::format(
-                        "{}: FractureBodies[{}] ({}) reaches outside the domain on axis {}: it spans [{:.4g}, {:.4g}] m, "
-                        "Floe.domainMin/domainMax [{:.4g}, {:.4g}] m (the floor is at domainMin.y); expected a body "
-                        "inside it",
-                        where, i, bodies[i].shape, "xyz"[k], bounds[i].lo[k], bounds[i].hi[k], lo[k], hi[k]));
-            }
-    }
+    checkInsideDomain(scene, where, "FractureBodies", bodies, bounds, " (the floor is at domainMin.y)");
     const auto nodeInside = [&](const fracture::TetMesh& a, const fracture::TetMesh& b, const geometry::Bounds& box) {
         // Tets of b in cells of about two mean tet sizes; a node of a tests the tets of its cell.
         const glm::vec3 size = box.hi - box.lo;
