@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, and run the default scene headless.
 # Writes out/demo/{metrics.csv,summary.json,frame_NNNN.png,plots/*.png}: pictures of the fluid
-# surface with the particles (coloured by speed) showing through it, and plots of the metrics.
+# surface with the particles (coloured by speed) showing through it, annotated with the scene,
+# solver, time and colour legend (--overlay), and plots of the metrics.
 # Extra arguments go to floe run, e.g. tools/demo.sh --frames 8 --validate --render fluid
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,7 @@ if [[ -z "${XDG_RUNTIME_DIR:-}" || ! -d "${XDG_RUNTIME_DIR}" ]]; then
   chmod 700 "$XDG_RUNTIME_DIR"
   export XDG_RUNTIME_DIR
 fi
-defaults=(--plots)
+defaults=(--plots --overlay)
 [[ " $* " == *" --render "* ]] || defaults+=(--render both)
 build/floe run "$scene" --out "$out" "${defaults[@]}" "$@"
 echo

@@ -13,6 +13,8 @@ packages=(
   libgtest-dev zlib1g-dev
   # RenderDoc in-application API, its command line and its Python module (capture tests)
   librenderdoc-dev librenderdoc renderdoccmd python3-renderdoc
+  # the pictures' overlay (floe run --overlay): DejaVu Sans
+  fonts-dejavu-core
   # plots of metrics and benchmarks (tools/plot.py)
   python3-matplotlib
   # windows without a display (tests of the interactive front end)

@@ -33,5 +33,31 @@ struct RenderParams {
 };
 SHARED_SIZE(RenderParams, 192);
 
+// Viridis (van der Walt and Smith, matplotlib): perceptually uniform, readable in grey and by
+// colour-blind readers. Piecewise linear through nine samples of the published table, as sRGB
+// values. The particles (shaders/render/colormap.glsl), the window's legend and the pictures'
+// overlay (src/render/Overlay.cpp) all read these samples.
+SHARED_FN vec3 viridisSample(int i)
+{
+    if (i <= 0) return vec3(0.267004f, 0.004874f, 0.329415f);
+    if (i == 1) return vec3(0.282623f, 0.140926f, 0.457517f);
+    if (i == 2) return vec3(0.253935f, 0.265254f, 0.529983f);
+    if (i == 3) return vec3(0.206756f, 0.371758f, 0.553117f);
+    if (i == 4) return vec3(0.163625f, 0.471133f, 0.558148f);
+    if (i == 5) return vec3(0.127568f, 0.566949f, 0.550556f);
+    if (i == 6) return vec3(0.134692f, 0.658636f, 0.517649f);
+    if (i == 7) return vec3(0.266941f, 0.748751f, 0.440573f);
+    return vec3(0.993248f, 0.906157f, 0.143936f);
+}
+
+// The colour map at t in [0, 1] (clamped), sRGB.
+SHARED_FN vec3 viridisSrgb(float t)
+{
+    const float x = min(max(t, 0.0f), 1.0f) * 8.0f;
+    const int i = min(int(x), 7);
+    const vec3 a = viridisSample(i);
+    return a + (viridisSample(i + 1) - a) * (x - float(i));
+}
+
 FLOE_SHARED_END
 #endif

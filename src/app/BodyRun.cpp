@@ -202,12 +202,13 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     std::vector<std::string> gpuColumns;
     std::unique_ptr<io::CsvWriter> csv;
     const std::vector<uint64_t> pictureSteps = pictureSchedule(steps, frameCount);
+    const std::string method = fmt::format("deformable bodies \u00b7 {} bodies", bodies.bodyCount());
     size_t nextPicture = 0;
     if (rendering && !pictureSteps.empty() && pictureSteps[0] == 0) {
         renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, drawn);
         target->addReadback(graph);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-        pictures.save(outDir);
+        pictures.save(outDir, overlayContent(scene.name, method, 0.0));
         ++nextPicture;
     }
 
@@ -255,7 +256,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
             renderDoc.reset();
         }
         if (picture) {
-            pictures.save(outDir);
+            pictures.save(outDir, overlayContent(scene.name, method, time));
             ++nextPicture;
         }
         const std::vector<glm::vec4> m = readback.readVector<glm::vec4>(bodies.bodyCount());

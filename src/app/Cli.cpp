@@ -66,6 +66,8 @@ int runCli(int argc, char** argv)
         ->check(CLI::IsMember({"particles", "fluid", "both"}));
     runCmd->add_option("--smoothing", run.smoothing, "fluid surface: depth smoothing iterations (default 3)")
         ->check(CLI::Range(0, 64));
+    runCmd->add_flag("--overlay", run.overlay,
+                     "annotate the pictures: scene name, solver, simulated time and the colour legend with units");
     runCmd->add_flag("--capture", run.capture, "capture the first frame with RenderDoc into the output directory");
     runCmd->add_option("--export", run.exportFormat, "write particles (position, velocity, density, pressure) as ply or vtk")
         ->check(CLI::IsMember({"ply", "vtk"}));

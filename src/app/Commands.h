@@ -27,6 +27,7 @@ struct RunOptions {
     bool capture = false;                // --capture (RenderDoc, first frame)
     std::string render;                  // --render particles|fluid|both (empty: particles; bodies: their surfaces)
     std::optional<int> smoothing;        // --smoothing: fluid depth smoothing iterations
+    bool overlay = false;                // --overlay: scene, solver, time and colour legend on the pictures
     std::string exportFormat;            // --export ply|vtk
     uint64_t exportEvery = 0;            // --export-every N steps (0: with the pictures)
     std::filesystem::path saveState;     // --save-state FILE

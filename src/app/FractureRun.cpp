@@ -190,11 +190,12 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     std::vector<std::string> gpuColumns;
     std::unique_ptr<io::CsvWriter> csv;
     const std::vector<uint64_t> pictureSteps = pictureSchedule(steps, frameCount);
+    const std::string method = fmt::format("brittle fracture ({}) \u00b7 {} tetrahedra", scene.fracture.method, bodies.tetCount());
     size_t nextPicture = 0;
     if (rendering && !pictureSteps.empty() && pictureSteps[0] == 0) {
         addPicture();
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-        pictures.save(outDir);
+        pictures.save(outDir, overlayContent(scene.name, method, 0.0));
         ++nextPicture;
     }
 
@@ -244,7 +245,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
             renderDoc.reset();
         }
         if (picture) {
-            pictures.save(outDir);
+            pictures.save(outDir, overlayContent(scene.name, method, time));
             ++nextPicture;
         }
         // Blow-ups: a non-finite position, or a node far outside the domain's walls.

@@ -3,6 +3,7 @@
 // and saved states.
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -292,9 +293,18 @@ int runCommand(const RunOptions& o)
     double lastTime = startTime, lastDt = world.timeStep, runTime = startTime;
     int lastGoodSnapshot = 0;
 
-    const auto savePicture = [&](int index) {
+    // The overlay's method line: the solver (and the equation of state) and the particle count.
+    std::string solverTitle = sim::pressureSolverName(solverKind);
+    std::transform(solverTitle.begin(), solverTitle.end(), solverTitle.begin(),
+                   [](unsigned char c) { return char(std::toupper(c)); });
+    if (solverKind == sim::PressureSolver::Eos) solverTitle += fmt::format(" ({})", scene.sph.eos);
+    if (solverKind == sim::PressureSolver::None) solverTitle = "no pressure solver";
+    const std::string method = fmt::format("{} \u00b7 {} particles", solverTitle, simulation.count());
+    const auto savePicture = [&](int index, double time) {
         const std::string name = fmt::format("frame_{:04d}.png", index);
-        io::writePng(outDir / name, target->width(), target->height(), target->pixels());
+        render::OverlayContent content = overlayContent(scene.name, method, time);
+        content.legend = render::particleLegend(view.mode, view.colorAttribute, view.colorMin, view.colorMax);
+        pictures.write(outDir / name, content);
         pictureFiles.push_back(name);
     };
     const auto exportSnapshot = [&](uint32_t snapshot, const std::filesystem::path& path, io::ExportFormat format) {
@@ -389,7 +399,7 @@ int runCommand(const RunOptions& o)
         }
         if (diverged) return;
         lastGoodSnapshot = static_cast<int>(p.snapshot);
-        if (p.picture >= 0) savePicture(p.picture);
+        if (p.picture >= 0) savePicture(p.picture, runTime);
         if (p.exportHere) exportAll(p.snapshot, p.step);
         if (p.saveHere) {
             sim::SimulationState state = simulation.readSnapshot(graph, p.snapshot);
@@ -413,7 +423,7 @@ int runCommand(const RunOptions& o)
         if (firstPicture) addRender(0);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
         if (firstPicture) {
-            savePicture(0);
+            savePicture(0, startTime);
             nextPicture = 1;
             if (exporting && !o.exportEvery && exportInterval == 0.0) exportAll(0, startStep);
         }
@@ -488,7 +498,7 @@ int runCommand(const RunOptions& o)
     if (!diverged && rendering && nextPicture < pictureAt.size()) {
         addRender(0);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-        savePicture(static_cast<int>(nextPicture));
+        savePicture(static_cast<int>(nextPicture), lastTime);
     }
     if (diverged) {
         const io::ExportFormat format = exporting ? exportFormats.front() : io::ExportFormat::Ply;

@@ -95,14 +95,31 @@ RunPictures makeRunPictures(gpu::Context& context, const gpu::ShaderLibrary& sha
     p.target = std::make_unique<render::OffscreenTarget>(context, o.width, o.height);
     p.renderer = std::make_unique<render::Renderer>(context, shaders, render::OffscreenTarget::kColorFormat,
                                                     render::OffscreenTarget::kDepthFormat, framesInFlight);
+    if (o.overlay) p.overlay = std::make_unique<render::Overlay>();
     return p;
 }
 
-void RunPictures::save(const std::filesystem::path& dir)
+void RunPictures::write(const std::filesystem::path& file, const render::OverlayContent& content) const
+{
+    if (overlay) {
+        std::vector<uint8_t> pixels = target->pixels();
+        overlay->draw(pixels, target->width(), target->height(), content);
+        io::writePng(file, target->width(), target->height(), pixels);
+    } else {
+        io::writePng(file, target->width(), target->height(), target->pixels());
+    }
+}
+
+void RunPictures::save(const std::filesystem::path& dir, const render::OverlayContent& content)
 {
     const std::string name = fmt::format("frame_{:04d}.png", files.size());
-    io::writePng(dir / name, target->width(), target->height(), target->pixels());
+    write(dir / name, content);
     files.push_back(name);
+}
+
+render::OverlayContent overlayContent(const std::string& sceneName, const std::string& method, double time)
+{
+    return render::OverlayContent{{sceneName, method, fmt::format("t = {:.3f} s", time)}, std::nullopt};
 }
 
 std::vector<std::string> passColumns(const std::vector<std::string>& timerNames)

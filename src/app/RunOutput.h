@@ -14,6 +14,7 @@
 #include "gpu/GpuTimer.h"
 #include "gpu/RenderDoc.h"
 #include "render/OffscreenTarget.h"
+#include "render/Overlay.h"
 #include "render/Renderer.h"
 
 namespace floe::io {
@@ -48,11 +49,17 @@ std::vector<uint64_t> pictureSchedule(uint64_t steps, int frames);
 struct RunPictures {
     std::unique_ptr<render::OffscreenTarget> target;
     std::unique_ptr<render::Renderer> renderer;
-    std::vector<std::string> files; // frame_NNNN.png in the output folder, in order
+    std::unique_ptr<render::Overlay> overlay; // with --overlay
+    std::vector<std::string> files;           // frame_NNNN.png in the output folder, in order
     explicit operator bool() const { return target != nullptr; }
-    // Writes the target's read-back pixels as the next frame_NNNN.png in `dir`.
-    void save(const std::filesystem::path& dir);
+    // Writes the target's read-back pixels as the next frame_NNNN.png in `dir`, with `content`
+    // drawn over them when the run has an overlay.
+    void save(const std::filesystem::path& dir, const render::OverlayContent& content = {});
+    // Writes the target's read-back pixels to `file`, with the overlay as save() does.
+    void write(const std::filesystem::path& file, const render::OverlayContent& content) const;
 };
+// The overlay's top-left lines: the scene's name, what simulates it and the simulated time.
+render::OverlayContent overlayContent(const std::string& sceneName, const std::string& method, double time);
 RunPictures makeRunPictures(gpu::Context& context, const gpu::ShaderLibrary& shaders, const RunOptions& options, bool rendering,
                             uint32_t framesInFlight);
 

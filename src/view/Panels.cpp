@@ -186,13 +186,9 @@ bool settingWidget(const SettingRow& row, void* settings)
 }
 
 // The colour map as a bar with the range's ends, drawn with the same nine viridis samples as
-// shaders/render/colormap.glsl (sRGB values, as the bar is drawn in sRGB).
+// the particles (shared::viridisSample; sRGB values, as the bar is drawn in sRGB).
 void legend(float lo, float hi, const char* what)
 {
-    static const float kSamples[9][3] = {
-        {0.267004f, 0.004874f, 0.329415f}, {0.282623f, 0.140926f, 0.457517f}, {0.253935f, 0.265254f, 0.529983f},
-        {0.206756f, 0.371758f, 0.553117f}, {0.163625f, 0.471133f, 0.558148f}, {0.127568f, 0.566949f, 0.550556f},
-        {0.134692f, 0.658636f, 0.517649f}, {0.266941f, 0.748751f, 0.440573f}, {0.993248f, 0.906157f, 0.143936f}};
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x, height = 14.0f;
@@ -200,7 +196,8 @@ void legend(float lo, float hi, const char* what)
         // The swapchain encodes sRGB: ImGui's colours are taken as linear, so decode the samples.
         const auto linear = [](float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); };
         const auto col = [&](int k) {
-            return ImGui::GetColorU32(ImVec4(linear(kSamples[k][0]), linear(kSamples[k][1]), linear(kSamples[k][2]), 1.0f));
+            const glm::vec3 c = shared::viridisSample(k);
+            return ImGui::GetColorU32(ImVec4(linear(c.r), linear(c.g), linear(c.b), 1.0f));
         };
         const float x0 = p.x + width * float(i) / 8.0f, x1 = p.x + width * float(i + 1) / 8.0f;
         draw->AddRectFilledMultiColor(ImVec2(x0, p.y), ImVec2(x1, p.y + height), col(i), col(i + 1), col(i + 1), col(i));

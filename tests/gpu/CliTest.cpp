@@ -242,6 +242,44 @@ TEST(Cli, RunWritesMetricsSummaryAndPictures)
     }
 }
 
+TEST(Cli, OverlayAnnotatesThePicturesAndCoversNothingElse)
+{
+    // The same run with and without --overlay: the pictures differ in the two corner panels (the
+    // name, solver and time on the left, the legend on the right), and nowhere else.
+    const fs::path out = tempDir("overlay");
+    const std::string run = "run " + kScene + " --steps 5 --frames 1 --width 640 --height 360 --quiet --out ";
+    Result r = floe(run + (out / "plain").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    r = floe(run + (out / "overlay").string() + " --overlay");
+    ASSERT_EQ(r.status, 0) << r.output;
+    int w = 0, h = 0, n = 0, w2 = 0, h2 = 0;
+    unsigned char* plain = stbi_load((out / "plain" / "frame_0000.png").c_str(), &w, &h, &n, 4);
+    unsigned char* annotated = stbi_load((out / "overlay" / "frame_0000.png").c_str(), &w2, &h2, &n, 4);
+    ASSERT_NE(plain, nullptr);
+    ASSERT_NE(annotated, nullptr);
+    ASSERT_EQ(w, w2);
+    ASSERT_EQ(h, h2);
+    int left = 0, right = 0, elsewhere = 0;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const int p = 4 * (y * w + x);
+            if (!std::equal(plain + p, plain + p + 3, annotated + p)) {
+                const bool top = y < h / 3;
+                if (top && x < w / 2)
+                    ++left;
+                else if (top)
+                    ++right;
+                else
+                    ++elsewhere;
+            }
+        }
+    stbi_image_free(plain);
+    stbi_image_free(annotated);
+    EXPECT_GT(left, 2000) << "the scene's name, solver and time";
+    EXPECT_GT(right, 2000) << "the colour legend";
+    EXPECT_EQ(elsewhere, 0) << "the overlay covers only its corners";
+}
+
 std::string fileBytes(const fs::path& path)
 {
     std::ifstream in(path, std::ios::binary);
