@@ -232,6 +232,16 @@ int runCommand(const RunOptions& o)
             context, {"drawn boundary", samples.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
         sim::uploadNow(context, graph, drawnBoundary, samples.data(), samples.size() * 16);
     }
+    gpu::Buffer outlines;
+    if (rendering) {
+        const std::vector<glm::vec4> points = outlinePoints(scene);
+        if (!points.empty()) {
+            outlines =
+                gpu::Buffer(context, {"outlines", points.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+            sim::uploadNow(context, graph, outlines, points.data(), points.size() * 16);
+            renderer->setOutlines(&outlines, static_cast<uint32_t>(points.size()));
+        }
+    }
     const auto addRender = [&](uint32_t slot) {
         renderer->addPasses(graph, target->color(), target->depth(), simulation.particles(), view, slot, &drawnBoundary,
                             static_cast<uint32_t>(world.drawnBoundary.size()));

@@ -37,4 +37,20 @@ std::vector<glm::vec4> drawnBoundarySamples(const sim::WorldSettings& world)
     return samples;
 }
 
+std::vector<glm::vec4> outlinePoints(const Scene& scene)
+{
+    std::vector<glm::vec4> points;
+    if (scene.config.sim2D) return points;
+    const auto add = [&](const geometry::TriangleMesh& mesh) {
+        for (const auto& [a, b] : geometry::featureEdges(mesh, 20.0f)) {
+            points.emplace_back(a, 1.0f);
+            points.emplace_back(b, 1.0f);
+        }
+    };
+    for (const RigidBody& body : scene.rigidBodies)
+        if (body.isWall) add(body.mesh);
+    if (scene.container && scene.container->shakeAmplitude == 0.0f) add(scene.container->mesh);
+    return points;
+}
+
 } // namespace floe

@@ -16,5 +16,10 @@ namespace floe {
 render::ViewSettings sceneView(const Scene& scene, const sim::WorldSettings& world, float aspect);
 // The samples drawn for obstacles and (2D) walls, as vec4 positions for the renderer.
 std::vector<glm::vec4> drawnBoundarySamples(const sim::WorldSettings& world);
+// The outlines of 3D walls (RigidBodies with isWall, which are not drawn as samples there) and of
+// a still container: their creases and open edges, two vec4 points per line
+// (Renderer::setOutlines). A shaken container moves on the GPU and is not outlined; 2D scenes
+// draw their walls as samples and have none.
+std::vector<glm::vec4> outlinePoints(const Scene& scene);
 
 } // namespace floe

@@ -130,6 +130,8 @@ private:
     std::unique_ptr<fracture::FractureBodies> fracture_; // or of fracture bodies
     std::vector<gpu::Buffer> bodyReadbacks_;             // per frame slot: vec4 per body
     gpu::Buffer boundary_;
+    gpu::Buffer outlines_; // walls' and container's outlines (3D fluid scenes)
+    uint32_t outlineCount_ = 0;
     uint32_t boundaryCount_ = 0;
     std::vector<gpu::Buffer> readbacks_;
     std::vector<bool> readbackPending_;
@@ -178,6 +180,8 @@ void ViewSession::openScene(const std::filesystem::path& file)
 void ViewSession::resetSimulation()
 {
     vkDeviceWaitIdle(context_->device());
+    outlineCount_ = 0;
+    if (renderer_) renderer_->setOutlines(nullptr, 0);
     simulation_.reset();
     bodies_.reset();
     fracture_.reset();
@@ -218,6 +222,12 @@ void ViewSession::resetSimulation()
     boundary_ = gpu::Buffer(*context_, {"drawn boundary", std::max<size_t>(samples.size(), 1) * 16, gpu::MemoryKind::DeviceLocal,
                                         VK_FORMAT_R32G32B32A32_SFLOAT});
     if (!samples.empty()) sim::uploadNow(*context_, *graph_, boundary_, samples.data(), samples.size() * 16);
+    const std::vector<glm::vec4> outline = outlinePoints(scene_);
+    outlines_ = gpu::Buffer(*context_, {"outlines", std::max<size_t>(outline.size(), 1) * 16, gpu::MemoryKind::DeviceLocal,
+                                        VK_FORMAT_R32G32B32A32_SFLOAT});
+    if (!outline.empty()) sim::uploadNow(*context_, *graph_, outlines_, outline.data(), outline.size() * 16);
+    outlineCount_ = static_cast<uint32_t>(outline.size());
+    renderer_->setOutlines(&outlines_, outlineCount_);
     std::fill(readbackPending_.begin(), readbackPending_.end(), false);
     state_.resetHistories();
     state_.diverged.clear();
@@ -268,6 +278,7 @@ void ViewSession::reloadShaders()
     }
     renderer_ = std::make_unique<render::Renderer>(*context_, *shaders_, render::OffscreenTarget::kColorFormat,
                                                    render::OffscreenTarget::kDepthFormat, kFramesInFlight);
+    renderer_->setOutlines(outlineCount_ ? &outlines_ : nullptr, outlineCount_);
     std::fill(readbackPending_.begin(), readbackPending_.end(), false);
     state_.reloadMessage = "shaders reloaded";
     state_.reloadFailed = false;

@@ -1,5 +1,6 @@
 #include "geometry/Mesh.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -90,6 +91,44 @@ glm::vec3 triangleNormal(const TriangleMesh& mesh, size_t triangle)
     const glm::vec3 n = glm::cross(mesh.vertices[t.y] - mesh.vertices[t.x], mesh.vertices[t.z] - mesh.vertices[t.x]);
     const float len = glm::length(n);
     return len > 0.0f ? n / len : glm::vec3(0.0f);
+}
+
+std::vector<std::pair<glm::vec3, glm::vec3>> featureEdges(const TriangleMesh& mesh, float creaseDegrees)
+{
+    // Weld vertices at the same position (OBJ files often repeat corners per face).
+    std::map<std::tuple<float, float, float>, uint32_t> ids;
+    std::vector<uint32_t> id(mesh.vertices.size());
+    for (size_t v = 0; v < mesh.vertices.size(); ++v) {
+        const glm::vec3& p = mesh.vertices[v];
+        id[v] = ids.try_emplace(std::make_tuple(p.x, p.y, p.z), uint32_t(ids.size())).first->second;
+    }
+    // Each undirected edge: a vertex of it (original index) and the normals of its triangles.
+    struct Edge {
+        uint32_t a = 0, b = 0;
+        std::vector<glm::vec3> normals;
+    };
+    std::map<std::pair<uint32_t, uint32_t>, Edge> edges;
+    for (size_t t = 0; t < mesh.triangles.size(); ++t) {
+        const glm::vec3 n = triangleNormal(mesh, t);
+        if (n == glm::vec3(0.0f)) continue; // degenerate
+        const glm::uvec3 tri = mesh.triangles[t];
+        for (int k = 0; k < 3; ++k) {
+            const uint32_t a = tri[k], b = tri[(k + 1) % 3];
+            const auto key = std::minmax(id[a], id[b]);
+            Edge& e = edges[{key.first, key.second}];
+            e.a = a;
+            e.b = b;
+            e.normals.push_back(n);
+        }
+    }
+    const float crease = std::cos(creaseDegrees * 3.14159265f / 180.0f);
+    std::vector<std::pair<glm::vec3, glm::vec3>> out;
+    for (const auto& [key, e] : edges) {
+        bool draw = e.normals.size() != 2;
+        for (size_t i = 1; i < e.normals.size() && !draw; ++i) draw = glm::dot(e.normals[0], e.normals[i]) < crease;
+        if (draw) out.emplace_back(mesh.vertices[e.a], mesh.vertices[e.b]);
+    }
+    return out;
 }
 
 std::vector<Segment> sliceAtZ0(const TriangleMesh& mesh)

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -61,6 +62,10 @@ Bounds boundsOf(const TriangleMesh& mesh);
 bool isConvex(const TriangleMesh& mesh, float tolerance);
 // True if every edge is shared by exactly two triangles with opposite orientation.
 bool isClosed(const TriangleMesh& mesh);
+// The edges a drawing outlines the mesh with: open edges (one triangle) and creases, where the
+// normals of the triangles that share the edge differ by more than `creaseDegrees` (a box's 12
+// edges, not its faces' diagonals). Vertices at the same position count as one. Two points each.
+std::vector<std::pair<glm::vec3, glm::vec3>> featureEdges(const TriangleMesh& mesh, float creaseDegrees);
 // The generalised winding number of p (1 inside a closed outward surface, 0 outside; robust to
 // holes and non-manifold parts) and the inside test it gives (> 0.5).
 double windingNumber(const TriangleMesh& mesh, const glm::vec3& p);

@@ -46,6 +46,21 @@ Renderer::Renderer(gpu::Context& context, const gpu::ShaderLibrary& shaders, VkF
     }
 }
 
+void Renderer::setOutlines(const gpu::Buffer* points, uint32_t pointCount)
+{
+    outlines_ = pointCount >= 2 ? points : nullptr;
+    outlinePoints_ = outlines_ ? pointCount - pointCount % 2 : 0;
+    if (outlines_ && edges_.handle() == VK_NULL_HANDLE) {
+        gpu::GraphicsPipelineDesc desc;
+        desc.name = "render/edges";
+        desc.colorFormat = colorFormat_;
+        desc.depthFormat = depthFormat_;
+        desc.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+        desc.depthCompare = VK_COMPARE_OP_LESS_OR_EQUAL;
+        edges_ = gpu::createGraphicsPipeline(context_, shaders_, desc);
+    }
+}
+
 void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, const gpu::Image& depth,
                          const sim::ParticleBuffers& particles, const ViewSettings& view, uint32_t frameSlot,
                          const gpu::Buffer* boundary, uint32_t boundaryCount)
@@ -113,6 +128,18 @@ void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, con
         else
             pass.color(color, background).depth(depth, 1.0f);
         pass.draw(3 * mesh.triangleCount);
+        cleared = true;
+    }
+    if (outlines_) {
+        // Drawn before the fluid and writing depth: an edge in front of the fluid stays visible,
+        // one behind it is covered, and the fluid surface treats the lines as solids.
+        auto pass = graph.addGraphics(edges_);
+        pass.read(RENDER_BIND_FRAME, constants).read(RENDER_BIND_POSITIONS, *outlines_);
+        if (cleared)
+            pass.color(color).depth(depth);
+        else
+            pass.color(color, background).depth(depth, 1.0f);
+        pass.draw(outlinePoints_);
         cleared = true;
     }
     if (!cleared) {

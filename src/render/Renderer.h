@@ -75,6 +75,11 @@ public:
                    const ViewSettings& view, uint32_t frameSlot, const gpu::Buffer* boundary, uint32_t boundaryCount,
                    std::span<const MeshDraw> meshes);
 
+    // Lines drawn with every frame, depth-tested against the solids and the particles: the
+    // outlines of walls and containers (`points`: vec4 positions, two per line; null: none). The
+    // buffer must outlive the renderer's use of it.
+    void setOutlines(const gpu::Buffer* points, uint32_t pointCount);
+
     // The fluid surface's intermediates (tests); null until a fluid mode was drawn.
     const FluidSurface* fluidSurface() const { return fluid_.get(); }
 
@@ -86,7 +91,10 @@ private:
     std::unique_ptr<FluidSurface> fluid_; // created on first use
     gpu::Pipeline particles_;
     gpu::Pipeline floor_;
-    gpu::Pipeline mesh_;                         // created on first use
+    gpu::Pipeline mesh_;  // created on first use
+    gpu::Pipeline edges_; // created with the first outlines
+    const gpu::Buffer* outlines_ = nullptr;
+    uint32_t outlinePoints_ = 0;
     std::vector<gpu::Buffer> frameConstants_;    // per frame slot: the fluid's constants
     std::vector<gpu::Buffer> boundaryConstants_; // per frame slot: the boundary's
 };

@@ -196,6 +196,34 @@ TEST(Geometry, ObjErrorsNameFileAndLine)
     EXPECT_THROW(geometry::loadObj(path), Error);
 }
 
+TEST(Geometry, FeatureEdgesOutlineCreasesAndOpenEdges)
+{
+    // The unit box: its 12 edges, not the 6 diagonals that split its faces; each edge's ends are
+    // two corners that differ in exactly one coordinate.
+    const geometry::TriangleMesh box = geometry::loadObj(std::string(FLOE_SOURCE_DIR) + "/assets/meshes/UnitBox.obj");
+    const auto edges = geometry::featureEdges(box, 20.0f);
+    ASSERT_EQ(edges.size(), 12u);
+    for (const auto& [a, b] : edges) {
+        const glm::vec3 d = glm::abs(b - a);
+        EXPECT_EQ(int(d.x > 0.5f) + int(d.y > 0.5f) + int(d.z > 0.5f), 1) << "a face diagonal";
+    }
+    // The same box with every triangle's corners repeated (as many OBJ exporters write it).
+    geometry::TriangleMesh split;
+    for (const glm::uvec3& t : box.triangles) {
+        const uint32_t base = uint32_t(split.vertices.size());
+        for (int k = 0; k < 3; ++k) split.vertices.push_back(box.vertices[t[k]]);
+        split.triangles.emplace_back(base, base + 1, base + 2);
+    }
+    EXPECT_EQ(geometry::featureEdges(split, 20.0f).size(), 12u);
+    // A crease flatter than the angle is not drawn: two triangles folded by 10 degrees.
+    geometry::TriangleMesh fold;
+    const float c = std::cos(10.0f * 3.14159265f / 180.0f), s = std::sin(10.0f * 3.14159265f / 180.0f);
+    fold.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {-c, 0, s}};
+    fold.triangles = {{0, 1, 2}, {0, 2, 3}};
+    EXPECT_EQ(geometry::featureEdges(fold, 20.0f).size(), 4u) << "the open rim only";
+    EXPECT_EQ(geometry::featureEdges(fold, 5.0f).size(), 5u) << "the rim and the crease";
+}
+
 TEST(Geometry, ContainerPlanesOfTheUnitBox)
 {
     geometry::TriangleMesh box = geometry::loadObj(std::string(FLOE_SOURCE_DIR) + "/assets/meshes/UnitBox.obj");

@@ -24,13 +24,20 @@ struct Picture {
 class RenderTest : public GpuTest {
 protected:
     Picture draw(const std::vector<glm::vec4>& positions, const render::ViewSettings& view, uint32_t w = 320, uint32_t h = 240,
-                 std::vector<glm::vec4> velocities = {})
+                 std::vector<glm::vec4> velocities = {}, const std::vector<glm::vec4>& outlines = {})
     {
         velocities.resize(positions.size(), glm::vec4(0));
         sim::ParticleBuffers particles = sim::ParticleBuffers::create(context(), graph(), positions, velocities);
         render::OffscreenTarget target(context(), w, h);
         render::Renderer renderer(context(), shaders(), render::OffscreenTarget::kColorFormat,
                                   render::OffscreenTarget::kDepthFormat, 1);
+        gpu::Buffer lines;
+        if (!outlines.empty()) {
+            lines = gpu::Buffer(context(),
+                                {"outlines", outlines.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+            sim::uploadNow(context(), graph(), lines, outlines.data(), outlines.size() * 16);
+            renderer.setOutlines(&lines, uint32_t(outlines.size()));
+        }
         renderer.addPasses(graph(), target.color(), target.depth(), particles, view, 0);
         target.addReadback(graph());
         submit();
@@ -110,6 +117,39 @@ TEST_F(RenderTest, ColourByPressureMapsTheRangeToTheColourMap)
     const glm::vec3 pressed = phase.at(project(view, glm::vec3(positions[1]), phase.width, phase.height));
     EXPECT_GT(free.b, free.g) << "a particle without pressure is free (phase 0)";
     EXPECT_GT(pressed.r, 0.5f) << "a particle with pressure is under pressure (phase 1)";
+}
+
+// Walls' outlines (Renderer::setOutlines): a line in front of a particle is drawn over it, a line
+// behind it is hidden by it and drawn where nothing covers it.
+TEST_F(RenderTest, OutlinesShowInFrontOfParticlesAndHideBehindThem)
+{
+    render::ViewSettings view;
+    view.camera.position = {0, 0, 4};
+    view.camera.target = {0, 0, 0};
+    view.particleRadius = 0.4f;
+    view.drawFloor = false;
+    const std::vector<glm::vec4> particle = {{0, 0, 0, 1}};
+    const std::vector<glm::vec4> lines = {{-1.5f, 0.1f, 1.0f, 1},
+                                          {1.5f, 0.1f, 1.0f, 1}, // in front, across the particle
+                                          {-1.5f, -0.1f, -1.0f, 1},
+                                          {1.5f, -0.1f, -1.0f, 1}}; // behind it
+    const Picture pic = draw(particle, view, 320, 240, {}, lines);
+    const glm::vec3 ink = encoded(glm::vec3(0.22f, 0.30f, 0.45f)); // shaders/render/edges.frag
+    // A line pixel within a pixel of the projection (rasterisation rules move a thin line by one).
+    const auto lineNear = [&](const glm::vec3& p) {
+        const glm::vec2 c = project(view, p, pic.width, pic.height);
+        for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx)
+                if (near(pic.at(c + glm::vec2(dx, dy)), ink, 0.03f)) return true;
+        return false;
+    };
+    EXPECT_TRUE(lineNear({0, 0.1f, 1.0f})) << "the line in front of the particle";
+    EXPECT_FALSE(lineNear({0, -0.1f, -1.0f})) << "the line behind the particle shows through it";
+    EXPECT_TRUE(lineNear({1.2f, -0.1f, -1.0f})) << "the line behind, beside the particle";
+    // Without outlines, none of it.
+    const Picture plain = draw(particle, view, 320, 240);
+    const glm::vec2 c = project(view, {1.2f, -0.1f, -1.0f}, plain.width, plain.height);
+    EXPECT_TRUE(near(plain.at(c), encoded(kBackground), 0.02f));
 }
 
 TEST_F(RenderTest, NearerParticleHidesFartherOne)
