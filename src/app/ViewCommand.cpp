@@ -108,6 +108,34 @@ private:
     void openScene(const std::filesystem::path& file);
     void resetSimulation();
     void recreateSwapchain();
+    // The fluid scene's bounds (sceneBounds) projected into the scene's viewport: x0, y0, x1, y1
+    // in pixels (top row 0), or null for solids.
+    nlohmann::ordered_json sceneBoundsPixels() const
+    {
+        if (state_.bodies || state_.fracture || !target_) return nullptr;
+        const geometry::Bounds b = sceneBounds(scene_, world_);
+        const float w = float(target_->width()), h = float(target_->height());
+        const glm::mat4 m = state_.view.camera.projection(w / h) * state_.view.camera.view();
+        glm::vec2 lo(1e30f), hi(-1e30f);
+        for (int k = 0; k < 8; ++k) {
+            const glm::vec3 corner((k & 1) ? b.hi.x : b.lo.x, (k & 2) ? b.hi.y : b.lo.y, (k & 4) ? b.hi.z : b.lo.z);
+            const glm::vec4 clip = m * glm::vec4(corner, 1.0f);
+            const glm::vec2 pixel((clip.x / clip.w * 0.5f + 0.5f) * w, (clip.y / clip.w * 0.5f + 0.5f) * h);
+            lo = glm::min(lo, pixel);
+            hi = glm::max(hi, pixel);
+        }
+        return {{"x0", lo.x}, {"y0", lo.y}, {"x1", hi.x}, {"y1", hi.y}};
+    }
+    // The scene's viewport width: left of the docked panel (view::sceneViewportWidth).
+    uint32_t sceneWidth() const
+    {
+        const uint32_t w = swapchain_->width();
+        if (state_.panelMax.x <= 0.0f) { // before the panel's first frame: its default place
+            const float right = float(w) - view::kPanelMargin;
+            return view::sceneViewportWidth(w, right - view::defaultPanelWidth(float(w)), right, false);
+        }
+        return view::sceneViewportWidth(w, state_.panelMin.x, state_.panelMax.x, state_.panelCollapsed);
+    }
     void reloadShaders();
     void readSlot(uint32_t slot);
     void handleInput();
@@ -163,8 +191,9 @@ void ViewSession::openScene(const std::filesystem::path& file)
     state_.fracture = !scene_.fractureBodies.empty();
     if (state_.fracture) state_.fractureSettings = fractureSettings(scene_);
     resetSimulation();
-    const float aspect = swapchain_ && swapchain_->height() ? float(swapchain_->width()) / float(swapchain_->height())
-                                                            : float(o_.width) / float(o_.height);
+    // The scene's viewport beside the panel.
+    const float aspect =
+        target_ && target_->height() ? float(target_->width()) / float(target_->height()) : float(o_.width) / float(o_.height);
     const int mode = state_.view.mode;
     const int iterations = state_.view.fluid.iterations;
     state_.view = state_.fracture ? fractureSceneView(scene_, state_.fractureSettings, aspect)
@@ -242,7 +271,7 @@ void ViewSession::recreateSwapchain()
     vkDeviceWaitIdle(context_->device());
     if (!swapchain_->recreate(w, h)) return; // minimised: try again after the next events
     ++recreations_;
-    target_ = std::make_unique<render::OffscreenTarget>(*context_, swapchain_->width(), swapchain_->height());
+    target_ = std::make_unique<render::OffscreenTarget>(*context_, sceneWidth(), swapchain_->height());
     screenshotBuffer_ = gpu::Buffer(
         *context_, {"screenshot read-back", uint64_t(swapchain_->width()) * swapchain_->height() * 4, gpu::MemoryKind::Readback});
     needRecreate_ = false;
@@ -351,7 +380,7 @@ int ViewSession::run()
     window_->framebufferSize(w, h);
     if (!swapchain_->recreate(std::max(w, 1u), std::max(h, 1u)))
         throw Error("floe view: the window has no size", ExitCode::Failure);
-    target_ = std::make_unique<render::OffscreenTarget>(*context_, swapchain_->width(), swapchain_->height());
+    target_ = std::make_unique<render::OffscreenTarget>(*context_, sceneWidth(), swapchain_->height());
     screenshotBuffer_ = gpu::Buffer(
         *context_, {"screenshot read-back", uint64_t(swapchain_->width()) * swapchain_->height() * 4, gpu::MemoryKind::Readback});
     needRecreate_ = false;
@@ -420,6 +449,11 @@ int ViewSession::run()
         handleInput();
         const view::PanelActions actions =
             view::drawPanels(state_, simulation_.get(), bodies_.get(), boundaryCount_, fracture_.get());
+        if (sceneWidth() != target_->width()) {
+            // The panel was resized, collapsed or undocked: the scene's viewport follows.
+            vkDeviceWaitIdle(context_->device());
+            target_ = std::make_unique<render::OffscreenTarget>(*context_, sceneWidth(), swapchain_->height());
+        }
         if (actions.openScene) {
             // A bad scene file is reported in the panel; the current scene keeps running.
             try {
@@ -499,7 +533,8 @@ int ViewSession::run()
         }
         const gpu::Image& image = swapchain_->image(*index);
         graph_->acquired(image, kAcquireWait);
-        graph_->addBlit("view/blit", target_->color(), image);
+        // The scene left of the panel; under the panel the scene's background.
+        graph_->addBlitBeside("view/blit", target_->color(), image, render::kBackground);
         ui_->addPass(*graph_, *swapchain_, *index);
         uiVertices = ui_->lastVertexCount();
         const bool lastFrame = o_.quitAfter && frame >= o_.quitAfter;
@@ -552,6 +587,15 @@ int ViewSession::run()
             {"swapchain_recreations", recreations_},
             {"minimised_waits", state_.minimisedWaits},
             {"ui_vertices", uiVertices},
+            {"scene_viewport", {{"width", target_->width()}, {"height", target_->height()}}},
+            {"panel",
+             {{"x0", state_.panelMin.x},
+              {"y0", state_.panelMin.y},
+              {"x1", state_.panelMax.x},
+              {"y1", state_.panelMax.y},
+              {"collapsed", state_.panelCollapsed}}},
+            {"panel_overflow_px", state_.panelOverflow},
+            {"scene_bounds_px", sceneBoundsPixels()},
             {"screenshot", screenshotInfo},
             {"capture", capturePath_.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(capturePath_)},
             {"gpu_ms_mean", state_.meanTimings()},

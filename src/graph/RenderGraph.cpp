@@ -341,6 +341,34 @@ void RenderGraph::addBlit(const std::string& name, const gpu::Image& src, const 
     passes_.push_back(std::move(pass));
 }
 
+void RenderGraph::addBlitBeside(const std::string& name, const gpu::Image& src, const gpu::Image& dst, const glm::vec4& clear)
+{
+    checkOpenBuilder();
+    if (src.width() > dst.width() || src.height() > dst.height())
+        throw std::logic_error("addBlitBeside: " + name + ": the source is larger than the destination");
+    Pass pass;
+    pass.kind = Kind::Blit;
+    pass.name = name;
+    pass.srcImage = src.handle();
+    pass.srcAspect = src.aspect();
+    pass.width = src.width();
+    pass.height = src.height();
+    pass.dstImage = dst.handle();
+    pass.dstWidth = src.width();
+    pass.dstHeight = src.height();
+    pass.clearDst = clear;
+    pass.uses.push_back(
+        {src.id(), true,
+         Access{VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL}});
+    // The clear overwrites all of dst: its earlier contents are not needed.
+    pass.uses.push_back({dst.id(), true,
+                         Access{VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, true}});
+    pass.images.push_back({src.id(), src.handle(), src.aspect()});
+    pass.images.push_back({dst.id(), dst.handle(), dst.aspect()});
+    passes_.push_back(std::move(pass));
+}
+
 void RenderGraph::acquired(const gpu::Image& image, VkPipelineStageFlags2 waitStages)
 {
     ResourceState state;

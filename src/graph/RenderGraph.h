@@ -102,6 +102,9 @@ public:
     void addCopyImageToBuffer(const std::string& name, const gpu::Image& src, const gpu::Buffer& dst);
     // Copies `src` into `dst` (same size or scaled, formats converted, e.g. RGBA to BGRA).
     void addBlit(const std::string& name, const gpu::Image& src, const gpu::Image& dst);
+    // Clears `dst` to `clear` (linear RGBA) and copies `src` (no wider or taller than `dst`) into
+    // its top-left corner: a picture beside a panel that covers the rest.
+    void addBlitBeside(const std::string& name, const gpu::Image& src, const gpu::Image& dst, const glm::vec4& clear);
     // Makes the buffer's device writes visible to the host once the command buffer's fence signals.
     void addHostRead(const gpu::Buffer& buffer);
     // A pass recorded by a callback (e.g. a UI renderer) with declared uses; still synchronised
@@ -196,6 +199,7 @@ private:
         VkBuffer src = VK_NULL_HANDLE, dst = VK_NULL_HANDLE;
         VkImage srcImage = VK_NULL_HANDLE, dstImage = VK_NULL_HANDLE;
         uint32_t dstWidth = 0, dstHeight = 0;
+        std::optional<glm::vec4> clearDst; // Blit: clear dst first, then copy src 1:1 into its corner
         VkImageAspectFlags srcAspect = 0;
         uint32_t width = 0, height = 0;
         VkDeviceSize bytes = 0, srcOffset = 0, dstOffset = 0;

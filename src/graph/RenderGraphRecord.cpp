@@ -125,6 +125,25 @@ void RenderGraph::recordPass(VkCommandBuffer cmd, const Pass& pass)
         }
         break;
     case Kind::Blit: {
+        if (pass.clearDst) {
+            const VkClearColorValue value{{pass.clearDst->r, pass.clearDst->g, pass.clearDst->b, pass.clearDst->a}};
+            const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+            vkCmdClearColorImage(cmd, pass.dstImage, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &value, 1, &range);
+            // The blit writes part of what the clear wrote.
+            VkImageMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+            barrier.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
+            barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+            barrier.dstStageMask = VK_PIPELINE_STAGE_2_BLIT_BIT;
+            barrier.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+            barrier.oldLayout = barrier.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+            barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            barrier.image = pass.dstImage;
+            barrier.subresourceRange = range;
+            VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+            dependency.imageMemoryBarrierCount = 1;
+            dependency.pImageMemoryBarriers = &barrier;
+            vkCmdPipelineBarrier2(cmd, &dependency);
+        }
         VkImageBlit region{};
         region.srcSubresource = {pass.srcAspect, 0, 0, 1};
         region.srcOffsets[1] = {int32_t(pass.width), int32_t(pass.height), 1};

@@ -85,7 +85,7 @@ void Renderer::addPasses(graph::RenderGraph& graph, const gpu::Image& color, con
     gpu::Buffer& constants = frameConstants_.at(frameSlot);
     constants.write(&frame, sizeof(frame));
 
-    const glm::vec4 background(0.10f, 0.11f, 0.13f, 1.0f);
+    const glm::vec4 background = kBackground;
     bool cleared = false;
     if (view.drawFloor) {
         graph.addGraphics(floor_).read(RENDER_BIND_FRAME, constants).color(color, background).depth(depth, 1.0f).draw(6);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <glm/vec2.hpp>
+#include <glm/vec4.hpp>
 
 #include "gpu/Buffer.h"
 #include "gpu/Pipeline.h"
@@ -28,6 +29,9 @@ struct ParticleBuffers;
 }
 
 namespace floe::render {
+
+// The pictures' background (linear RGB), where nothing is drawn.
+inline constexpr glm::vec4 kBackground{0.10f, 0.11f, 0.13f, 1.0f};
 
 struct ViewSettings {
     Camera camera;

@@ -10,6 +10,7 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/constants.hpp>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include "app/ProjectFiles.h"
 #include "base/Settings.h"
@@ -138,9 +139,12 @@ namespace {
 
 void plot(const char* label, const History& h, const char* unit, float height = 40.0f)
 {
+    // The label above the plot, which takes the whole width.
     const std::vector<float> v = h.vector();
     const std::string overlay = v.empty() ? "no data yet" : fmt::format("{:.4g} {}", v.back(), unit);
-    ImGui::PlotLines(label, v.data(), int(v.size()), 0, overlay.c_str(), 0.0f, FLT_MAX, ImVec2(0, height));
+    ImGui::TextUnformatted(label);
+    ImGui::PlotLines(fmt::format("##{}", label).c_str(), v.data(), int(v.size()), 0, overlay.c_str(), 0.0f, FLT_MAX,
+                     ImVec2(ImGui::GetContentRegionAvail().x, height));
 }
 
 // One settings row as an ImGui widget; true when the value changed.
@@ -224,10 +228,19 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
                         uint32_t boundaryCount, const fracture::FractureBodies* fracture)
 {
     PanelActions actions;
-    // On the right: dam breaks start on the left.
-    ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x - 8.0f, 8.0f), ImGuiCond_FirstUseEver, ImVec2(1.0f, 0.0f));
-    ImGui::SetNextWindowSize(ImVec2(350, ImGui::GetIO().DisplaySize.y - 16.0f), ImGuiCond_FirstUseEver);
-    ImGui::Begin("Floe");
+    // On the right, full height: the scene is drawn in the viewport left of it (ViewSession);
+    // dam breaks start on the left. The panel can be resized by its left edge and collapsed.
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float height = std::max(display.y - 2.0f * kPanelMargin, 100.0f);
+    ImGui::SetNextWindowPos(ImVec2(display.x - kPanelMargin, kPanelMargin), ImGuiCond_Always, ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowSize(ImVec2(defaultPanelWidth(display.x), height), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(260.0f, height), ImVec2(std::max(0.75f * display.x, 260.0f), height));
+    ImGui::Begin("Floe", nullptr, ImGuiWindowFlags_NoMove);
+    s.panelMin = {ImGui::GetWindowPos().x, ImGui::GetWindowPos().y};
+    s.panelMax = {s.panelMin.x + ImGui::GetWindowSize().x, s.panelMin.y + ImGui::GetWindowSize().y};
+    s.panelCollapsed = ImGui::IsWindowCollapsed();
+    // Widgets leave their labels a column as wide as the longest label drawn by default.
+    ImGui::PushItemWidth(-(ImGui::CalcTextSize("max. fracture iterations").x + ImGui::GetStyle().ItemInnerSpacing.x));
     ImGui::Text("%s", s.deviceName.c_str());
     // Scene picker.
     const std::string current = s.scenePath.filename().string();
@@ -238,8 +251,8 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
     }
     if (!s.sceneError.empty()) ImGui::TextColored(ImVec4(1.0f, 0.4f, 0.3f, 1.0f), "%s", s.sceneError.c_str());
     if (simulation) {
-        ImGui::Text("%u fluid particles, %u boundary particles, %u wall samples drawn", simulation->count(),
-                    simulation->boundaryCount(), boundaryCount);
+        ImGui::TextWrapped("%u fluid particles, %u boundary particles, %u wall samples drawn", simulation->count(),
+                           simulation->boundaryCount(), boundaryCount);
         ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", s.simTime, static_cast<unsigned long long>(s.steps),
                     1000.0 * s.last.dt);
     } else if (bodies) {
@@ -269,7 +282,8 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
     if (bodies && ImGui::CollapsingHeader("Deformable bodies", ImGuiTreeNodeFlags_DefaultOpen)) {
         body::BodySettings& b = s.bodySettings;
         bool changed = false;
-        changed |= ImGui::SliderInt("omega (applies at once, resets)", &b.omega, 1, 6);
+        changed |= ImGui::SliderInt("omega (resets)", &b.omega, 1, 6);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("region size; a change applies at once and restarts the bodies");
         changed |= ImGui::SliderFloat("stiffness s", &b.stiffness, 0.0f, 1.0f);
         changed |= ImGui::SliderFloat("damping k", &b.damping, 0.0f, 1.0f);
         changed |= ImGui::Combo("volume", &b.volumeMode, "none\0global\0local\0");
@@ -437,7 +451,9 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
             if (ImGui::Button("Capture frame (C)")) s.captureRequested = true;
             if (!s.lastCapture.empty()) ImGui::TextWrapped("last capture: %s", s.lastCapture.c_str());
         } else {
-            ImGui::TextDisabled("RenderDoc capture unavailable: %s", s.renderDocWhy.c_str());
+            ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+            ImGui::TextWrapped("RenderDoc capture unavailable: %s", s.renderDocWhy.c_str());
+            ImGui::PopStyleColor();
         }
         if (ImGui::Button("Reload shaders")) actions.reloadShaders = true;
         ImGui::SameLine();
@@ -448,6 +464,12 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
             else
                 ImGui::TextUnformatted(s.reloadMessage.c_str());
         }
+    }
+    ImGui::PopItemWidth();
+    // How far the widest item reached past the panel's work area (a clipped label): 0 when all fit.
+    if (!s.panelCollapsed) {
+        const ImGuiWindow* window = ImGui::GetCurrentWindow();
+        s.panelOverflow = std::max(s.panelOverflow, window->DC.CursorMaxPos.x - window->WorkRect.Max.x);
     }
     ImGui::End();
 

@@ -4,6 +4,9 @@
 // error and solver iterations over time, RenderDoc capture and shader reload.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <deque>
 #include <filesystem>
 #include <map>
@@ -24,6 +27,22 @@ class Simulation;
 }
 
 namespace floe::view {
+
+// The control panel: docked on the right at this width (pixels) for a window `width` wide, with
+// this margin; the scene is drawn in the viewport left of it (sceneViewportWidth).
+inline constexpr float kPanelMargin = 8.0f;
+inline float defaultPanelWidth(float width)
+{
+    return std::clamp(0.3f * width, 360.0f, 560.0f);
+}
+// The width of the scene's viewport in a window `width` wide: left of the panel when the panel is
+// open and reaches the right edge (docked), else the whole width; never under a quarter of it.
+inline uint32_t sceneViewportWidth(uint32_t width, float panelLeft, float panelRight, bool collapsed)
+{
+    const bool docked = !collapsed && panelRight >= float(width) - 2.0f * kPanelMargin && panelLeft < float(width);
+    const float left = docked ? std::floor(panelLeft) : float(width);
+    return uint32_t(std::clamp(left, std::ceil(0.25f * float(width)), float(width)));
+}
 
 // A camera orbiting a target: yaw and pitch in radians, distance in metres.
 struct OrbitCamera {
@@ -66,6 +85,11 @@ struct PanelState {
     bool reloadFailed = false;
     std::string diverged;
     std::string sceneError; // the picker's last failure
+    // The panel's rectangle (pixels) and state in the last frame, and the farthest any of its items
+    // reached past its right edge since the start (a clipped label; 0 or less: all fit).
+    glm::vec2 panelMin{0.0f}, panelMax{0.0f};
+    bool panelCollapsed = false;
+    float panelOverflow = -1e9f;
     uint64_t steps = 0, minimisedWaits = 0;
     double simTime = 0.0;
 

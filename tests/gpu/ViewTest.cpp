@@ -3,6 +3,8 @@
 // minimise, a RenderDoc capture of a window frame, and a clear error without a display.
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -100,6 +102,47 @@ TEST_F(ViewTest, WindowDrawsTheUiAndTheFluidSurface)
         }
     stbi_image_free(pixels);
     EXPECT_GT(fluid, 2000u) << "no fluid-coloured pixels in the lower left of the picture";
+}
+
+TEST_F(ViewTest, PanelLeavesTheSceneVisibleAndItsLabelsFit)
+{
+    // At 1280x720 the scene is drawn in the viewport left of the docked panel: the panel covers
+    // none of it, every label fits the panel, and (fluid scenes) the scene's bounds project inside
+    // the viewport. In the 2D dam break the right wall (its drawn samples) shows beside the panel.
+    for (const std::string scene : {"dam_break_2d", "dam_break_3d", "bodies_drop", "fracture_cube"}) {
+        SCOPED_TRACE(scene);
+        const fs::path dir = tempDir("panel_" + scene);
+        const Result r = view(std::string(FLOE_SOURCE_DIR) + "/assets/scenes/" + scene + ".json --quit-after 3 --screenshot " +
+                              (dir / "shot.png").string() + " --report " + (dir / "report.json").string());
+        ASSERT_EQ(r.status, 0) << r.output;
+        const nlohmann::json report = readJson(dir / "report.json");
+        const int width = report["scene_viewport"]["width"], height = report["scene_viewport"]["height"];
+        const nlohmann::json& panel = report["panel"];
+        EXPECT_FALSE(panel["collapsed"].get<bool>());
+        EXPECT_LE(width, panel["x0"].get<double>()) << "the panel covers part of the scene: " << report.dump();
+        EXPECT_GE(width, 1280 / 2) << "the scene keeps most of the window";
+        EXPECT_EQ(height, 720);
+        EXPECT_LE(report["panel_overflow_px"].get<double>(), 0.5) << "a label or text runs past the panel";
+        if (scene.rfind("dam_", 0) != 0) continue;
+        const nlohmann::json& b = report["scene_bounds_px"];
+        EXPECT_GE(b["x0"].get<double>(), 0.0);
+        EXPECT_GE(b["y0"].get<double>(), 0.0);
+        EXPECT_LE(b["x1"].get<double>(), double(width)) << "the scene reaches under the panel";
+        EXPECT_LE(b["y1"].get<double>(), double(height));
+        if (scene != "dam_break_2d") continue;
+        int w = 0, h = 0, n = 0;
+        unsigned char* pixels = stbi_load((dir / "shot.png").c_str(), &w, &h, &n, 4);
+        ASSERT_NE(pixels, nullptr);
+        const int wall = int(std::lround(b["x1"].get<double>()));
+        int light = 0; // the wall's grey-white samples in a band around its projection
+        for (int y = h / 4; y < 3 * h / 4; ++y)
+            for (int x = std::max(wall - 6, 0); x < std::min(wall + 2, w); ++x) {
+                const unsigned char* p = pixels + (size_t(y) * w + x) * 4;
+                light += (p[0] > 150 && p[1] > 150 && p[2] > 150) ? 1 : 0;
+            }
+        stbi_image_free(pixels);
+        EXPECT_GT(light, 100) << "the right wall at x = " << wall << " is not visible";
+    }
 }
 
 TEST_F(ViewTest, ResizeAndMinimiseKeepTheSwapchainWorking)
