@@ -61,10 +61,62 @@ vec3 sky(vec3 worldDirection)
     return y >= 0.0 ? mix(horizon, zenith, sqrt(y)) : mix(horizon, ground, sqrt(-y));
 }
 
+float thicknessAt(ivec2 p)
+{
+    const ivec2 q = clamp(p, ivec2(0), ivec2(width() - 1, height() - 1));
+    return FLOE_LOAD_FLOAT(thickness, pixelIndex(q));
+}
+
+// A flat layer (2D, params.surface.x = 1): the region inside the smoothed thickness's iso-line,
+// anti-aliased over a pixel, in one even tint (the bulk layer's absorption, facing the camera),
+// with a light outline along the iso-line, so that the layer reads as one body of fluid and not
+// as its particles.
+void flatLayer(ivec2 p, vec3 background)
+{
+    const float t = thicknessAt(p);
+    const float iso = params.surface.y;
+    // Signed distance to the iso-line in pixels, from the field's gradient.
+    const vec2 g = 0.5 * vec2(thicknessAt(p + ivec2(1, 0)) - thicknessAt(p - ivec2(1, 0)),
+                              thicknessAt(p + ivec2(0, 1)) - thicknessAt(p - ivec2(0, 1)));
+    const float d = (t - iso) / max(length(g), 1e-3 * iso);
+    const float coverage = clamp(d + 0.5, 0.0, 1.0);
+    if (coverage <= 0.0) {
+        color = vec4(background, 1.0);
+        return;
+    }
+    // Depth: the particles' where they are drawn, else the plane z = 0 of a 2D scene (the ray
+    // from the eye through the pixel, met in world space).
+    float z = eyeDepthAt(p);
+    if (z <= 0.0) {
+        const vec3 ray = viewPositionAt(p, 1.0);
+        const mat3 toWorld = transpose(mat3(params.view));
+        const vec3 eye = -(toWorld * params.view[3].xyz);
+        const vec3 dir = toWorld * ray;
+        z = abs(dir.z) > 1e-6 ? max(-eye.z / dir.z, 0.0) : 0.0;
+    }
+    if (z > 0.0) {
+        const vec4 clip = params.projection * vec4(viewPositionAt(p, z), 1.0);
+        if (FLOE_LOAD_FLOAT(sceneDepth, pixelIndex(p)) < clip.z / clip.w) { // a solid in front
+            color = vec4(background, 1.0);
+            return;
+        }
+    }
+    const vec3 transmittance = exp(-params.absorption.rgb * params.surface.z);
+    const float diffuse = 0.35 + 0.65 * max(params.lightDirection.z, 0.0);
+    vec3 fluid = background * transmittance + params.scatter.rgb * diffuse * (1.0 - transmittance);
+    const float rim = 1.0 - smoothstep(0.0, params.surface.w, d);
+    fluid = mix(fluid, vec3(0.75, 0.88, 0.95), 0.7 * rim);
+    color = vec4(mix(background, fluid, coverage), 1.0);
+}
+
 void main()
 {
     const ivec2 p = ivec2(gl_FragCoord.xy);
     const vec3 background = sceneAt(p);
+    if (params.surface.x > 0.0) {
+        flatLayer(p, background);
+        return;
+    }
     const float z = eyeDepthAt(p);
     if (z <= 0.0) {
         color = vec4(background, 1.0);

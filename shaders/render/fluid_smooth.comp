@@ -21,6 +21,22 @@ void main()
     const int height = int(params.size.y);
     const ivec2 p = ivec2(int(pixel) % width, int(pixel) / width);
     const float center = FLOE_LOAD_FLOAT(depthIn, pixel);
+    if (push.plainRadius > 0u) {
+        // A flat layer's thickness (2D): a plain Gaussian over every pixel, empty ones included,
+        // so that the layer's outline becomes a smooth iso-line of the result.
+        const int plain = int(push.plainRadius);
+        const float s = 0.5 * float(plain);
+        const ivec2 d = ivec2(push.directionX, push.directionY);
+        float total = 0.0, norm = 0.0;
+        for (int k = -plain; k <= plain; ++k) {
+            const ivec2 q = p + k * d;
+            const float w = exp(-float(k * k) / (2.0 * s * s));
+            norm += w;
+            if (q.x >= 0 && q.y >= 0 && q.x < width && q.y < height) total += w * FLOE_LOAD_FLOAT(depthIn, q.y * width + q.x);
+        }
+        FLOE_STORE_FLOAT(depthOut, pixel, total / norm);
+        return;
+    }
     if (center <= 0.0) {
         FLOE_STORE_FLOAT(depthOut, pixel, 0.0);
         return;

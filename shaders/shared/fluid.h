@@ -29,15 +29,17 @@ struct FluidParams {
     vec4 absorption;     // rgb Beer-Lambert absorption (1/m), w refraction strength (pixels per m of thickness)
     vec4 lightDirection; // view space, normalised, towards the light
     vec4 scatter;        // rgb colour light scattered inside the fluid, w specular exponent
+    vec4 surface; // a flat (2D) layer: x 1 (else 0), y the iso-thickness of its outline (m), z the bulk layer's thickness (m), w
+                  // the outline's width (pixels)
 };
-SHARED_SIZE(FluidParams, 208);
+SHARED_SIZE(FluidParams, 224);
 
 // Push constants of one separable smoothing pass.
 struct FluidSmoothPush {
     uint directionX; // 1 for the horizontal pass, 0 for the vertical one
     uint directionY;
     uint pixelCount;
-    uint pad;
+    uint plainRadius; // 0: the depth's narrow-range filter; else a plain Gaussian of this radius (pixels) over every pixel
 };
 SHARED_SIZE(FluidSmoothPush, 16);
 

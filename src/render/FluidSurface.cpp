@@ -30,6 +30,8 @@ FluidSettings fluidSettingsFor(float particleRadius, const glm::vec3& extent, bo
         const float layer = 12.0f * particleRadius / (glm::pi<float>() * s.sphereScale * s.sphereScale);
         s.absorption = waterTint * (1.5f / layer);
         s.refraction = 0.0f;
+        s.flat = true;
+        s.filterRadius = 1.2f * particleRadius; // smooths the single layer's discs into one region; a lone drop keeps its disc
     } else {
         const float size = std::max({extent.x, extent.y, extent.z, 8.0f * particleRadius});
         s.absorption = waterTint * (8.0f / size);
@@ -126,6 +128,10 @@ void FluidSurface::addPasses(graph::RenderGraph& graph, const gpu::Image& color,
     p.absorption = glm::vec4(settings.absorption, settings.refraction * float(height_));
     p.lightDirection = frame.lightDirection;
     p.scatter = glm::vec4(settings.scatter, settings.specularExponent);
+    // A flat layer seen face on sums 12 r / (pi s^2) of thickness on average (its discs' chords,
+    // scaled as above); its outline is the smoothed thickness's iso-line at half that.
+    const float layer = 12.0f * frame.particle.x / (glm::pi<float>() * s * s);
+    p.surface = glm::vec4(settings.flat ? 1.0f : 0.0f, 0.5f * layer, layer, settings.outlinePixels);
     gpu::Buffer& params = params_.at(frameSlot);
     params.write(&p, sizeof(p));
 
@@ -148,14 +154,22 @@ void FluidSurface::addPasses(graph::RenderGraph& graph, const gpu::Image& color,
     graph.addCopyImageToBuffer("render/fluid_thickness_copy", thicknessImage_, thicknessBuffer_);
 
     smoothed_ = &rawDepth_;
+    const gpu::Buffer* thickness = &thicknessBuffer_;
+    // A flat layer smooths its thickness (a plain Gaussian of the filter radius, projected at the
+    // layer's depth) and keeps its raw depth; otherwise the depth is smoothed.
+    uint32_t plainRadius = 0;
+    if (settings.flat) {
+        const float layerDepth = std::max(-(frame.view * glm::vec4(0.0f, 0.0f, 0.0f, 1.0f)).z, 1e-6f);
+        plainRadius = uint32_t(std::clamp(settings.filterRadius * pixelsPerMeter / layerDepth, 1.0f, settings.maxFilterPixels));
+    }
     if (settings.iterations > 0) {
         graph.beginGroup("render/fluid_smooth");
         const uint32_t pixels = width_ * height_;
-        const gpu::Buffer* in = &rawDepth_;
+        const gpu::Buffer* in = settings.flat ? &thicknessBuffer_ : &rawDepth_;
         for (int i = 0; i < settings.iterations; ++i) {
             for (int axis = 0; axis < 2; ++axis) {
                 const gpu::Buffer* out = axis == 0 ? &depthB_ : &depthA_;
-                const shared::FluidSmoothPush push{axis == 0 ? 1u : 0u, axis == 0 ? 0u : 1u, pixels, 0u};
+                const shared::FluidSmoothPush push{axis == 0 ? 1u : 0u, axis == 0 ? 0u : 1u, pixels, plainRadius};
                 graph.addCompute(smooth_)
                     .read(FLUID_BIND_PARAMS, params)
                     .read(FLUID_BIND_DEPTH_IN, *in)
@@ -166,13 +180,17 @@ void FluidSurface::addPasses(graph::RenderGraph& graph, const gpu::Image& color,
             }
         }
         graph.endGroup();
-        smoothed_ = &depthA_;
+        if (settings.flat)
+            thickness = &depthA_;
+        else
+            smoothed_ = &depthA_;
     }
 
+    compositeThickness_ = thickness;
     graph.addGraphics(composite_)
         .read(FLUID_BIND_PARAMS, params)
         .read(FLUID_BIND_DEPTH, *smoothed_)
-        .read(FLUID_BIND_THICKNESS, thicknessBuffer_)
+        .read(FLUID_BIND_THICKNESS, *thickness)
         .read(FLUID_BIND_SCENE_COLOR, sceneColor_)
         .read(FLUID_BIND_SCENE_DEPTH, sceneDepth_)
         .color(color)

@@ -37,6 +37,10 @@ struct FluidSettings {
     float refraction = 0.05f;               // displacement in picture heights per m of thickness
     glm::vec3 scatter{0.12f, 0.42f, 0.62f}; // linear RGB of light scattered inside the fluid
     float specularExponent = 96.0f;
+    // A flat layer (2D): its thickness is smoothed instead of its depth, and the surface is the
+    // region inside the smoothed thickness's iso-line at half the bulk layer's, with an outline.
+    bool flat = false;
+    float outlinePixels = 1.5f;
 };
 
 // Settings scaled to a scene: the filter spans a few particles, absorption makes the fluid's
@@ -63,6 +67,8 @@ public:
     const gpu::Buffer& smoothedDepth() const { return *smoothed_; }
     const gpu::Buffer& rawDepth() const { return rawDepth_; }
     const gpu::Buffer& thickness() const { return thicknessBuffer_; }
+    // The thickness the composite read: smoothed (float) for a flat layer, else thickness().
+    const gpu::Buffer& compositeThickness() const { return *compositeThickness_; }
 
 private:
     gpu::Context& context_;
@@ -70,6 +76,7 @@ private:
     std::vector<gpu::Buffer> params_;      // per frame slot: FluidParams
     std::vector<gpu::Buffer> sphereFrame_; // per frame slot: RenderParams with the chord scale
     const gpu::Buffer* smoothed_ = &rawDepth_;
+    const gpu::Buffer* compositeThickness_ = &thicknessBuffer_;
     uint32_t width_ = 0, height_ = 0;
     gpu::Image depthImage_, depthTest_, thicknessImage_;
     gpu::Buffer rawDepth_, depthA_, depthB_, thicknessBuffer_, sceneColor_, sceneDepth_;

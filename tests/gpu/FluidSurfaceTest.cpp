@@ -6,6 +6,7 @@
 #include <random>
 
 #include <glm/gtc/packing.hpp>
+#include <glm/gtx/component_wise.hpp>
 
 #include "GpuTest.h"
 #include "render/OffscreenTarget.h"
@@ -129,6 +130,98 @@ TEST_F(FluidSurfaceTest, SmoothingMatchesTheCpuReference)
         changed = std::max(changed, double(std::fabs(f.smoothed[i] - f.raw[i])));
     }
     EXPECT_GT(changed, 0.1 * kRadius) << "smoothing must change the jittered surface for the comparison to mean something";
+}
+
+// A flat layer (2D): its thickness is smoothed by a plain Gaussian (compared with a CPU reference
+// of the same filter), and the picture shows one body of fluid in an even tint inside a smooth
+// outline where the block is, instead of its discs; a lone particle still shows.
+TEST_F(FluidSurfaceTest, FlatLayerReadsAsOneSurface)
+{
+    std::vector<glm::vec4> layer;
+    for (const glm::vec4& p : block(0.4f))
+        if (std::fabs(p.z - 2.0f * kRadius * (0.0f - 0.5f * (kNz - 1))) < 1.5f * kRadius) layer.emplace_back(p.x, p.y, 0.0f, 1.0f);
+    ASSERT_EQ(layer.size(), size_t(kNx * kNy));
+    const glm::vec3 lone(0.35f, 0.3f, 0.0f);
+    layer.emplace_back(lone, 1.0f);
+    render::ViewSettings view = fluidView(3);
+    view.fluid = render::fluidSettingsFor(kRadius, glm::vec3(1.0f, 1.0f, 0.0f), true);
+    ASSERT_TRUE(view.fluid.flat);
+    const FluidFrame f = draw(layer, view);
+    const render::FluidSurface* fluid = nullptr;
+    {
+        // The smoothed thickness the composite read, against the CPU reference.
+        sim::ParticleBuffers particles =
+            sim::ParticleBuffers::create(context(), graph(), layer, std::vector<glm::vec4>(layer.size()));
+        render::OffscreenTarget target(context(), kWidth, kHeight);
+        render::Renderer renderer(context(), shaders(), render::OffscreenTarget::kColorFormat,
+                                  render::OffscreenTarget::kDepthFormat, 1);
+        renderer.addPasses(graph(), target.color(), target.depth(), particles, view, 0);
+        submit();
+        fluid = renderer.fluidSurface();
+        ASSERT_NE(fluid, nullptr);
+        const size_t pixels = size_t(kWidth) * kHeight;
+        const std::vector<float> smoothed = download<float>(fluid->compositeThickness(), pixels);
+        const float ppm = float(pixelsPerMeter(view));
+        const int radius = int(std::clamp(view.fluid.filterRadius * ppm / 1.2f, 1.0f, view.fluid.maxFilterPixels));
+        std::vector<double> expected(f.thickness.begin(), f.thickness.end());
+        for (int i = 0; i < view.fluid.iterations; ++i)
+            for (const glm::ivec2 dir : {glm::ivec2(1, 0), glm::ivec2(0, 1)}) {
+                std::vector<double> out(expected.size(), 0.0);
+                const double sigma = 0.5 * radius;
+                for (int y = 0; y < int(kHeight); ++y)
+                    for (int x = 0; x < int(kWidth); ++x) {
+                        double sum = 0, norm = 0;
+                        for (int k = -radius; k <= radius; ++k) {
+                            const double w = std::exp(-double(k * k) / (2.0 * sigma * sigma));
+                            norm += w;
+                            const glm::ivec2 q = glm::ivec2(x, y) + k * dir;
+                            if (q.x >= 0 && q.y >= 0 && q.x < int(kWidth) && q.y < int(kHeight))
+                                sum += w * expected[size_t(q.y) * kWidth + q.x];
+                        }
+                        out[size_t(y) * kWidth + x] = sum / norm;
+                    }
+                expected = out;
+            }
+        double peak = 0;
+        for (size_t i = 0; i < pixels; ++i) {
+            ASSERT_NEAR(smoothed[i], expected[i], 1e-5 * kRadius + 1e-5 * expected[i])
+                << "pixel " << i % kWidth << "," << i / kWidth;
+            peak = std::max(peak, expected[i]);
+        }
+        EXPECT_GT(peak, kRadius) << "the layer's smoothed thickness is about 1.7 r inside";
+    }
+
+    // Inside the block (well within its projected cells), one even tint: no discs.
+    const double scale = pixelsPerMeter(view) / 1.2;
+    const auto pixelOf = [&](float x, float y) { return glm::ivec2(int(kWidth / 2 + x * scale), int(kHeight / 2 - y * scale)); };
+    const glm::ivec2 lo = pixelOf(-(kNx - 3) * kRadius, (kNy - 3) * kRadius),
+                     hi = pixelOf((kNx - 3) * kRadius, -(kNy - 3) * kRadius);
+    glm::ivec3 minC(255), maxC(0);
+    for (int y = lo.y; y <= hi.y; ++y)
+        for (int x = lo.x; x <= hi.x; ++x) {
+            const uint8_t* p = &f.rgba[(size_t(y) * kWidth + x) * 4];
+            minC = glm::min(minC, glm::ivec3(p[0], p[1], p[2]));
+            maxC = glm::max(maxC, glm::ivec3(p[0], p[1], p[2]));
+        }
+    EXPECT_LE(glm::compMax(maxC - minC), 2) << "the layer's inside is not one tint";
+    const glm::ivec3 tint = minC;
+    // Farther than a particle radius (the particles are jittered by 0.4 r) and two pixels outside
+    // the block's cells, away from the lone particle: background.
+    const uint8_t* corner = &f.rgba[0];
+    const glm::ivec3 background(corner[0], corner[1], corner[2]);
+    EXPECT_GT(glm::compMax(glm::abs(tint - background)), 10) << "the fluid must differ from the background";
+    const glm::ivec2 outerLo = pixelOf(-(kNx + 1) * kRadius, (kNy + 1) * kRadius) - glm::ivec2(2),
+                     outerHi = pixelOf((kNx + 1) * kRadius, -(kNy + 1) * kRadius) + glm::ivec2(2);
+    for (int y = 0; y < int(kHeight); ++y)
+        for (int x = 0; x < int(kWidth) / 2 + 20; ++x) {
+            if (x >= outerLo.x && x <= outerHi.x && y >= outerLo.y && y <= outerHi.y) continue;
+            const uint8_t* p = &f.rgba[(size_t(y) * kWidth + x) * 4];
+            ASSERT_EQ(glm::ivec3(p[0], p[1], p[2]), background) << "fluid drawn outside the block at " << x << "," << y;
+        }
+    // The lone particle shows.
+    const glm::ivec2 at = pixelOf(lone.x, lone.y);
+    const uint8_t* p = &f.rgba[(size_t(at.y) * kWidth + at.x) * 4];
+    EXPECT_NE(glm::ivec3(p[0], p[1], p[2]), background) << "a lone particle vanished";
 }
 
 TEST_F(FluidSurfaceTest, CoverageMatchesTheProjectedBlockAndTheSceneIsKeptElsewhere)
