@@ -59,4 +59,79 @@
 #define FLOE_STORE_UVEC4(name, i, v) name[i] = (v)
 #endif
 
+// Index checks for debug builds (FLOE_INDEX_CHECKS, cmake -DFLOE_INDEX_CHECKS=ON, and the
+// build/shaders-checked/ tree the tests run some scenes with): a load outside its array returns
+// poison (NaN, 0xFFFFFFFF) on every device, so that the run's non-finite checks and the tests
+// fail, instead of what the driver's robustness (or none) would give; a store outside is
+// dropped. The unchecked macros above stay the fast path.
+#ifdef FLOE_INDEX_CHECKS
+#ifndef FLOE_SSBO_ONLY
+#define FLOE_SIZE_IN_(name) textureSize(name)
+#define FLOE_SIZE_RW_(name) imageSize(name)
+#define FLOE_FETCH_IN_(name, i) texelFetch(name, i)
+#define FLOE_FETCH_RW_(name, i) imageLoad(name, i)
+#else
+#define FLOE_SIZE_IN_(name) int(name.length())
+#define FLOE_SIZE_RW_(name) int(name.length())
+#define FLOE_FETCH_IN_(name, i) name[i]
+#define FLOE_FETCH_RW_(name, i) name[i]
+#endif
+#define FLOE_INSIDE_(size, i) (int(i) >= 0 && int(i) < (size))
+#define FLOE_NAN_ uintBitsToFloat(0x7fc00000u)
+#undef FLOE_LOAD_VEC4
+#undef FLOE_LOAD_FLOAT
+#undef FLOE_LOAD_UINT
+#undef FLOE_LOAD_UVEC4
+#undef FLOE_RW_LOAD_VEC4
+#undef FLOE_RW_LOAD_FLOAT
+#undef FLOE_RW_LOAD_UINT
+#undef FLOE_RW_LOAD_UVEC4
+#undef FLOE_STORE_VEC4
+#undef FLOE_STORE_FLOAT
+#undef FLOE_STORE_UINT
+#undef FLOE_STORE_UVEC4
+#ifndef FLOE_SSBO_ONLY
+#define FLOE_LOAD_VEC4(name, i) (FLOE_INSIDE_(FLOE_SIZE_IN_(name), i) ? FLOE_FETCH_IN_(name, int(i)) : vec4(FLOE_NAN_))
+#define FLOE_LOAD_FLOAT(name, i) (FLOE_INSIDE_(FLOE_SIZE_IN_(name), i) ? FLOE_FETCH_IN_(name, int(i)).x : FLOE_NAN_)
+#define FLOE_LOAD_UINT(name, i) (FLOE_INSIDE_(FLOE_SIZE_IN_(name), i) ? FLOE_FETCH_IN_(name, int(i)).x : 0xFFFFFFFFu)
+#define FLOE_LOAD_UVEC4(name, i) (FLOE_INSIDE_(FLOE_SIZE_IN_(name), i) ? FLOE_FETCH_IN_(name, int(i)) : uvec4(0xFFFFFFFFu))
+#define FLOE_RW_LOAD_VEC4(name, i) (FLOE_INSIDE_(FLOE_SIZE_RW_(name), i) ? FLOE_FETCH_RW_(name, int(i)) : vec4(FLOE_NAN_))
+#define FLOE_RW_LOAD_FLOAT(name, i) (FLOE_INSIDE_(FLOE_SIZE_RW_(name), i) ? FLOE_FETCH_RW_(name, int(i)).x : FLOE_NAN_)
+#define FLOE_RW_LOAD_UINT(name, i) (FLOE_INSIDE_(FLOE_SIZE_RW_(name), i) ? FLOE_FETCH_RW_(name, int(i)).x : 0xFFFFFFFFu)
+#define FLOE_RW_LOAD_UVEC4(name, i) (FLOE_INSIDE_(FLOE_SIZE_RW_(name), i) ? FLOE_FETCH_RW_(name, int(i)) : uvec4(0xFFFFFFFFu))
+#define FLOE_STORE_VEC4(name, i, v) \
+    do {                            \
+        if (FLOE_INSIDE_(FLOE_SIZE_RW_(name), i)) imageStore(name, int(i), (v)); \
+    } while (false)
+#define FLOE_STORE_FLOAT(name, i, v) \
+    do {                             \
+        if (FLOE_INSIDE_(FLOE_SIZE_RW_(name), i)) imageStore(name, int(i), vec4((v), 0.0, 0.0, 0.0)); \
+    } while (false)
+#define FLOE_STORE_UINT(name, i, v) \
+    do {                            \
+        if (FLOE_INSIDE_(FLOE_SIZE_RW_(name), i)) imageStore(name, int(i), uvec4((v), 0u, 0u, 0u)); \
+    } while (false)
+#define FLOE_STORE_UVEC4(name, i, v) \
+    do {                             \
+        if (FLOE_INSIDE_(FLOE_SIZE_RW_(name), i)) imageStore(name, int(i), (v)); \
+    } while (false)
+#else
+#define FLOE_LOAD_VEC4(name, i) (FLOE_INSIDE_(FLOE_SIZE_IN_(name), i) ? name[int(i)] : vec4(FLOE_NAN_))
+#define FLOE_LOAD_FLOAT(name, i) (FLOE_INSIDE_(FLOE_SIZE_IN_(name), i) ? name[int(i)] : FLOE_NAN_)
+#define FLOE_LOAD_UINT(name, i) (FLOE_INSIDE_(FLOE_SIZE_IN_(name), i) ? name[int(i)] : 0xFFFFFFFFu)
+#define FLOE_LOAD_UVEC4(name, i) (FLOE_INSIDE_(FLOE_SIZE_IN_(name), i) ? name[int(i)] : uvec4(0xFFFFFFFFu))
+#define FLOE_RW_LOAD_VEC4(name, i) FLOE_LOAD_VEC4(name, i)
+#define FLOE_RW_LOAD_FLOAT(name, i) FLOE_LOAD_FLOAT(name, i)
+#define FLOE_RW_LOAD_UINT(name, i) FLOE_LOAD_UINT(name, i)
+#define FLOE_RW_LOAD_UVEC4(name, i) FLOE_LOAD_UVEC4(name, i)
+#define FLOE_STORE_VEC4(name, i, v) \
+    do {                            \
+        if (FLOE_INSIDE_(FLOE_SIZE_RW_(name), i)) name[int(i)] = (v); \
+    } while (false)
+#define FLOE_STORE_FLOAT(name, i, v) FLOE_STORE_VEC4(name, i, v)
+#define FLOE_STORE_UINT(name, i, v) FLOE_STORE_VEC4(name, i, v)
+#define FLOE_STORE_UVEC4(name, i, v) FLOE_STORE_VEC4(name, i, v)
+#endif
+#endif
+
 #endif

@@ -2,13 +2,16 @@
 // into every 4-byte word, the shader (shaders/tests/round_trip.glsl) copies the struct as GLSL
 // lays it out into a poisoned buffer, and the CPU must read back exactly what it wrote.
 #include <bit>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #include "GpuTest.h"
 #include "gpu/Image.h"
 #include "gpu/Pipeline.h"
+#include "gpu/ShaderLibrary.h"
 #include "shared/body.h"
 #include "shared/fluid.h"
 #include "shared/fracture.h"
@@ -231,6 +234,45 @@ TEST_F(GpuTest, RobustBufferAccessReadsOutOfRangeAsZeroOrInRange)
             EXPECT_EQ(got, 100 + index);
         else
             EXPECT_TRUE(got == 0 || (got >= 100 && got < 116)) << "index " << index << " read " << got;
+    }
+}
+
+// The index checks of debug builds (common/texel.glsl, FLOE_INDEX_CHECKS; build/shaders-checked/):
+// in range the accessors read and write as the plain ones; out of range a load gives poison
+// (0xFFFFFFFF, NaN) and a store is dropped, on every device.
+TEST_F(GpuTest, IndexChecksGivePoisonOutOfRange)
+{
+    const gpu::ShaderLibrary checked{std::filesystem::path(FLOE_CHECKED_SHADER_DIR)};
+    std::vector<uint32_t> values(16);
+    std::vector<glm::vec4> vectors(16);
+    for (uint32_t i = 0; i < 16; ++i) {
+        values[i] = 100 + i;
+        vectors[i] = glm::vec4(0.0f, 0.5f * float(i), 0.0f, 0.0f);
+    }
+    const gpu::Buffer in(context(), {"checked read values", 64, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
+    const gpu::Buffer vec(context(), {"checked read vectors", 256, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+    const gpu::Buffer out(context(), {"checked read result", 32, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
+    sim::uploadNow(context(), graph(), in, values.data(), 64);
+    sim::uploadNow(context(), graph(), vec, vectors.data(), 256);
+    const gpu::Pipeline pass = gpu::createComputePipeline(context(), checked, "tests/checked_read");
+    const std::vector<uint32_t> initial = {1, 2, 3, 4, 50, 51, 52, 53};
+    for (const uint32_t index : {3u, 16u, 4096u, 1u << 20}) {
+        SCOPED_TRACE(index);
+        sim::uploadNow(context(), graph(), out, initial.data(), 32);
+        graph().addCompute(pass).read(0, in).read(1, vec).readWrite(2, out).push(glm::uvec4(index, 0, 0, 0)).dispatch(1);
+        submit();
+        const std::vector<uint32_t> got = download<uint32_t>(out, 8);
+        if (index < 16) {
+            EXPECT_EQ(got[0], 100 + index);
+            EXPECT_EQ(got[1], std::bit_cast<uint32_t>(0.5f * float(index)));
+            EXPECT_EQ(got[2], index + 4 < 8 ? initial[index + 4] : 0xFFFFFFFFu);
+            if (index + 4 < 8) EXPECT_EQ(got[index + 4], 7u) << "the store in range";
+        } else {
+            EXPECT_EQ(got[0], 0xFFFFFFFFu);
+            EXPECT_TRUE(std::isnan(std::bit_cast<float>(got[1]))) << got[1];
+            EXPECT_EQ(got[2], 0xFFFFFFFFu);
+            for (int k = 3; k < 8; ++k) EXPECT_EQ(got[k], initial[k]) << "a store out of range landed at " << k;
+        }
     }
 }
 
