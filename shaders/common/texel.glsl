@@ -73,8 +73,6 @@
 #else
 #define FLOE_SIZE_IN_(name) int(name.length())
 #define FLOE_SIZE_RW_(name) int(name.length())
-#define FLOE_FETCH_IN_(name, i) name[i]
-#define FLOE_FETCH_RW_(name, i) name[i]
 #endif
 #define FLOE_INSIDE_(size, i) (int(i) >= 0 && int(i) < (size))
 #define FLOE_NAN_ uintBitsToFloat(0x7fc00000u)

@@ -33,7 +33,6 @@
 #include "graph/RenderGraph.h"
 #include "io/Csv.h"
 #include "io/ParticleExport.h"
-#include "io/Png.h"
 #include "io/StateFile.h"
 #include "io/TextFile.h"
 #include "render/OffscreenTarget.h"

@@ -319,33 +319,20 @@ void RenderGraph::addCopyImageToBuffer(const std::string& name, const gpu::Image
 
 void RenderGraph::addBlit(const std::string& name, const gpu::Image& src, const gpu::Image& dst)
 {
-    checkOpenBuilder();
-    Pass pass;
-    pass.kind = Kind::Blit;
-    pass.name = name;
-    pass.srcImage = src.handle();
-    pass.srcAspect = src.aspect();
-    pass.width = src.width();
-    pass.height = src.height();
-    pass.dstImage = dst.handle();
-    pass.dstWidth = dst.width();
-    pass.dstHeight = dst.height();
-    pass.uses.push_back(
-        {src.id(), true,
-         Access{VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL}});
-    pass.uses.push_back({dst.id(), true,
-                         Access{VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                                src.width() == dst.width() && src.height() == dst.height()}});
-    pass.images.push_back({src.id(), src.handle(), src.aspect()});
-    pass.images.push_back({dst.id(), dst.handle(), dst.aspect()});
-    passes_.push_back(std::move(pass));
+    addBlitPass(name, src, dst, dst.width(), dst.height(), std::nullopt);
 }
 
 void RenderGraph::addBlitBeside(const std::string& name, const gpu::Image& src, const gpu::Image& dst, const glm::vec4& clear)
 {
-    checkOpenBuilder();
     if (src.width() > dst.width() || src.height() > dst.height())
         throw std::logic_error("addBlitBeside: " + name + ": the source is larger than the destination");
+    addBlitPass(name, src, dst, src.width(), src.height(), clear);
+}
+
+void RenderGraph::addBlitPass(const std::string& name, const gpu::Image& src, const gpu::Image& dst, uint32_t dstWidth,
+                              uint32_t dstHeight, const std::optional<glm::vec4>& clear)
+{
+    checkOpenBuilder();
     Pass pass;
     pass.kind = Kind::Blit;
     pass.name = name;
@@ -354,16 +341,18 @@ void RenderGraph::addBlitBeside(const std::string& name, const gpu::Image& src, 
     pass.width = src.width();
     pass.height = src.height();
     pass.dstImage = dst.handle();
-    pass.dstWidth = src.width();
-    pass.dstHeight = src.height();
+    pass.dstWidth = dstWidth;
+    pass.dstHeight = dstHeight;
     pass.clearDst = clear;
     pass.uses.push_back(
         {src.id(), true,
          Access{VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL}});
-    // The clear overwrites all of dst: its earlier contents are not needed.
-    pass.uses.push_back({dst.id(), true,
-                         Access{VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                                VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, true}});
+    // dst's earlier contents are not needed after a clear, or under a same-size copy.
+    const bool whole = clear || (src.width() == dst.width() && src.height() == dst.height());
+    const VkPipelineStageFlags2 stages =
+        clear ? VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_BLIT_BIT : VK_PIPELINE_STAGE_2_BLIT_BIT;
+    pass.uses.push_back(
+        {dst.id(), true, Access{stages, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, whole}});
     pass.images.push_back({src.id(), src.handle(), src.aspect()});
     pass.images.push_back({dst.id(), dst.handle(), dst.aspect()});
     passes_.push_back(std::move(pass));

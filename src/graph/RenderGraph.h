@@ -214,6 +214,9 @@ private:
         bool finished = false;
     };
     void recordPass(VkCommandBuffer cmd, const Pass& pass);
+    // A blit of all of src into dst's top-left dstWidth x dstHeight, after clearing dst to `clear`.
+    void addBlitPass(const std::string& name, const gpu::Image& src, const gpu::Image& dst, uint32_t dstWidth, uint32_t dstHeight,
+                     const std::optional<glm::vec4>& clear);
     static VkPipelineStageFlags2 passStages(const Pass& pass);
     void recordBarriers(VkCommandBuffer cmd, const Pass& pass, const PassBarriers& barriers) const;
     void checkOpenBuilder() const;

@@ -141,16 +141,20 @@ struct Typesetter {
         lineHeight = int(std::ceil(float(a - d + gap) * scale));
     }
 
+    // The pen's move after code point k of `cps`: its advance and the kerning with the next.
+    float advance(const std::vector<uint32_t>& cps, size_t k) const
+    {
+        int advance = 0, bearing = 0;
+        stbtt_GetCodepointHMetrics(&info, int(cps[k]), &advance, &bearing);
+        const int kern = k + 1 < cps.size() ? stbtt_GetCodepointKernAdvance(&info, int(cps[k]), int(cps[k + 1])) : 0;
+        return float(advance + kern) * scale;
+    }
+
     float width(const std::string& text) const
     {
         const std::vector<uint32_t> cps = codePoints(text);
         float x = 0;
-        for (size_t k = 0; k < cps.size(); ++k) {
-            int advance = 0, bearing = 0;
-            stbtt_GetCodepointHMetrics(&info, int(cps[k]), &advance, &bearing);
-            x += float(advance) * scale;
-            if (k + 1 < cps.size()) x += float(stbtt_GetCodepointKernAdvance(&info, int(cps[k]), int(cps[k + 1]))) * scale;
-        }
+        for (size_t k = 0; k < cps.size(); ++k) x += advance(cps, k);
         return x;
     }
 
@@ -174,10 +178,7 @@ struct Typesetter {
                     for (int gx = 0; gx < w; ++gx)
                         canvas.blend(left + gx, top + gy, color, float(glyph[size_t(gy) * size_t(w) + size_t(gx)]) / 255.0f);
             }
-            int advance = 0, bearing = 0;
-            stbtt_GetCodepointHMetrics(&info, cp, &advance, &bearing);
-            x += float(advance) * scale;
-            if (k + 1 < cps.size()) x += float(stbtt_GetCodepointKernAdvance(&info, cp, int(cps[k + 1]))) * scale;
+            x += advance(cps, k);
         }
     }
 };
