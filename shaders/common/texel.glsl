@@ -2,6 +2,8 @@
 // arrays storage texel buffers: lavapipe's fast path (VULKAN-ON-CPU.md), parity on GPUs.
 // Defining FLOE_SSBO_ONLY turns every declaration into a plain storage buffer for devices whose
 // maxTexelBufferElements is too small; the loads and stores keep their names.
+// FLOE_COHERENT_VEC4 declares a read-write array that invocations of one workgroup read from
+// each other after a barrier (coherent); its loads and stores are the FLOE_RW_ ones.
 #ifndef FLOE_COMMON_TEXEL_GLSL
 #define FLOE_COMMON_TEXEL_GLSL
 
@@ -19,6 +21,7 @@
 #define FLOE_RW_FLOAT(b, name) layout(binding = b, r32f) uniform imageBuffer name
 #define FLOE_RW_UINT(b, name) layout(binding = b, r32ui) uniform uimageBuffer name
 #define FLOE_RW_UVEC4(b, name) layout(binding = b, rgba32ui) uniform uimageBuffer name
+#define FLOE_COHERENT_VEC4(b, name) layout(binding = b, rgba32f) coherent uniform imageBuffer name
 #define FLOE_OUT_VEC4(b, name) layout(binding = b, rgba32f) uniform writeonly imageBuffer name
 #define FLOE_OUT_FLOAT(b, name) layout(binding = b, r32f) uniform writeonly imageBuffer name
 #define FLOE_OUT_UINT(b, name) layout(binding = b, r32ui) uniform writeonly uimageBuffer name
@@ -45,6 +48,7 @@
 #define FLOE_RW_FLOAT(b, name) layout(std430, binding = b) buffer name##_block { float name[]; }
 #define FLOE_RW_UINT(b, name) layout(std430, binding = b) buffer name##_block { uint name[]; }
 #define FLOE_RW_UVEC4(b, name) layout(std430, binding = b) buffer name##_block { uvec4 name[]; }
+#define FLOE_COHERENT_VEC4(b, name) layout(std430, binding = b) coherent buffer name##_block { vec4 name[]; }
 #define FLOE_OUT_VEC4(b, name) layout(std430, binding = b) writeonly buffer name##_block { vec4 name[]; }
 #define FLOE_OUT_FLOAT(b, name) layout(std430, binding = b) writeonly buffer name##_block { float name[]; }
 #define FLOE_OUT_UINT(b, name) layout(std430, binding = b) writeonly buffer name##_block { uint name[]; }

@@ -5,10 +5,10 @@
 //            e_0, weak ones first, the smallest index winning (atomicMin): the thesis searched
 //            the first weak tet sharing a node with the triggering tet (its trigger is a tet,
 //            here a node: §3.0's candidates are nodes). About 1 in control2.w tets is weak,
-//            by a hash of its index (the thesis flagged every 10th).
-//   stage 1 (one thread): the plane S through e_0's centroid b_0 with normal v; e_0 is crossed
-//            (level 1, counted once: the thesis' code counted it twice, §3.2); the wave grows
-//            only if its energies allow.
+//            by a hash of its index (the thesis flagged every 10th). The last workgroup then
+//            starts the wave: the plane S through e_0's centroid b_0 with normal v; e_0 is
+//            crossed (level 1, counted once: the thesis' code counted it twice, §3.2); the
+//            wave grows only if its energies allow.
 //   stage 2 (one thread per tet of the fragment, indirect): an uncrossed tet with nodes on both
 //            sides of S that shares a node with a tet of an earlier level joins this level
 //            (levels, not a thread order, decide: node levels are written with atomicMin).
@@ -16,9 +16,10 @@
 //            eta_e the mean peak load / tau of its nodes (the thesis' element "stress"),
 //            volume instead of the crack area as the thesis did (18)/(19); G_c / gamma is the
 //            one parameter (params.methods.x, in tau units), in fixed point (1/64 of a mean
-//            tet x tau) so that the sums do not depend on the order of the atomics.
-//   stage 3 (one thread): the next level, unless nothing joined or used > available (the
-//            thesis' stop test, here after a whole level, not after each tet).
+//            tet x tau) so that the sums do not depend on the order of the atomics. The last
+//            workgroup ends the level: the next one, unless nothing joined or used > available
+//            (the thesis' stop test, here after a whole level, not after each tet).
+// Stages 1 and 3 were single-invocation passes of their own; the last workgroups do their work.
 // cut_classify then detaches the crossed band (crossed +1, the rest of the fragment -1, the
 // thesis' compareAndSplit call: three fragments from one wave) or, with control2.z = 1, splits
 // the band by side (Glondu's own node labels).
@@ -34,6 +35,7 @@ FLOE_IN_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
 layout(std430, binding = FRACTURE_BIND_TET_REACH) coherent buffer TetReach { uint tetReach[]; };
 layout(std430, binding = FRACTURE_BIND_NODE_REACH) coherent buffer NodeReach { uint nodeReach[]; };
 FRACTURE_STATE_BLOCK;
+#include "fracture/last_group.glsl"
 layout(push_constant) uniform Push { uint stage; };
 
 bool weak(uint t)
@@ -72,36 +74,34 @@ void join(uint t, uvec4 idx, uint level)
     atomicAdd(state.wave.z, e.y);
 }
 
-void main()
+// Stage 0's end (the last workgroup's invocation 0): the wave's start tet crossed.
+void startWave()
 {
-    const uint t = floeGlobalIndex();
-    if (stage == 1u || stage == 3u) {
-        if (t != 0u) return;
-        if (stage == 1u) {
-            if (state.wave.x == FRACTURE_NONE) {
-                state.reachArgs.x = 0u;
-                return;
-            }
-            const uint start = state.wave.x >= params.tets ? state.wave.x - params.tets : state.wave.x;
-            const uvec4 idx = FLOE_LOAD_UVEC4(tets, start);
-            state.cutPoint.xyz = tetCentre(idx);
-            join(start, idx, 1u);
-            state.wave.w = 1u;
-            if (state.wave.y > state.wave.z) state.reachArgs.x = 0u; // the budget ends at the start tet
-        } else {
-            if (state.extra.w == 0u || state.wave.y > state.wave.z) state.reachArgs.x = 0u;
-            state.extra.w = 0u;
-            state.wave.w += 1u;
-        }
+    const uint first = atomicOr(state.wave.x, 0u);
+    if (first == FRACTURE_NONE) {
+        state.reachArgs.x = 0u;
         return;
     }
+    const uint start = first >= params.tets ? first - params.tets : first;
+    const uvec4 idx = FLOE_LOAD_UVEC4(tets, start);
+    state.cutPoint.xyz = tetCentre(idx);
+    join(start, idx, 1u);
+    state.wave.w = 1u;
+    if (state.wave.y > state.wave.z) state.reachArgs.x = 0u; // the budget ends at the start tet
+}
+
+void offerStart(uint t)
+{
     if (t >= params.tets) return;
     const uvec4 idx = FLOE_LOAD_UVEC4(tets, t);
-    if (stage == 0u) {
-        tetReach[t] = 0u;
-        if (any(equal(idx, uvec4(state.cutInfo.x)))) atomicMin(state.wave.x, weak(t) ? t : t + params.tets);
-        return;
-    }
+    tetReach[t] = 0u;
+    if (any(equal(idx, uvec4(state.cutInfo.x)))) atomicMin(state.wave.x, weak(t) ? t : t + params.tets);
+}
+
+void grow(uint t)
+{
+    if (t >= params.tets) return;
+    const uvec4 idx = FLOE_LOAD_UVEC4(tets, t);
     const uint level = state.wave.w;
     if (tetReach[t] != 0u || FLOE_LOAD_UINT(labels, idx.x) != state.cutInfo.z) return;
     bool touches = false, front = false, back = false;
@@ -114,4 +114,21 @@ void main()
     if (!touches || !front || !back) return;
     join(t, idx, level + 1u);
     atomicOr(state.extra.w, 1u);
+}
+
+void main()
+{
+    const uint t = floeGlobalIndex();
+    if (stage == 0u) {
+        offerStart(t);
+        if (fractureLastGroup() && gl_LocalInvocationIndex == 0u) startWave();
+        return;
+    }
+    grow(t);
+    if (fractureLastGroup() && gl_LocalInvocationIndex == 0u) {
+        const uvec2 energy = uvec2(atomicOr(state.wave.y, 0u), atomicOr(state.wave.z, 0u));
+        if (atomicOr(state.extra.w, 0u) == 0u || energy.x > energy.y) state.reachArgs.x = 0u;
+        state.extra.w = 0u;
+        state.wave.w += 1u;
+    }
 }

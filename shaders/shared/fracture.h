@@ -55,6 +55,7 @@
 #define FRACTURE_BIND_CONSTRAINT_STATE 46 // vec4 per constraint: threshold S (N s), initial S, impulse of the step, enabled
 #define FRACTURE_BIND_LINK_IMPULSE 47     // vec4 per link: xyz its net impulse of this step (N s)
 #define FRACTURE_BIND_PIECE_BREAKS 48     // uint per piece: its constraints that broke this step
+#define FRACTURE_BIND_COLOUR_START 49     // uint per tet colour + 1: its first tet (tets are stored by colour)
 #define FRACTURE_BIND_TET_DAMAGE 16       // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
 #define FRACTURE_BIND_PIECE_NODE_START 17 // uint per piece + 1: first entry of its nodes (Constraint)
 #define FRACTURE_BIND_PIECE_NODES 34      // uint: node indices grouped by piece (Constraint)
@@ -114,7 +115,7 @@ struct FractureState {
     uvec4 extra;     // x largest node load / tau this step (float bits), y cuts this step, z labels converged, w reach changed
     uvec4 reachArgs; // indirect dispatch over tets for the next reach round (x = 0: done or no cut)
     uvec4 wave;      // Wave: x start tet (+ tets if not weak; atomicMin), y energy used, z energy available (fixed point), w level
-    uvec4 ductile;   // x largest damage of a ductile node so far (float bits), yzw 0
+    uvec4 ductile;   // x largest damage of a ductile node so far (float bits), y workgroups done (last_group.glsl), zw 0
 };
 SHARED_SIZE(FractureState, 192);
 

@@ -168,6 +168,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
         for (uint32_t c : colour) ++colourStart_[c + 1];
         for (uint32_t c = 0; c < colours; ++c) colourStart_[c + 1] += colourStart_[c];
     }
+    colourRuns_ = colourRuns(colourStart_, FRACTURE_GROUP_SIZE, settings_.fuseColours);
     tets_ = uint32_t(tets.size());
     nodes_ = uint32_t(positions.size());
     capacity_ = 4 * tets_; // every node holds at least one distinct tet corner
@@ -199,6 +200,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     tetMaterial_ = uploaded(context, graph, "fracture tet material", lame, kVec4);
     tetInfo_ = uploaded(context, graph, "fracture tet info", tetInfo, kVec4);
     tetDamage_ = uploaded(context, graph, "fracture tet damage", tetDamage, kVec4);
+    colourStartBuffer_ = uploaded(context, graph, "fracture colour starts", colourStart_, kUint);
     tetSide_ = sized("fracture tet sides", tets_, 4, kUint);
     tetReach_ = sized("fracture tet reach", tets_, 4, kUint);
     nodeReach_ = sized("fracture node reach", capacity_, 4, kUint);
@@ -316,6 +318,7 @@ void FractureBodies::setSettings(const FractureSettings& settings)
     if (needsRebuild(settings))
         throw Error("fracture: switching to or from the constraint method, or to other pieces, needs the bodies built anew");
     settings_ = settings;
+    colourRuns_ = colourRuns(colourStart_, FRACTURE_GROUP_SIZE, settings_.fuseColours);
 }
 
 bool FractureBodies::needsRebuild(const FractureSettings& settings) const

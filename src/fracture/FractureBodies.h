@@ -7,12 +7,13 @@
 // (Pieces.h), rigid bodies held by breakable links. Every pass goes through the render graph.
 //
 // A step (FractureStep.cpp): step_begin; substeps x (predict; [Constraint, several fragments:
-// grid, contacts]; iterations x (colours x tet_goals; [Constraint: link_solve, piece_match]);
+// grid, contacts]; iterations x (colour runs x tet_goals; [Constraint: link_solve, piece_match]);
 // [other methods, several fragments: grid, contacts]; collide; finish; [Constraint:
 // piece_velocity]; stress; separation; load (the step's peak per node)); then either candidate
-// sort and cuts x (cut_select; [radius_connected: cut_reach rounds | wave: cut_wave rounds];
-// cut_classify; cut_split; scan; cut_duplicate; cut_rewrite; cut_finish) or [Constraint]
-// constraint_update; the state copied for the host. afterStep() reads it and, if cuts added nodes or links broke,
+// sort and cuts x (cut_select, which first finishes the cut before; [radius_connected:
+// cut_reach rounds | wave: cut_wave rounds]; cut_classify; cut_split; scan; cut_duplicate;
+// cut_rewrite), a last cut_select that only finishes, or [Constraint] constraint_update; the
+// state copied for the host. afterStep() reads it and, if cuts added nodes or links broke,
 // rebuilds (incidence_keys, sort, incidence_start, node_mass, components).
 #pragma once
 
@@ -82,7 +83,18 @@ struct FractureSettings {
     glm::vec3 gravity{0.0f, -10.0f, 0.0f};
     glm::vec3 domainMin{-5.0f, 0.0f, -5.0f}, domainMax{5.0f, 10.0f, 5.0f};
     uint32_t colourMode = 0; // 0 fragments, 1 stress
+    bool fuseColours = true; // tet_goals: runs of colours that fit in one workgroup share a dispatch (tests turn it off)
 };
+
+// The dispatches of one Gauss-Seidel sweep over the tet colours (tet_goals): a colour larger
+// than a workgroup alone (colours 0: tets [firstTet, firstTet + tets), a thread each), and each
+// run of consecutive colours that fit in one workgroup as one single-workgroup dispatch
+// (colours > 0: colours [firstColour, firstColour + colours)). Without fusing, every colour is
+// a dispatch of its own.
+struct ColourRun {
+    uint32_t firstTet = 0, tets = 0, firstColour = 0, colours = 0;
+};
+std::vector<ColourRun> colourRuns(const std::vector<uint32_t>& colourStart, uint32_t groupSize, bool fuse);
 
 struct FractureReport {
     uint32_t nodes = 0, fragments = 0, events = 0, cuts = 0;
@@ -118,6 +130,7 @@ public:
     uint32_t nodeCount() const { return nodes_; }
     uint32_t bodyCount() const { return bodies_; }
     uint32_t colourCount() const { return uint32_t(colourStart_.size()) - 1; }
+    const std::vector<ColourRun>& colourRunList() const { return colourRuns_; }
     uint32_t constraintCount() const { return constraints_; }
     uint32_t pieceCount() const { return pieces_; }
     uint32_t linkCount() const { return links_; }
@@ -163,6 +176,8 @@ private:
     bool rebuilt_ = false;
     bool allPasses_ = false;            // stepPassNames(): record the passes that depend on the state too
     std::vector<uint32_t> colourStart_; // tets of colour c: [colourStart_[c], colourStart_[c+1])
+    std::vector<ColourRun> colourRuns_; // tet_goals' dispatches per sweep
+    gpu::Buffer colourStartBuffer_;
     gpu::Buffer params_, state_, stateReadback_;
     gpu::Buffer positions_, velocities_, predicted_, peak_, restNodes_, nodeFlags_, nodeData_, labels_;
     gpu::Buffer nodeSides_, split_, offsets_, keys_, values_;

@@ -14,6 +14,22 @@ constexpr uint32_t kReachRounds = 24; // radius_connected: tets a crack may cros
 constexpr uint32_t kWaveLevels = 48;  // Wave: breadth-first levels per wave (stops early: energy, no more tets)
 } // namespace
 
+std::vector<ColourRun> colourRuns(const std::vector<uint32_t>& colourStart, uint32_t groupSize, bool fuse)
+{
+    std::vector<ColourRun> runs;
+    for (uint32_t c = 0; c + 1 < colourStart.size(); ++c) {
+        const uint32_t tets = colourStart[c + 1] - colourStart[c];
+        const bool small = fuse && tets <= groupSize;
+        if (small && !runs.empty() && runs.back().colours > 0) {
+            ++runs.back().colours;
+            runs.back().tets += tets;
+        } else {
+            runs.push_back({colourStart[c], tets, c, small ? 1u : 0u});
+        }
+    }
+    return runs;
+}
+
 void FractureBodies::addStep(graph::RenderGraph& graph)
 {
     writeParams();
@@ -45,17 +61,22 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
     const bool contactsFirst = settings_.method == FractureMethod::Constraint;
     if (contactsFirst) addContacts(graph);
     for (uint32_t k = 0; k < std::max(settings_.iterations, 1u); ++k) {
-        for (size_t c = 0; c + 1 < colourStart_.size(); ++c) {
-            const glm::uvec4 range(colourStart_[c], colourStart_[c + 1] - colourStart_[c], k, 0u);
-            graph.addCompute(pipelines_.compute("fracture/tet_goals"))
-                .read(FRACTURE_BIND_PARAMS, params_)
+        for (const ColourRun& run : colourRuns_) {
+            const bool fused = run.colours > 0;
+            const glm::uvec4 push(fused ? run.firstColour : run.firstTet, run.tets, k, run.colours);
+            auto pass = graph.addCompute(pipelines_.compute("fracture/tet_goals", {{0, fused ? 1u : 0u}}));
+            pass.read(FRACTURE_BIND_PARAMS, params_)
                 .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
                 .read(FRACTURE_BIND_REST_NODES, restNodes_)
                 .read(FRACTURE_BIND_TETS, tetBuffer_)
                 .read(FRACTURE_BIND_TET_INFO, tetInfo_)
                 .readWrite(FRACTURE_BIND_LAMBDAS, lambdas_)
-                .push(range)
-                .dispatchThreads(range.y);
+                .read(FRACTURE_BIND_COLOUR_START, colourStartBuffer_)
+                .push(push);
+            if (fused)
+                pass.dispatch(1);
+            else
+                pass.dispatchThreads(run.tets);
         }
         if (settings_.method == FractureMethod::Constraint && links_ > 0) {
             graph.addCompute(pipelines_.compute("fracture/link_solve"))
@@ -192,7 +213,8 @@ void FractureBodies::addCuts(graph::RenderGraph& graph)
     sort_->sort(graph, keys_, values_, nodes_, 32);
     const uint32_t cuts =
         settings_.method == FractureMethod::SecondarySplits ? settings_.maxIterations + 1 : settings_.maxIterations;
-    for (uint32_t c = 0; c < cuts; ++c) {
+    // cut_select(c) also finishes cut c - 1; cut_select(cuts) finishes the last one.
+    const auto select = [&](uint32_t c) {
         graph.addCompute(pipelines_.compute("fracture/cut_select"))
             .read(FRACTURE_BIND_PARAMS, params_)
             .read(FRACTURE_BIND_VALUES, values_)
@@ -203,9 +225,14 @@ void FractureBodies::addCuts(graph::RenderGraph& graph)
             .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)
             .read(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
             .read(FRACTURE_BIND_LABELS, labels_)
+            .read(FRACTURE_BIND_SPLIT, split_)
+            .read(FRACTURE_BIND_OFFSETS, offsets_)
             .readWrite(FRACTURE_BIND_STATE, state_)
-            .push(c)
+            .push(glm::uvec2(c, cuts))
             .dispatch(1);
+    };
+    for (uint32_t c = 0; c < cuts; ++c) {
+        select(c);
         if (settings_.method == FractureMethod::RadiusConnected) {
             // The tets reached from the cut node through tets within the radius.
             graph.addFill("fracture/node_reach_clear", nodeReach_, 0u);
@@ -221,10 +248,8 @@ void FractureBodies::addCuts(graph::RenderGraph& graph)
                     .push(stage);
             };
             reach(0).dispatchThreads(tets_);
-            for (uint32_t round = 0; round < kReachRounds; ++round) {
+            for (uint32_t round = 0; round < kReachRounds; ++round)
                 reach(1).dispatchIndirect(state_, offsetof(shared::FractureState, reachArgs));
-                reach(2).dispatch(1);
-            }
         }
         if (settings_.method == FractureMethod::Wave) {
             // The crack grown level by level from its start tet (cut_wave).
@@ -245,11 +270,8 @@ void FractureBodies::addCuts(graph::RenderGraph& graph)
                     .push(stage);
             };
             wave(0).dispatchIndirect(state_, offsetof(shared::FractureState, reachArgs));
-            wave(1).dispatch(1);
-            for (uint32_t level = 0; level < kWaveLevels; ++level) {
+            for (uint32_t level = 0; level < kWaveLevels; ++level)
                 wave(2).dispatchIndirect(state_, offsetof(shared::FractureState, reachArgs));
-                wave(3).dispatch(1);
-            }
         }
         graph.addFill("fracture/node_sides_clear", nodeSides_, 0u);
         graph.addCompute(pipelines_.compute("fracture/cut_classify"))
@@ -290,13 +312,8 @@ void FractureBodies::addCuts(graph::RenderGraph& graph)
             .readWrite(FRACTURE_BIND_TETS, tetBuffer_)
             .readWrite(FRACTURE_BIND_STATE, state_)
             .dispatchIndirect(state_, offsetof(shared::FractureState, tetArgs));
-        graph.addCompute(pipelines_.compute("fracture/cut_finish"))
-            .read(FRACTURE_BIND_PARAMS, params_)
-            .read(FRACTURE_BIND_SPLIT, split_)
-            .read(FRACTURE_BIND_OFFSETS, offsets_)
-            .readWrite(FRACTURE_BIND_STATE, state_)
-            .dispatch(1);
     }
+    select(cuts);
 }
 
 } // namespace floe::fracture

@@ -407,6 +407,72 @@ TEST_F(FractureTest, SeededDropsWithContactsGiveIdenticalFragments)
     expectIdentical(reports, runs);
 }
 
+// tet_goals' launches: colours that fit in one workgroup share a single-workgroup dispatch
+// (colourRuns); the large ones keep their own.
+TEST(FractureColours, SmallConsecutiveColoursShareOneRun)
+{
+    // Colours of 300, 128, 5, 60, 129, 1 and 2 tets, with workgroups of 128.
+    const std::vector<uint32_t> start = {0, 300, 428, 433, 493, 622, 623, 625};
+    const std::vector<ColourRun> runs = colourRuns(start, 128, true);
+    ASSERT_EQ(runs.size(), 4u);
+    auto expectRun = [&](const ColourRun& r, uint32_t firstTet, uint32_t tets, uint32_t firstColour, uint32_t colours) {
+        EXPECT_EQ(r.firstTet, firstTet);
+        EXPECT_EQ(r.tets, tets);
+        EXPECT_EQ(r.firstColour, firstColour);
+        EXPECT_EQ(r.colours, colours);
+    };
+    expectRun(runs[0], 0, 300, 0, 0);
+    expectRun(runs[1], 300, 193, 1, 3);
+    expectRun(runs[2], 493, 129, 4, 0);
+    expectRun(runs[3], 622, 3, 5, 2);
+    const std::vector<ColourRun> plain = colourRuns(start, 128, false);
+    ASSERT_EQ(plain.size(), 7u);
+    for (uint32_t c = 0; c < 7; ++c) expectRun(plain[c], start[c], start[c + 1] - start[c], c, 0);
+}
+
+// The fused colour runs against one dispatch per colour: the same Gauss-Seidel sweep, so a
+// breaking body ends bit-identical, with fewer launches. At resolution 8 every colour is fused
+// into one run, with colours of more tets than lavapipe's SIMD width, so a run without barriers
+// between its colours fails (lavapipe also waits at a memory barrier alone); at 12 the large
+// colours keep dispatches of their own.
+TEST_F(FractureTest, FusedColourRunsMatchOneDispatchPerColour)
+{
+    bool sawSingle = false, sawFused = false;
+    for (int resolution : {8, 12}) {
+        SCOPED_TRACE(fmt::format("resolution {}", resolution));
+        std::vector<Snapshot> runs;
+        std::vector<FractureReport> reports;
+        std::vector<uint64_t> dispatches;
+        for (bool fuse : {false, true}) {
+            FractureSettings s = freeFlight();
+            s.evaluateEveryStep = true;
+            s.maxIterations = 3;
+            s.tauScale = 1e3f;
+            s.fuseColours = fuse;
+            FractureBodyInstance b =
+                body(TetShape::Cuboid, resolution, "ceramic", glm::vec3(0.0f, 5.0f, 0.0f), 0.3f, glm::vec3(2.0f, 1.0f, 1.0f));
+            stretch(b, glm::normalize(glm::vec3(1.0f, 1.0f, 0.0f)), 0.05f);
+            FractureBodies bodies(context(), shaders(), graph(), {b}, s);
+            const std::vector<ColourRun>& list = bodies.colourRunList();
+            for (const ColourRun& r : list) {
+                sawSingle = sawSingle || (fuse && r.colours == 0);
+                sawFused = sawFused || r.colours > 1;
+            }
+            graph().resetStats();
+            reports.push_back(run(bodies, 3));
+            dispatches.push_back(graph().stats().dispatches);
+            runs.push_back(snapshot(bodies));
+            if (fuse) {
+                const uint64_t saved = 3ull * s.substeps * s.iterations * (bodies.colourCount() - list.size());
+                EXPECT_EQ(dispatches[0] - dispatches[1], saved) << bodies.colourCount() << " colours in " << list.size() << " runs";
+            }
+        }
+        EXPECT_GE(reports[0].fragments, 2u) << "largest load " << reports[0].maxLoad << ", events " << reports[0].events;
+        expectIdentical(reports, runs);
+    }
+    EXPECT_TRUE(sawSingle && sawFused) << "both kinds of dispatch";
+}
+
 TEST_F(FractureTest, WaveDetachesTheCrossedBandOrSplitsIt)
 {
     // digest-004 §3.2: one wave with an unlimited budget (G_c = 0) crosses the whole section of

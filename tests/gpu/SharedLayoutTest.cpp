@@ -266,7 +266,9 @@ TEST_F(GpuTest, IndexChecksGivePoisonOutOfRange)
             EXPECT_EQ(got[0], 100 + index);
             EXPECT_EQ(got[1], std::bit_cast<uint32_t>(0.5f * float(index)));
             EXPECT_EQ(got[2], index + 4 < 8 ? initial[index + 4] : 0xFFFFFFFFu);
-            if (index + 4 < 8) EXPECT_EQ(got[index + 4], 7u) << "the store in range";
+            if (index + 4 < 8) {
+                EXPECT_EQ(got[index + 4], 7u) << "the store in range";
+            }
         } else {
             EXPECT_EQ(got[0], 0xFFFFFFFFu);
             EXPECT_TRUE(std::isnan(std::bit_cast<float>(got[1]))) << got[1];
