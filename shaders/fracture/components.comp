@@ -5,9 +5,9 @@
 //   stage 0 (one thread per node): label = own index; fragments = 0; changed = 1
 //   stage 1 (one thread per tet, indirect): m = the smallest label (and label's label) of its
 //            nodes; atomicMin of every node's label and its label's label with m; changed
-//   stage 2 (one thread per node, indirect): pointer jumping label = label[label]
-//   stage 3 (one thread): no change in this round -> converged (extra.z = 1): zero the
-//            arguments of the later rounds
+//   stage 2 (one thread per node, indirect): pointer jumping label = label[label]; the last
+//            workgroup ends the round: no change in it -> converged (extra.z = 1): zero the
+//            arguments of the later rounds (stage 3, a one-thread pass of its own before)
 //   stage 4 (one thread per node): count the roots (label == index) as fragments
 //   stage 5 (one thread per link, Constraint method): an enabled link hooks its two nodes like
 //            a tet (a fragment is a group of pieces joined by intact constraints, §3.4)
@@ -18,6 +18,7 @@ FLOE_IN_UVEC4(FRACTURE_BIND_LINKS, links);
 FLOE_IN_VEC4(FRACTURE_BIND_CONSTRAINT_STATE, constraints);
 layout(std430, binding = FRACTURE_BIND_LABELS) coherent buffer Labels { uint labels[]; };
 FRACTURE_STATE_BLOCK;
+#include "fracture/last_group.glsl"
 layout(push_constant) uniform Push { uint stage; };
 
 void main()
@@ -29,7 +30,7 @@ void main()
         if (i == 0u) {
             state.counts2.x = 0u;
             state.counts2.y = 1u;
-            state.extra.z = 0u;
+            state.extra.z = params.nodes == 0u ? 1u : 0u; // no rounds run without nodes
             state.tetArgs = uvec4((params.tets + FRACTURE_GROUP_SIZE - 1u) / FRACTURE_GROUP_SIZE, 1u, 1u, 0u);
             state.nodeArgs = uvec4((params.nodes + FRACTURE_GROUP_SIZE - 1u) / FRACTURE_GROUP_SIZE, 1u, 1u, 0u);
         }
@@ -54,16 +55,15 @@ void main()
         }
         if (changed) atomicOr(state.counts2.y, 1u);
     } else if (stage == 2u) {
-        if (i >= params.nodes) return;
-        labels[i] = labels[labels[i]];
-    } else if (stage == 3u) {
-        if (i != 0u) return;
-        if (state.counts2.y == 0u) {
-            state.tetArgs.x = 0u;
-            state.nodeArgs.x = 0u;
-            state.extra.z = 1u;
+        if (i < params.nodes) labels[i] = labels[labels[i]];
+        if (fractureLastGroup() && gl_LocalInvocationIndex == 0u) {
+            if (state.counts2.y == 0u) {
+                state.tetArgs.x = 0u;
+                state.nodeArgs.x = 0u;
+                state.extra.z = 1u;
+            }
+            state.counts2.y = 0u;
         }
-        state.counts2.y = 0u;
     } else {
         if (i >= params.nodes) return;
         if (labels[i] == i) atomicAdd(state.counts2.x, 1u);

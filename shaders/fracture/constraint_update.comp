@@ -11,7 +11,8 @@
 //            either of its pieces that broke this step (Listing 5), but not below the floor
 //            x S0 (params.methods.z): the thesis limited this cascade by a threshold it does
 //            not give (§3.4).
-//   stage 2 (one thread): a step with breaks is a fracture event.
+//            Its first thread also counts a step with breaks (stage 0's, all counted by now)
+//            as a fracture event (a one-thread pass of its own before).
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_UVEC4(FRACTURE_BIND_CONSTRAINTS, constraints);
@@ -24,10 +25,7 @@ layout(push_constant) uniform Push { uint stage; };
 void main()
 {
     const uint c = floeGlobalIndex();
-    if (stage == 2u) {
-        if (c == 0u && state.extra.y > 0u) state.counts.z += 1u;
-        return;
-    }
+    if (stage == 1u && c == 0u && state.extra.y > 0u) state.counts.z += 1u;
     if (c >= params.control2.x) return;
     const uvec4 info = FLOE_LOAD_UVEC4(constraints, c);
     vec4 s = FLOE_RW_LOAD_VEC4(constraintState, c);

@@ -417,8 +417,7 @@ void FractureBodies::addRebuild(graph::RenderGraph& graph)
     for (uint32_t round = 0; round < kComponentRounds; ++round) {
         stage(1).dispatchIndirect(state_, offsetof(shared::FractureState, tetArgs));
         if (links_ > 0) stage(5).dispatchThreads(links_);
-        stage(2).dispatchIndirect(state_, offsetof(shared::FractureState, nodeArgs));
-        stage(3).dispatch(1);
+        stage(2).dispatchIndirect(state_, offsetof(shared::FractureState, nodeArgs)); // its last workgroup ends the round
     }
     stage(4).dispatchThreads(nodes_);
     graph.addCopy("fracture state read-back", state_, stateReadback_, sizeof(shared::FractureState));

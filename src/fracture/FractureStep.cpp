@@ -205,7 +205,6 @@ void FractureBodies::addConstraintUpdate(graph::RenderGraph& graph)
     };
     stage(0).dispatchThreads(constraints_);
     stage(1).dispatchThreads(constraints_);
-    stage(2).dispatch(1);
 }
 
 void FractureBodies::addCuts(graph::RenderGraph& graph)
