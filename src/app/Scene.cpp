@@ -146,7 +146,9 @@ const SettingsTable& DeformableBody::table()
             .choice("geometryFile", &S::geometryFile, {}, "closed OBJ mesh for shape mesh, relative to the scene file")
             .number("radius", &S::radius, "m", 1e-4, 1e3, "sphere and capsule radius")
             .vector("size", &S::size, "m", 1e-4, 1e3, "box size")
-            .number("majorRadius", &S::majorRadius, "m", 1e-4, 1e3, "torus: radius of the ring")
+            .number("majorRadius", &S::majorRadius, "m", 1e-4, 1e3,
+                    "torus: radius of the ring, which lies in the xz plane around the y axis before "
+                    "rotationAxis/rotationAngle turn it")
             .number("minorRadius", &S::minorRadius, "m", 1e-4, 1e3, "torus: radius of the tube")
             .number("length", &S::length, "m", 0, 1e3,
                     "capsule: length of the cylinder between the caps, along the y axis before rotationAxis/rotationAngle turn it")
@@ -201,7 +203,9 @@ const SettingsTable& FractureBody::table()
         SettingsTable s("FractureBodies[]");
         using S = FractureBody;
         s.choice("shape", &S::shape, {"sphere", "cone", "cube", "cuboid", "fichera", "cube_with_holes", "mesh"},
-                 "a generated object of digest-004 §5.3 or an imported tetrahedral mesh")
+                 "a generated object of digest-004 §5.3 or an imported tetrahedral mesh, centred on its translation; "
+                 "before rotationAxis/rotationAngle turn it, the cone's tip points up y, the fichera cube lacks its "
+                 "+x +y +z octant and cube_with_holes has two holes along z and one along x above them")
             .choice("geometryFile", &S::geometryFile, {}, "TetGen .node/.ele or Gmsh .msh (ASCII 2.2/4.1) for shape mesh")
             .vector("size", &S::size, "m", 1e-3, 1e3, "bounding box (sphere, cube: x; cone: x base diameter, y height)")
             .integer("resolution", &S::resolution, 2, 64, "lattice cells along the longest side")
