@@ -104,30 +104,51 @@ def plot_run(csv_path, out_dir):
     os.makedirs(out_dir, exist_ok=True)
     written = []
 
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    for key, label in (("density_error_avg", "average"), ("density_error_max", "maximum")):
-        x, y = finite(t, [100.0 * v for v in m[key]])
-        ax.plot(x, y, label=label, linewidth=1.2)
-    ax.set_xlabel("simulated time (s)")
-    ax.set_ylabel("compression max(0, rho/rho0 - 1) (%)")
-    ax.set_title("Density error")
-    ax.grid(alpha=0.3)
-    ax.legend()
-    save(plt, fig, os.path.join(out_dir, "density_error.png"), written)
+    # Each kind of run plots its own measures: fluids their compression and solver iterations,
+    # deformable bodies their volume and shape errors, fracture its fragments (below).
+    fluid = any(math.isfinite(v) for v in m.get("density_error_max", []))
+    bodies = "volume_error_max" in m
+    if fluid:
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        for key, label in (("density_error_avg", "average"), ("density_error_max", "maximum")):
+            x, y = finite(t, [100.0 * v for v in m[key]])
+            ax.plot(x, y, label=label, linewidth=1.2)
+        ax.set_xlabel("simulated time (s)")
+        ax.set_ylabel("compression max(0, rho/rho0 - 1) (%)")
+        ax.set_title("Density error")
+        ax.grid(alpha=0.3)
+        ax.legend()
+        save(plt, fig, os.path.join(out_dir, "density_error.png"), written)
 
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    x, y = finite(t, m["solver_iterations"])
-    if x:
-        ax.plot(x, y, linewidth=1.0, color="tab:purple")
-        ax.set_ylim(bottom=0)
-    else:
-        ax.text(0.5, 0.5, "no iterative pressure solver in this run\n(equation of state)", ha="center", va="center",
-                transform=ax.transAxes)
-    ax.set_xlabel("simulated time (s)")
-    ax.set_ylabel("iterations per step")
-    ax.set_title("Pressure solver iterations")
-    ax.grid(alpha=0.3)
-    save(plt, fig, os.path.join(out_dir, "solver_iterations.png"), written)
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        x, y = finite(t, m["solver_iterations"])
+        if x:
+            ax.plot(x, y, linewidth=1.0, color="tab:purple")
+            ax.set_ylim(bottom=0)
+        else:
+            ax.text(0.5, 0.5, "no iterative pressure solver in this run\n(equation of state)", ha="center", va="center",
+                    transform=ax.transAxes)
+        ax.set_xlabel("simulated time (s)")
+        ax.set_ylabel("iterations per step")
+        ax.set_title("Pressure solver iterations")
+        ax.grid(alpha=0.3)
+        save(plt, fig, os.path.join(out_dir, "solver_iterations.png"), written)
+    if bodies:
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        for key, label in (("volume_error_avg", "average over the bodies"), ("volume_error_max", "largest in magnitude")):
+            x, y = finite(t, [100.0 * v for v in m.get(key, [])])
+            ax.plot(x, y, label=label, linewidth=1.2)
+        ax.axhline(0.0, color="black", linewidth=0.6)
+        ax.set_xlabel("simulated time (s)")
+        ax.set_ylabel("volume error (V - V0) / V0 (%)")
+        ax.grid(alpha=0.3)
+        ax.legend(loc="upper left")
+        ax2 = ax.twinx()
+        x, y = finite(t, m.get("rigid_error_max", []))
+        ax2.plot(x, y, color="tab:gray", linewidth=0.9, linestyle="--")
+        ax2.set_ylabel("shape error |g - x| / size (dashed)", color="tab:gray")
+        ax.set_title("Deformable bodies: volume and shape errors")
+        save(plt, fig, os.path.join(out_dir, "volume_error.png"), written)
 
     # GPU ms per pass: the passes timed on most steps, largest mean first (render passes run on
     # picture steps only and are left to the summary). A run with --timers step has the step's
@@ -147,7 +168,8 @@ def plot_run(csv_path, out_dir):
     x, y = finite(t, [1000.0 * v for v in m.get("dt", [])])
     ax2.plot(x, y, color="tab:blue", linewidth=0.9)
     ax2.set_ylabel("dt (ms)", color="tab:blue")
-    ax.set_title("Kinetic energy and time step")
+    kind = "fluid" if fluid else "bodies" if bodies else "fracture bodies" if "fragments" in m else "run"
+    ax.set_title(f"Kinetic energy ({kind}) and time step")
     save(plt, fig, os.path.join(out_dir, "energy_dt.png"), written)
 
     if "fragments" in m:  # fracture runs: fragments and the largest load over time

@@ -260,10 +260,11 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
             ++nextPicture;
         }
         const std::vector<glm::vec4> m = readback.readVector<glm::vec4>(bodies.bodyCount());
-        double maxVolume = 0, sumVolume = 0, maxRigid = 0;
+        double maxVolume = 0, sumVolume = 0, maxRigid = 0, kinetic = 0;
         bool finite = true;
         for (uint32_t b = 0; b < bodies.bodyCount(); ++b) {
-            finite = finite && std::isfinite(m[b].x) && std::isfinite(m[b].z);
+            finite = finite && std::isfinite(m[b].x) && std::isfinite(m[b].z) && std::isfinite(m[b].w);
+            kinetic += m[b].w;
             if (std::fabs(m[b].x) >= std::fabs(maxVolume)) maxVolume = m[b].x;
             sumVolume += m[b].x;
             maxRigid = std::max(maxRigid, double(m[b].z));
@@ -274,6 +275,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         csv->set("dt", dt);
         csv->set("particles", uint64_t(bodies.particleCount()));
         csv->set("escaped", uint64_t(0));
+        csv->set("kinetic_energy", kinetic);
         const double ms = recordPassTimes(*csv, frames.timer(0).results(), gpuColumns);
         csv->set("volume_error_max", maxVolume);
         csv->set("volume_error_avg", sumVolume / bodies.bodyCount());
@@ -284,7 +286,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         rigidStat.add(maxRigid);
         worstVolume = std::max(worstVolume, std::fabs(maxVolume));
         if (!finite || std::fabs(maxVolume) > 1.0) {
-            end.diverged = !finite ? "a body's volume or shape error is not finite"
+            end.diverged = !finite ? "a body's volume, shape error or kinetic energy is not finite"
                                    : fmt::format("a body's volume changed by {:.0f} %", 100.0 * maxVolume);
             break;
         }

@@ -591,6 +591,27 @@ TEST(Cli, RunWritesPlotsOfItsMetrics)
     ASSERT_EQ(r.status, 0) << r.output;
     for (const char* name : {"density_error.png", "solver_iterations.png", "gpu_ms.png", "energy_dt.png"})
         expectPlot(out / "plots" / name);
+    EXPECT_FALSE(fs::exists(out / "plots" / "volume_error.png"));
+    // Deformable bodies plot their volume and shape errors and their kinetic energy, not a
+    // fluid's empty density error and iterations.
+    const fs::path bodyOut = tempDir("plots_bodies");
+    const Result b = floe("run " + std::string(FLOE_SOURCE_DIR) +
+                          "/assets/scenes/bodies_drop.json --steps 20 --frames 0 --quiet "
+                          "--plots --out " +
+                          bodyOut.string());
+    ASSERT_EQ(b.status, 0) << b.output;
+    for (const char* name : {"volume_error.png", "gpu_ms.png", "energy_dt.png"}) expectPlot(bodyOut / "plots" / name);
+    for (const char* name : {"density_error.png", "solver_iterations.png"}) EXPECT_FALSE(fs::exists(bodyOut / "plots" / name));
+    // Their kinetic energy is in metrics.csv (BodyTest checks its value).
+    std::istringstream lines(readFile(bodyOut / "metrics.csv"));
+    std::string header, row, cell;
+    std::getline(lines, header);
+    std::getline(lines, row);
+    std::istringstream names(header), cells(row);
+    std::map<std::string, std::string> first;
+    while (std::getline(names, header, ',') && std::getline(cells, cell, ',')) first[header] = cell;
+    ASSERT_TRUE(first.count("kinetic_energy")) << row;
+    EXPECT_GT(std::atof(first["kinetic_energy"].c_str()), 0.0) << row;
     const fs::path headerOnly = writeScene(out, "metrics_bad.csv", "step,time\n");
     const Result bad = plot(headerOnly.string());
     EXPECT_EQ(bad.status, 2) << bad.output;
