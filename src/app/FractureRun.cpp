@@ -166,11 +166,8 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     };
 
     gpu::FrameResources frames(context, 1);
-    // Positions (blow-ups), velocities and node data (mass in y, for the kinetic energy) per step.
-    const uint64_t nodeBytes = uint64_t(bodies.tetCount()) * 4 * 16; // the node capacity, 4 per tet
-    gpu::Buffer positionsReadback(context, {"fracture positions read-back", nodeBytes, gpu::MemoryKind::Readback});
-    gpu::Buffer velocitiesReadback(context, {"fracture velocities read-back", nodeBytes, gpu::MemoryKind::Readback});
-    gpu::Buffer nodeDataReadback(context, {"fracture node data read-back", nodeBytes, gpu::MemoryKind::Readback});
+    // The step's kinetic energy, escaped and non-finite nodes, reduced on the GPU: one vec4 per step.
+    gpu::Buffer metricsReadback(context, {"fracture metrics read-back", 16, gpu::MemoryKind::Readback});
     std::vector<std::string> columns = {"step",
                                         "time",
                                         "dt",
@@ -220,12 +217,8 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         if (renderDoc && step == 1) renderDoc->startFrameCapture(context.instance());
         VkCommandBuffer cmd = frames.begin(0);
         bodies.addStep(graph);
-        graph.addCopy("fracture positions read-back", bodies.positions(), positionsReadback, uint64_t(bodies.nodeCount()) * 16);
-        graph.addHostRead(positionsReadback);
-        graph.addCopy("fracture velocities read-back", bodies.velocities(), velocitiesReadback, uint64_t(bodies.nodeCount()) * 16);
-        graph.addHostRead(velocitiesReadback);
-        graph.addCopy("fracture node data read-back", bodies.nodeData(), nodeDataReadback, uint64_t(bodies.nodeCount()) * 16);
-        graph.addHostRead(nodeDataReadback);
+        bodies.addMetrics(graph, lo, hi, metricsReadback);
+        graph.addHostRead(metricsReadback);
         const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step;
         if (picture || (renderDoc && step == 1)) addPicture();
         if (!csv) {
@@ -236,7 +229,6 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
             for (const std::string& n : gpuColumns) columns.push_back("gpu_ms:" + n);
             csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns);
         }
-        const uint32_t nodesBefore = bodies.nodeCount();
         graph.execute(cmd, &frames.timer(0));
         frames.submit(0);
         frames.wait(0);
@@ -248,19 +240,11 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
             pictures.save(outDir, overlayContent(scene.name, method, time));
             ++nextPicture;
         }
-        // Blow-ups: a non-finite position, or a node far outside the domain's walls.
-        const std::vector<glm::vec4> x = positionsReadback.readVector<glm::vec4>(nodesBefore);
-        uint64_t escaped = 0;
-        bool finite = true;
-        for (const glm::vec4& p : x) {
-            finite = finite && std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
-            if (glm::any(glm::lessThan(glm::vec3(p), lo)) || glm::any(glm::greaterThan(glm::vec3(p), hi))) ++escaped;
-        }
-        const std::vector<glm::vec4> v = velocitiesReadback.readVector<glm::vec4>(nodesBefore);
-        const std::vector<glm::vec4> data = nodeDataReadback.readVector<glm::vec4>(nodesBefore);
-        double kinetic = 0.0;
-        for (size_t n = 0; n < v.size(); ++n)
-            kinetic += 0.5 * double(data[n].y) * double(glm::dot(glm::vec3(v[n]), glm::vec3(v[n])));
+        // Blow-ups: a non-finite position or velocity, or a node far outside the domain's walls.
+        const glm::vec4 reduced = metricsReadback.readVector<glm::vec4>(1)[0];
+        const double kinetic = reduced.x;
+        const uint64_t escaped = uint64_t(std::llround(reduced.y));
+        const bool finite = reduced.z == 0.0f && std::isfinite(reduced.x);
         report = bodies.afterStep(graph);
         if (frames.timer(0).dropped() && !timingWarned) {
             std::fprintf(stderr, "floe run: warning: %u passes of step %llu were not timed (timer scopes used up)\n",

@@ -1,6 +1,7 @@
 #include "fracture/FractureBodies.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -215,6 +216,9 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     surfaceTriangles_ = sized("fracture surface triangles", 4 * VkDeviceSize(tets_), 16, kUvec4);
     sort_.emplace(context, shaders, corners);
     scan_.emplace(context, shaders, capacity_);
+    reduce_.emplace(context, shaders, capacity_);
+    metricTerms_ = sized("fracture metric terms", capacity_, 16, kVec4);
+    metricTotal_ = sized("fracture metrics", 1, 16, kVec4);
     stress_.emplace(context, shaders, tets_, capacity_);
 
     // Constraint method: one constraint per pair of touching pieces, its links contiguous.
@@ -458,6 +462,23 @@ FractureReport FractureBodies::afterStep(graph::RenderGraph& graph, gpu::FrameRe
     report_.maxLoad = load;
     std::memcpy(&report_.maxDamage, &s.ductile.x, sizeof(report_.maxDamage));
     return report_;
+}
+
+void FractureBodies::addMetrics(graph::RenderGraph& graph, const glm::vec3& lo, const glm::vec3& hi, const gpu::Buffer& target)
+{
+    struct Push {
+        glm::vec4 lo, hi;
+    } push{glm::vec4(lo, std::bit_cast<float>(nodes_)), glm::vec4(hi, 0.0f)};
+    graph.addCompute(pipelines_.compute("fracture/metrics"))
+        .read(FRACTURE_BIND_POSITIONS, positions_)
+        .read(FRACTURE_BIND_VELOCITIES, velocities_)
+        .read(FRACTURE_BIND_NODE_DATA, nodeData_)
+        .write(FRACTURE_BIND_METRICS, metricTerms_)
+        .push(push)
+        .dispatchThreads(nodes_);
+    reduce_->vec4(graph, metricTerms_, metricTotal_, nodes_,
+                  {sim::ReduceOp::Sum, sim::ReduceOp::Sum, sim::ReduceOp::Sum, sim::ReduceOp::Sum});
+    graph.addCopy("fracture/metrics_readback", metricTotal_, target, 16);
 }
 
 void FractureBodies::addSurface(graph::RenderGraph& graph)

@@ -32,6 +32,7 @@
 #include "gpu/PipelineCache.h"
 #include "sim/SpatialGrid.h"
 #include "sim/prim/RadixSort.h"
+#include "sim/prim/Reduce.h"
 #include "sim/prim/Scan.h"
 
 namespace floe::graph {
@@ -125,6 +126,10 @@ public:
     bool rebuiltLastStep() const { return rebuilt_; }
     // The flat-shaded tet faces for the mesh renderer (colour by fragment or stress).
     void addSurface(graph::RenderGraph& graph);
+    // The step's metrics reduced on the GPU and copied to `target` (one vec4: the nodes' kinetic
+    // energy in J, how many are outside [lo, hi], how many are not finite, 0), over the nodes
+    // as of the last afterStep(); record after addStep().
+    void addMetrics(graph::RenderGraph& graph, const glm::vec3& lo, const glm::vec3& hi, const gpu::Buffer& target);
 
     uint32_t tetCount() const { return tets_; }
     uint32_t nodeCount() const { return nodes_; }
@@ -189,6 +194,8 @@ private:
     std::optional<sim::SpatialGrid> grid_;
     std::optional<sim::RadixSort> sort_;
     std::optional<sim::Scan> scan_;
+    std::optional<sim::Reduce> reduce_;
+    gpu::Buffer metricTerms_, metricTotal_; // fracture/metrics' vec4 per node and their sums
     std::optional<TetStress> stress_;
 };
 

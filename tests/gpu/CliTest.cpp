@@ -337,8 +337,9 @@ TEST(Cli, IndexCheckedShadersChangeNothing)
         const std::vector<std::string> plain = metricsWithoutTimings(out / name / "plain" / "metrics.csv");
         ASSERT_FALSE(plain.empty());
         EXPECT_EQ(metricsWithoutTimings(out / name / "checked" / "metrics.csv"), plain);
-        if (fs::exists(out / name / "plain" / "frame_0000.png"))
+        if (fs::exists(out / name / "plain" / "frame_0000.png")) {
             EXPECT_EQ(fileBytes(out / name / "checked" / "frame_0000.png"), fileBytes(out / name / "plain" / "frame_0000.png"));
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 // fracture methods, node duplication and fragments, against CPU checks (digest-004 §8).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -471,6 +472,44 @@ TEST_F(FractureTest, FusedColourRunsMatchOneDispatchPerColour)
         expectIdentical(reports, runs);
     }
     EXPECT_TRUE(sawSingle && sawFused) << "both kinds of dispatch";
+}
+
+// The step's metrics reduced on the GPU (fracture/metrics + the vec4 reduction) against the
+// CPU's sums over the downloaded nodes: the kinetic energy, the nodes outside a box that cuts
+// the body, and a node made non-finite, which counts as such and not in the energy.
+TEST_F(FractureTest, ReducedMetricsMatchTheNodes)
+{
+    FractureSettings s = freeFlight();
+    FractureBodyInstance b = body(TetShape::Cube, 5, "glass", glm::vec3(0.0f, 5.0f, 0.0f), 0.4f);
+    b.velocity = glm::vec3(1.0f, -2.0f, 0.5f);
+    b.angularVelocity = glm::vec3(0.5f, 3.0f, -1.0f);
+    FractureBodies bodies(context(), shaders(), graph(), {b}, s);
+    run(bodies, 3);
+    const uint32_t n = bodies.nodeCount();
+    std::vector<glm::vec4> x = download<glm::vec4>(bodies.positions(), n);
+    const std::vector<glm::vec4> v = download<glm::vec4>(bodies.velocities(), n);
+    const std::vector<glm::vec4> data = download<glm::vec4>(bodies.nodeData(), n);
+    x[7] = glm::vec4(std::numeric_limits<float>::quiet_NaN(), x[7].y, x[7].z, x[7].w);
+    upload(bodies.positions(), x);
+    const glm::vec3 lo(-10.0f, 0.0f, -10.0f), hi(0.1f, 5.2f, 10.0f);
+    double kinetic = 0;
+    int outside = 0;
+    for (uint32_t k = 0; k < n; ++k) {
+        if (k == 7) continue;
+        kinetic += 0.5 * double(data[k].y) * glm::dot(glm::dvec3(v[k]), glm::dvec3(v[k]));
+        const glm::vec3 p(x[k]);
+        outside += glm::any(glm::lessThan(p, lo)) || glm::any(glm::greaterThan(p, hi)) ? 1 : 0;
+    }
+    ASSERT_GT(outside, 10);
+    ASSERT_LT(outside, int(n) - 10);
+    gpu::Buffer readback(context(), {"test fracture metrics", 16, gpu::MemoryKind::Readback});
+    bodies.addMetrics(graph(), lo, hi, readback);
+    graph().addHostRead(readback);
+    submit();
+    const glm::vec4 m = readback.readVector<glm::vec4>(1)[0];
+    EXPECT_NEAR(m.x, kinetic, 1e-5 * kinetic);
+    EXPECT_EQ(m.y, float(outside));
+    EXPECT_EQ(m.z, 1.0f);
 }
 
 TEST_F(FractureTest, WaveDetachesTheCrossedBandOrSplitsIt)
