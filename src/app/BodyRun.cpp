@@ -49,6 +49,7 @@ body::BodySettings bodySettings(const Scene& scene)
     s.weightSmoothing = d.weightSmoothing;
     s.beta = d.beta;
     s.jacobiSweeps = d.jacobiSweeps;
+    s.volumeIterations = d.volumeIterations;
     s.friction = d.friction;
     s.restitution = d.restitution;
     s.timeStep = scene.config.timeStepSize;

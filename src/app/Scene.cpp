@@ -184,6 +184,9 @@ const SettingsTable& DeformableSettings::table()
             .integer("weightSmoothing", &S::weightSmoothing, 0, 64, "local volume: umbrella smoothing passes over the weights")
             .number("beta", &S::beta, "", 0, 1, "local volume: influence of the interior measurement joints (thesis: 0.1)")
             .integer("jacobiSweeps", &S::jacobiSweeps, 1, 32, "polar decomposition sweeps per step")
+            .integer("volumeIterations", &S::volumeIterations, 1, 16,
+                     "rounds of volume correction and wall/plate contacts per step (more keep a body crushed flat closer "
+                     "to its volume)")
             .number("friction", &S::friction, "", 0, 10, "Coulomb friction coefficient at walls and the plate")
             .number("restitution", &S::restitution, "", 0, 1, "normal velocity kept at impacts")
             .number("plateStart", &S::plateStart, "m", -1e6, 1e6, "height of a plate pressing down from above (0: none)")

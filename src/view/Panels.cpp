@@ -290,6 +290,7 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
         changed |= ImGui::SliderFloat("alpha (local)", &b.alpha, 0.0f, 1.0f);
         changed |= ImGui::SliderFloat("friction", &b.friction, 0.0f, 2.0f);
         changed |= ImGui::SliderInt("Jacobi sweeps", &b.jacobiSweeps, 1, 16);
+        changed |= ImGui::SliderInt("volume rounds", &b.volumeIterations, 1, 8);
         changed |= ImGui::SliderFloat("beta (joints, local)", &b.beta, 0.0f, 1.0f);
         if (changed) actions.bodySettingsChanged = true;
         plot("volume error (worst body)", s.volumeError, "%");

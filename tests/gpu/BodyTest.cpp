@@ -8,6 +8,7 @@
 #include <random>
 
 #include <fmt/format.h>
+#include <glm/gtc/constants.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "GpuTest.h"
@@ -295,6 +296,59 @@ TEST_F(BodyTest, CrushedSphereKeepsItsVolumeWithTheGlobalCorrection)
     EXPECT_LE(kept.highest, kept.ceiling + 1e-6);
     std::printf("crush: volume error max %.4f %% (global) vs %.2f %% (none)\n", 100.0 * kept.worstVolumeError,
                 100.0 * lost.worstVolumeError);
+}
+
+// Bodies with flat sides crushed flat (issue 17): a capsule lying on the floor and a box, pressed
+// by the plate from 0.45 m to half their height (0.2 m) and held there. Their collided faces
+// take no correction, so the volume must come back through the free sides: with one round of
+// correction and contacts per step the capsule was up to 0.98 % short and the box 0.81 %; three
+// rounds keep both within 0.5 % at every step (measured: 0.105 % and 0.033 %).
+TEST_F(BodyTest, CrushedFlatCapsuleAndBoxKeepTheirVolumeWithTheGlobalCorrection)
+{
+    struct Case {
+        const char* name;
+        geometry::TriangleMesh mesh;
+        int omega;
+        float stiffness;
+    };
+    const glm::mat4 lying = glm::rotate(glm::mat4(1.0f), glm::half_pi<float>(), glm::vec3(0, 0, 1));
+    geometry::TriangleMesh capsule = body::makeCapsule(0.2f, 0.4f, 36, 9);
+    for (glm::vec3& p : capsule.vertices) p = glm::vec3(lying * glm::vec4(p, 1.0f));
+    const std::vector<Case> cases = {{"lying capsule", capsule, 2, 0.5f}, {"box", body::makeBox(glm::vec3(0.4f), 12), 3, 0.8f}};
+    for (const Case& c : cases) {
+        std::vector<double> worst;
+        for (int rounds : {1, 3}) {
+            BodySettings s;
+            s.omega = c.omega;
+            s.stiffness = c.stiffness;
+            s.volumeIterations = rounds;
+            s.domainMin = glm::vec3(-1.0f, 0.0f, -1.0f);
+            s.domainMax = glm::vec3(1.0f, 0.45f, 1.0f);
+            DeformableBodies bodies(context(), shaders(), graph(), {placed(c.mesh, {0, 0.2f, 0})}, s);
+            gpu::Buffer metrics(context(), {"test body metrics", 16, gpu::MemoryKind::Readback});
+            double worstError = 0;
+            for (int step = 1; step <= 300; ++step) {
+                s.domainMax.y = std::max(0.2f, 0.45f - 0.25f * float(step) / 200.0f);
+                bodies.setSettings(s);
+                bodies.addStep(graph());
+                bodies.addMetricsReadback(graph(), metrics);
+                graph().addHostRead(metrics);
+                submit();
+                worstError = std::max(worstError, double(std::fabs(metrics.readVector<glm::vec4>(1)[0].x)));
+            }
+            const std::vector<glm::vec4> x = bodies.download(graph(), bodies.positions());
+            double lowest = 1e9, highest = -1e9;
+            for (const glm::vec4& p : x) lowest = std::min(lowest, double(p.y)), highest = std::max(highest, double(p.y));
+            SCOPED_TRACE(fmt::format("{}, {} rounds", c.name, rounds));
+            EXPECT_GE(lowest, -1e-6) << "through the floor";
+            EXPECT_LE(highest, 0.2 + 1e-6) << "through the plate";
+            worst.push_back(worstError);
+        }
+        std::printf("%s crushed to half its height: volume error at most %.3f %% (1 round), %.3f %% (3 rounds)\n", c.name,
+                    100.0 * worst[0], 100.0 * worst[1]);
+        EXPECT_LT(worst[1], 0.005) << c.name;
+        EXPECT_LT(worst[1], worst[0]) << c.name;
+    }
 }
 
 // digest-002 §8 check 9: after the velocity projection sum v . n / 3 = dV/dt is zero. A free
