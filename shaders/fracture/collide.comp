@@ -9,6 +9,7 @@
 FLOE_RW_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_RW_VEC4(FRACTURE_BIND_PREDICTED, predicted);
 FLOE_RW_UINT(FRACTURE_BIND_NODE_FLAGS, flags);
+FLOE_IN_VEC4(FRACTURE_BIND_NODE_ORIGIN, origins); // the walls in the node's frame: domain - origin
 FRACTURE_STATE_BLOCK;
 
 void main()
@@ -21,14 +22,16 @@ void main()
     const vec4 x4 = FLOE_RW_LOAD_VEC4(positions, n);
     vec3 x = x4.xyz;
     const float friction = params.domainMin.w;
+    const vec3 origin = FLOE_LOAD_VEC4(origins, n).xyz;
+    const vec3 lo = params.domainMin.xyz - origin, hi = params.domainMax.xyz - origin;
     bool hit = false;
     for (int a = 0; a < 3; ++a) {
         float depth = 0.0, side = 0.0;
-        if (p[a] < params.domainMin[a]) {
-            depth = params.domainMin[a] - p[a];
+        if (p[a] < lo[a]) {
+            depth = lo[a] - p[a];
             side = 1.0;
-        } else if (p[a] > params.domainMax[a]) {
-            depth = p[a] - params.domainMax[a];
+        } else if (p[a] > hi[a]) {
+            depth = p[a] - hi[a];
             side = -1.0;
         }
         if (depth <= 0.0) continue;
@@ -37,8 +40,8 @@ void main()
         // A node that started the substep inside the wall (constraints pushed it there) is moved
         // out with its start, so that v = (p - x) / dt gets no speed from the depenetration:
         // PBD's projection alone launches crushed fragments off the floor.
-        if (side > 0.0) x[a] = max(x[a], params.domainMin[a]);
-        else x[a] = min(x[a], params.domainMax[a]);
+        if (side > 0.0) x[a] = max(x[a], lo[a]);
+        else x[a] = min(x[a], hi[a]);
         vec3 move = p - x;
         move[a] = 0.0;
         const float slide = length(move);

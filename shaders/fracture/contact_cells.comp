@@ -7,13 +7,15 @@
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted);
+FLOE_IN_VEC4(FRACTURE_BIND_NODE_ORIGIN, origins);
 FLOE_OUT_VEC4(FRACTURE_BIND_CONTACT_START, folded);
 
 void main()
 {
     const uint n = floeGlobalIndex();
     if (n >= params.nodes) return;
-    const vec3 c = floor((FLOE_LOAD_VEC4(predicted, n).xyz - params.gridOrigin.xyz) / params.gridOrigin.w);
+    const vec3 world = FLOE_LOAD_VEC4(predicted, n).xyz + FLOE_LOAD_VEC4(origins, n).xyz;
+    const vec3 c = floor((world - params.gridOrigin.xyz) / params.gridOrigin.w);
     const vec3 dims = vec3(params.gridDims.xyz);
     const bvec3 bad = bvec3(uvec3(isnan(c)) | uvec3(isinf(c))); // a diverged node: cell 0
     const vec3 wrapped = mod(mix(c, vec3(0.0), bad), dims);

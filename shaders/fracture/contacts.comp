@@ -27,6 +27,7 @@ const float kDepenetration = 1.0;
 
 FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted);
+FLOE_IN_VEC4(FRACTURE_BIND_NODE_ORIGIN, origins); // positions of two fragments compare with their origins' difference
 FLOE_IN_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
 FLOE_IN_VEC4(FRACTURE_BIND_BODY_INFO, bodyInfo);
 FLOE_IN_UINT(FRACTURE_BIND_LABELS, labels);
@@ -55,7 +56,8 @@ void main()
     const float friction = params.domainMin.w;
     const float cell = params.gridOrigin.w;
     const ivec3 dims = ivec3(params.gridDims.xyz);
-    const ivec3 c = ivec3(mod(floor((pi.xyz - params.gridOrigin.xyz) / cell), vec3(dims))); // the grid wraps (contact_cells)
+    const vec3 originI = FLOE_LOAD_VEC4(origins, i).xyz;
+    const ivec3 c = ivec3(mod(floor((pi.xyz + originI - params.gridOrigin.xyz) / cell), vec3(dims))); // the grid wraps (contact_cells)
     vec3 move = vec3(0.0), startMove = vec3(0.0);
     const bool rigidPieces = params.control.x == FRACTURE_METHOD_CONSTRAINT;
     uint hits = 0u;
@@ -72,7 +74,8 @@ void main()
                     const vec4 rj = FLOE_LOAD_VEC4(restNodes, j);
                     const float reach = radiusI + params.methods.w * FLOE_LOAD_VEC4(bodyInfo, uint(rj.w)).w;
                     if (rj.w == ri.w && distance(rj.xyz, ri.xyz) < 2.0 * reach) continue; // neighbours at rest
-                    const vec3 d = pi.xyz - pj.xyz;
+                    const vec3 apart = originI - FLOE_LOAD_VEC4(origins, j).xyz; // 0 within a body's fragment of one origin
+                    const vec3 d = (pi.xyz - pj.xyz) + apart;
                     const float dist2 = dot(d, d);
                     if (dist2 >= reach * reach || dist2 < 1e-18) continue;
                     const float dist = sqrt(dist2);
@@ -81,7 +84,7 @@ void main()
                     const float depth = reach - dist;
                     const vec3 xj = FLOE_LOAD_VEC4(positions, j).xyz;
                     const vec3 relative = movedI - (pj.xyz - xj);
-                    const float before = clamp(reach - distance(xi.xyz, xj), 0.0, depth); // overlap at the start
+                    const float before = clamp(reach - length((xi.xyz - xj) + apart), 0.0, depth); // overlap at the start
                     float push = depth;
                     if (rigidPieces) push = depth - before + min(before, kDepenetration * params.gravity.w);
                     else startMove += share * before * n;

@@ -9,6 +9,7 @@
 FLOE_IN_UINT(FRACTURE_BIND_SPLIT, split);
 FLOE_IN_UINT(FRACTURE_BIND_OFFSETS, offsets);
 FLOE_RW_VEC4(FRACTURE_BIND_POSITIONS, positions);
+FLOE_RW_VEC4(FRACTURE_BIND_NODE_ORIGIN, origins);
 FLOE_RW_VEC4(FRACTURE_BIND_VELOCITIES, velocities);
 FLOE_RW_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
 FLOE_RW_VEC4(FRACTURE_BIND_NODE_DATA, nodeData);
@@ -25,6 +26,7 @@ void main()
     const uint copy = count + FLOE_LOAD_UINT(offsets, n);
     if (copy >= params.nodeCapacity) return; // cannot happen: every node holds a distinct tet corner
     FLOE_STORE_VEC4(positions, copy, FLOE_RW_LOAD_VEC4(positions, n));
+    FLOE_STORE_VEC4(origins, copy, FLOE_RW_LOAD_VEC4(origins, n));
     FLOE_STORE_VEC4(velocities, copy, FLOE_RW_LOAD_VEC4(velocities, n));
     FLOE_STORE_VEC4(restNodes, copy, FLOE_RW_LOAD_VEC4(restNodes, n));
     FLOE_STORE_VEC4(nodeData, copy, FLOE_RW_LOAD_VEC4(nodeData, n));

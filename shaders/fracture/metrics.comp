@@ -9,6 +9,7 @@
 FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(FRACTURE_BIND_VELOCITIES, velocities);
 FLOE_IN_VEC4(FRACTURE_BIND_NODE_DATA, nodeData);
+FLOE_IN_VEC4(FRACTURE_BIND_NODE_ORIGIN, origins);
 FLOE_OUT_VEC4(FRACTURE_BIND_METRICS, terms);
 layout(push_constant) uniform Push { vec4 lo; vec4 hi; }; // lo.w: the node count (float bits)
 
@@ -16,7 +17,7 @@ void main()
 {
     const uint n = floeGlobalIndex();
     if (n >= floatBitsToUint(lo.w)) return;
-    const vec3 x = FLOE_LOAD_VEC4(positions, n).xyz, v = FLOE_LOAD_VEC4(velocities, n).xyz;
+    const vec3 x = FLOE_LOAD_VEC4(positions, n).xyz + FLOE_LOAD_VEC4(origins, n).xyz, v = FLOE_LOAD_VEC4(velocities, n).xyz;
     const bool finite = !any(isnan(x)) && !any(isinf(x)) && !any(isnan(v)) && !any(isinf(v));
     const bool escaped = finite && (any(lessThan(x, lo.xyz)) || any(greaterThan(x, hi.xyz)));
     const float kinetic = finite ? 0.5 * FLOE_LOAD_VEC4(nodeData, n).y * dot(v, v) : 0.0;

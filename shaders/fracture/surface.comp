@@ -8,6 +8,7 @@
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
+FLOE_IN_VEC4(FRACTURE_BIND_NODE_ORIGIN, origins); // a tet's nodes share their fragment's origin
 FLOE_IN_UVEC4(FRACTURE_BIND_TETS, tets);
 FLOE_IN_UINT(FRACTURE_BIND_LABELS, labels);
 FLOE_IN_VEC4(FRACTURE_BIND_PEAK, peak);
@@ -30,6 +31,7 @@ void main()
         x[i] = FLOE_LOAD_VEC4(positions, idx[i]).xyz;
         load = max(load, FLOE_LOAD_VEC4(peak, idx[i]).w); // -1 before the first step
     }
+    const vec3 origin = FLOE_LOAD_VEC4(origins, idx.x).xyz;
     uint colour;
     if (params.control.w == 1u) {
         const float tau = FLOE_LOAD_VEC4(bodyInfo, uint(FLOE_LOAD_VEC4(restNodes, idx.x).w)).x;
@@ -42,7 +44,7 @@ void main()
         const vec3 n = normalize(cross(x[c.y] - x[c.x], x[c.z] - x[c.x]));
         const uint base = 12u * t + 3u * uint(f);
         for (int k = 0; k < 3; ++k) {
-            FLOE_STORE_VEC4(surface, base + uint(k), vec4(x[c[k]], 1.0));
+            FLOE_STORE_VEC4(surface, base + uint(k), vec4(x[c[k]] + origin, 1.0));
             FLOE_STORE_VEC4(normals, base + uint(k), vec4(n, 0.0));
         }
         FLOE_STORE_UVEC4(triangles, 4u * t + uint(f), uvec4(base, base + 1u, base + 2u, colour));

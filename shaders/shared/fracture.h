@@ -7,7 +7,7 @@
 #define FRACTURE_GROUP_SIZE 128
 
 #define FRACTURE_BIND_PARAMS 0       // uniform buffer: FractureParams
-#define FRACTURE_BIND_POSITIONS 1    // vec4 per node: xyz m (world), w inverse mass 1/kg
+#define FRACTURE_BIND_POSITIONS 1    // vec4 per node: xyz m (relative to its fragment's origin, NODE_ORIGIN), w inverse mass 1/kg
 #define FRACTURE_BIND_VELOCITIES 2   // vec4 per node: xyz m/s
 #define FRACTURE_BIND_TETS 3         // uvec4 per tet: the four nodes (positive orientation)
 #define FRACTURE_BIND_TET_REST 4     // 4 vec4 per tet: row i of beta's first three columns (1/m) in xyz, w rest volume m^3 (row 0)
@@ -22,7 +22,7 @@
 #define FRACTURE_BIND_NODE_SEPARATION                                                                                              \
     12                              // vec4 per node: unit eigenvector of the node's separation tensor, w its largest eigenvalue (N)
 #define FRACTURE_BIND_FORCES 13     // vec4 per corner (4 tet + c): elastic + damping force (10)+(11) on that node, N
-#define FRACTURE_BIND_PREDICTED 14  // vec4 per node: predicted position of the substep (m)
+#define FRACTURE_BIND_PREDICTED 14  // vec4 per node: predicted position of the substep (m, relative as POSITIONS)
 #define FRACTURE_BIND_REST_NODES 15 // vec4 per node: rest position (m, the body's frame), w body index
 #define FRACTURE_BIND_CORNERS 18    // uint per incidence slot: the corner 4 tet + c, node-ordered
 #define FRACTURE_BIND_STATE 19      // storage buffer: FractureState
@@ -57,7 +57,9 @@
 #define FRACTURE_BIND_PIECE_BREAKS 48     // uint per piece: its constraints that broke this step
 #define FRACTURE_BIND_COLOUR_START 49     // uint per tet colour + 1: its first tet (tets are stored by colour)
 #define FRACTURE_BIND_METRICS 51          // vec4 per node: kinetic energy J, escaped, not finite, 0 (fracture/metrics)
-#define FRACTURE_BIND_TET_DAMAGE 16       // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
+#define FRACTURE_BIND_NODE_ORIGIN 52 // vec4 per node: xyz the origin (m, world) its positions are relative to; one per fragment
+#define FRACTURE_BIND_SHIFT 53       // vec4 per node: scratch of fracture/recentre (the new origin, the shift)
+#define FRACTURE_BIND_TET_DAMAGE 16  // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
 #define FRACTURE_BIND_PIECE_NODE_START 17 // uint per piece + 1: first entry of its nodes (Constraint)
 #define FRACTURE_BIND_PIECE_NODES 34      // uint: node indices grouped by piece (Constraint)
 #define FRACTURE_BIND_CONTACT_START                                                                                                \

@@ -219,6 +219,8 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     reduce_.emplace(context, shaders, capacity_);
     metricTerms_ = sized("fracture metric terms", capacity_, 16, kVec4);
     metricTotal_ = sized("fracture metrics", 1, 16, kVec4);
+    origins_ = sized("fracture node origins", capacity_, 16, kVec4); // 0: positions start in world coordinates
+    shifts_ = sized("fracture recentre shifts", capacity_, 16, kVec4);
     stress_.emplace(context, shaders, tets_, capacity_);
 
     // Constraint method: one constraint per pair of touching pieces, its links contiguous.
@@ -307,9 +309,9 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     sim::uploadNow(context, graph, state_, &initial, sizeof(initial));
     // Buffers without an upload start at zero: device memory may hold what an earlier run left
     // (a bench runs many drops in one process), and no result may depend on it.
-    for (gpu::Buffer* b :
-         {&predicted_, &peak_, &labels_, &nodeSides_, &split_, &offsets_, &keys_, &values_, &tetSide_, &tetReach_, &nodeReach_,
-          &lambdas_, &corners_, &slots_, &nodeStart_, &heads_, &pieceBreaks_, &contactOut_, &contactStart_})
+    for (gpu::Buffer* b : {&predicted_, &peak_,    &labels_,      &nodeSides_,  &split_,        &offsets_, &keys_,
+                           &values_,    &tetSide_, &tetReach_,    &nodeReach_,  &lambdas_,      &corners_, &slots_,
+                           &nodeStart_, &heads_,   &pieceBreaks_, &contactOut_, &contactStart_, &origins_, &shifts_})
         graph.addFill("fracture/clear", *b, 0u);
     writeParams();
     addRebuild(graph);
@@ -470,6 +472,7 @@ void FractureBodies::addMetrics(graph::RenderGraph& graph, const glm::vec3& lo, 
         glm::vec4 lo, hi;
     } push{glm::vec4(lo, std::bit_cast<float>(nodes_)), glm::vec4(hi, 0.0f)};
     graph.addCompute(pipelines_.compute("fracture/metrics"))
+        .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
         .read(FRACTURE_BIND_POSITIONS, positions_)
         .read(FRACTURE_BIND_VELOCITIES, velocities_)
         .read(FRACTURE_BIND_NODE_DATA, nodeData_)
@@ -485,6 +488,7 @@ void FractureBodies::addSurface(graph::RenderGraph& graph)
 {
     writeParams();
     graph.addCompute(pipelines_.compute("fracture/surface"))
+        .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
         .read(FRACTURE_BIND_PARAMS, params_)
         .read(FRACTURE_BIND_POSITIONS, positions_)
         .read(FRACTURE_BIND_TETS, tetBuffer_)

@@ -145,7 +145,8 @@ public:
     const FractureReport& report() const { return report_; }
     std::vector<glm::vec4> download(graph::RenderGraph& graph, const gpu::Buffer& buffer, size_t count);
 
-    const gpu::Buffer& positions() const { return positions_; }
+    const gpu::Buffer& positions() const { return positions_; } // relative to each node's origin (origins())
+    const gpu::Buffer& origins() const { return origins_; }     // vec4 per node: its fragment's origin (world, m)
     const gpu::Buffer& velocities() const { return velocities_; }
     const gpu::Buffer& tets() const { return tetBuffer_; }
     const gpu::Buffer& labels() const { return labels_; }
@@ -196,6 +197,7 @@ private:
     std::optional<sim::Scan> scan_;
     std::optional<sim::Reduce> reduce_;
     gpu::Buffer metricTerms_, metricTotal_; // fracture/metrics' vec4 per node and their sums
+    gpu::Buffer origins_, shifts_;          // per node: its fragment's origin; fracture/recentre's scratch
     std::optional<TetStress> stress_;
 };
 

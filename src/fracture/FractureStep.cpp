@@ -34,6 +34,16 @@ void FractureBodies::addStep(graph::RenderGraph& graph)
 {
     writeParams();
     graph.addCompute(pipelines_.compute("fracture/step_begin")).readWrite(FRACTURE_BIND_STATE, state_).dispatch(1);
+    // Each fragment's origin moves to its root node, so positions stay small (fracture/recentre).
+    for (uint32_t stage : {0u, 1u})
+        graph.addCompute(pipelines_.compute("fracture/recentre"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .readWrite(FRACTURE_BIND_POSITIONS, positions_)
+            .readWrite(FRACTURE_BIND_NODE_ORIGIN, origins_)
+            .read(FRACTURE_BIND_LABELS, labels_)
+            .readWrite(FRACTURE_BIND_SHIFT, shifts_)
+            .push(stage)
+            .dispatchThreads(nodes_);
     for (uint32_t s = 0; s < std::max(settings_.substeps, 1u); ++s) addSubstep(graph, s);
     if (settings_.method == FractureMethod::Constraint)
         addConstraintUpdate(graph);
@@ -96,6 +106,7 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
     if (!contactsFirst) addContacts(graph);
     graph.addCompute(pipelines_.compute("fracture/collide"))
         .read(FRACTURE_BIND_PARAMS, params_)
+        .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
         .readWrite(FRACTURE_BIND_POSITIONS, positions_)
         .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
         .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
@@ -143,12 +154,14 @@ void FractureBodies::addContacts(graph::RenderGraph& graph)
     if (!settings_.contacts || (report_.fragments < 2 && !allPasses_)) return; // as of the last afterStep()
     graph.addCompute(pipelines_.compute("fracture/contact_cells"))
         .read(FRACTURE_BIND_PARAMS, params_)
+        .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
         .read(FRACTURE_BIND_PREDICTED, predicted_)
         .write(FRACTURE_BIND_CONTACT_START, contactStart_)
         .dispatchThreads(nodes_);
     grid_->addBuild(graph, contactStart_, nodes_);
     graph.addCompute(pipelines_.compute("fracture/contacts"))
         .read(FRACTURE_BIND_PARAMS, params_)
+        .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
         .read(FRACTURE_BIND_POSITIONS, positions_)
         .read(FRACTURE_BIND_PREDICTED, predicted_)
         .read(FRACTURE_BIND_REST_NODES, restNodes_)
@@ -292,6 +305,7 @@ void FractureBodies::addCuts(graph::RenderGraph& graph)
         scan_->exclusive(graph, split_, offsets_, capacity_);
         graph.addCompute(pipelines_.compute("fracture/cut_duplicate"))
             .read(FRACTURE_BIND_PARAMS, params_)
+            .readWrite(FRACTURE_BIND_NODE_ORIGIN, origins_)
             .read(FRACTURE_BIND_SPLIT, split_)
             .read(FRACTURE_BIND_OFFSETS, offsets_)
             .readWrite(FRACTURE_BIND_POSITIONS, positions_)
