@@ -74,7 +74,7 @@ void main()
                     const vec4 rj = FLOE_LOAD_VEC4(restNodes, j);
                     const float reach = radiusI + params.methods.w * FLOE_LOAD_VEC4(bodyInfo, uint(rj.w)).w;
                     if (rj.w == ri.w && distance(rj.xyz, ri.xyz) < 2.0 * reach) continue; // neighbours at rest
-                    const vec3 apart = originI - FLOE_LOAD_VEC4(origins, j).xyz; // 0 within a body's fragment of one origin
+                    const vec3 apart = originI - FLOE_LOAD_VEC4(origins, j).xyz; // how far the two fragments' origins lie apart
                     const vec3 d = (pi.xyz - pj.xyz) + apart;
                     const float dist2 = dot(d, d);
                     if (dist2 >= reach * reach || dist2 < 1e-18) continue;
