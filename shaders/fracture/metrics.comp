@@ -11,12 +11,12 @@ FLOE_IN_VEC4(FRACTURE_BIND_VELOCITIES, velocities);
 FLOE_IN_VEC4(FRACTURE_BIND_NODE_DATA, nodeData);
 FLOE_IN_VEC4(FRACTURE_BIND_NODE_ORIGIN, origins);
 FLOE_OUT_VEC4(FRACTURE_BIND_METRICS, terms);
-layout(push_constant) uniform Push { vec4 lo; vec4 hi; }; // lo.w: the node count (float bits)
+layout(push_constant) uniform Push { vec4 lo, hi; }; // the box outside which a node has escaped (xyz, m)
 
 void main()
 {
     const uint n = floeGlobalIndex();
-    if (n >= floatBitsToUint(lo.w)) return;
+    if (n >= params.nodes) return;
     const vec3 x = FLOE_LOAD_VEC4(positions, n).xyz + FLOE_LOAD_VEC4(origins, n).xyz, v = FLOE_LOAD_VEC4(velocities, n).xyz;
     const bool finite = !any(isnan(x)) && !any(isinf(x)) && !any(isnan(v)) && !any(isinf(v));
     const bool escaped = finite && (any(lessThan(x, lo.xyz)) || any(greaterThan(x, hi.xyz)));

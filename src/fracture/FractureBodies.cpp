@@ -1,7 +1,6 @@
 #include "fracture/FractureBodies.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -470,8 +469,10 @@ void FractureBodies::addMetrics(graph::RenderGraph& graph, const glm::vec3& lo, 
 {
     struct Push {
         glm::vec4 lo, hi;
-    } push{glm::vec4(lo, std::bit_cast<float>(nodes_)), glm::vec4(hi, 0.0f)};
+    } push{glm::vec4(lo, 0.0f), glm::vec4(hi, 0.0f)};
+    writeParams(); // params.nodes: the nodes as of the last afterStep()
     graph.addCompute(pipelines_.compute("fracture/metrics"))
+        .read(FRACTURE_BIND_PARAMS, params_)
         .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
         .read(FRACTURE_BIND_POSITIONS, positions_)
         .read(FRACTURE_BIND_VELOCITIES, velocities_)
