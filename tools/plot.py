@@ -186,6 +186,27 @@ def plot_run(csv_path, out_dir):
         ax2.set_ylabel("largest load / tau", color="tab:red")
         ax.set_title("Fragments and the largest separation load")
         save(plt, fig, os.path.join(out_dir, "fracture.png"), written)
+
+    if "solver_loss" in m:  # the energy account (docs/fracture.md, *Energy*): where the energy went
+        terms = [("kinetic_energy", "kinetic", "tab:red"), ("potential_energy", "potential", "tab:blue"),
+                 ("elastic_energy", "elastic", "tab:purple"), ("damping_loss", "damping", "tab:olive"),
+                 ("fracture_loss", "fracture", "tab:brown"), ("contact_loss", "contacts", "tab:gray"),
+                 ("solver_loss", "solver", "tab:cyan")]
+        rows = [i for i in range(len(t)) if all(not math.isnan(m[k][i]) for k, _, _ in terms)]
+        if rows:
+            fig, ax = plt.subplots(figsize=(8, 4.5))
+            times = [t[i] for i in rows]
+            ax.stackplot(times, *[[m[k][i] for i in rows] for k, _, _ in terms], labels=[n for _, n, _ in terms],
+                         colors=[c for _, _, c in terms], alpha=0.8)
+            # The losses can be negative (energy made from nothing): the sum is drawn on top.
+            ax.plot(times, [sum(m[k][i] for k, _, _ in terms) for i in rows], color="black", linewidth=0.9,
+                    label="sum")
+            ax.set_xlabel("simulated time (s)")
+            ax.set_ylabel("energy (J)")
+            ax.grid(alpha=0.3)
+            ax.legend(loc="lower left", fontsize=7, ncol=4)
+            ax.set_title("Energy account: mechanical energy and what took it (sum: the initial energy)")
+            save(plt, fig, os.path.join(out_dir, "energy_account.png"), written)
     return written
 
 

@@ -1,8 +1,8 @@
 #version 460
 // One thread per node: the step's metric terms for a reduction on the GPU (so a run reads back
-// one vec4 per step instead of every node's position, velocity and data): (kinetic energy
+// a few vec4 per step instead of every node's position, velocity and data): (kinetic energy
 // m |v|^2 / 2 in J, 1 if the node is outside the box [lo, hi] (escaped), 1 if its position or
-// velocity is not finite, 0). A non-finite node counts as not escaped and its energy as 0, so
+// velocity is not finite, potential energy -m g . x in J with x in world coordinates). A non-finite node counts as not escaped and its energy as 0, so
 // that one broken node shows as such instead of turning the sums into NaN.
 #include "fracture/fracture_common.glsl"
 
@@ -20,6 +20,8 @@ void main()
     const vec3 x = FLOE_LOAD_VEC4(positions, n).xyz + FLOE_LOAD_VEC4(origins, n).xyz, v = FLOE_LOAD_VEC4(velocities, n).xyz;
     const bool finite = !any(isnan(x)) && !any(isinf(x)) && !any(isnan(v)) && !any(isinf(v));
     const bool escaped = finite && (any(lessThan(x, lo.xyz)) || any(greaterThan(x, hi.xyz)));
-    const float kinetic = finite ? 0.5 * FLOE_LOAD_VEC4(nodeData, n).y * dot(v, v) : 0.0;
-    FLOE_STORE_VEC4(terms, n, vec4(kinetic, escaped ? 1.0 : 0.0, finite ? 0.0 : 1.0, 0.0));
+    const float mass = FLOE_LOAD_VEC4(nodeData, n).y;
+    const float kinetic = finite ? 0.5 * mass * dot(v, v) : 0.0;
+    const float potential = finite ? -mass * dot(params.gravity.xyz, x) : 0.0;
+    FLOE_STORE_VEC4(terms, n, vec4(kinetic, escaped ? 1.0 : 0.0, finite ? 0.0 : 1.0, potential));
 }

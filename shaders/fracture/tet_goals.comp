@@ -29,6 +29,7 @@
 // launch instead of 30. Each tet does the same arithmetic on the same inputs either way, so the
 // results are identical; a colour that fits in one workgroup had no parallelism to lose.
 #include "fracture/fracture_common.glsl"
+#include "fracture/tet_goal.glsl"
 
 FLOE_COHERENT_VEC4(FRACTURE_BIND_PREDICTED, predicted); // read back by the run's later colours
 FLOE_IN_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
@@ -50,30 +51,10 @@ void solveTet(uint t)
         p[i] = FLOE_RW_LOAD_VEC4(predicted, idx[i]);
         u[i] = FLOE_LOAD_VEC4(restNodes, idx[i]).xyz;
     }
-    const bool fixedCorner = p[0].w <= 0.0 || p[1].w <= 0.0 || p[2].w <= 0.0 || p[3].w <= 0.0;
-    // Offsets from corner 0, so that float rounding of coordinates metres from the origin does
-    // not enter the centroids: rounded there, sum m_i C_i lost its zero and a spinning body 5 m
-    // up gained 0.6 % of its momentum per step.
-    float m[4];
-    float mass = 0.0;
-    vec3 d[4], c = vec3(0.0), c0 = vec3(0.0);
-    for (int i = 0; i < 4; ++i) {
-        m[i] = fixedCorner ? 1.0 : 1.0 / p[i].w;
-        mass += m[i];
-        d[i] = p[i].xyz - p[0].xyz;
-        c += m[i] * d[i];
-        c0 += m[i] * (u[i] - u[0]);
-    }
-    c /= mass;
-    c0 /= mass;
-    vec3 r[4];
-    mat3 A = mat3(0.0);
-    for (int i = 0; i < 4; ++i) {
-        r[i] = (u[i] - u[0]) - c0;
-        d[i] -= c; // p_i - c
-        A += m[i] * outerProduct(d[i], r[i]);
-    }
-    const mat3 R = polarRotation(A);
+    vec3 C[4];
+    float m[4], mass;
+    bool fixedCorner;
+    tetGoalOffsets(p, u, C, m, mass, fixedCorner);
     const float dt = params.gravity.w;
     const float compliance = 1.0 / (FLOE_LOAD_VEC4(tetInfo, t).z * dt * dt);
     const float wBar = 4.0 / mass;
@@ -82,8 +63,7 @@ void solveTet(uint t)
         const vec3 lambda = iteration == 0u ? vec3(0.0) : FLOE_RW_LOAD_VEC4(lambdas, corner).xyz;
         const float w = p[i].w;
         const float alpha = fixedCorner ? compliance : compliance * w / wBar;
-        const vec3 C = d[i] - R * r[i];
-        const vec3 dLambda = w > 0.0 ? (-C - alpha * lambda) / (w + alpha) : vec3(0.0);
+        const vec3 dLambda = w > 0.0 ? (-C[i] - alpha * lambda) / (w + alpha) : vec3(0.0);
         FLOE_STORE_VEC4(lambdas, corner, vec4(lambda + dLambda, 0.0));
         FLOE_STORE_VEC4(predicted, idx[i], vec4(p[i].xyz + w * dLambda, w));
     }

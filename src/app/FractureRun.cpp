@@ -14,6 +14,7 @@
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
+#include "app/EnergyAccount.h"
 #include "app/Interrupt.h"
 #include "app/Plots.h"
 #include "app/Progress.h"
@@ -166,8 +167,9 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     };
 
     gpu::FrameResources frames(context, 1);
-    // The step's kinetic energy, escaped and non-finite nodes, reduced on the GPU: one vec4 per step.
-    gpu::Buffer metricsReadback(context, {"fracture metrics read-back", 16, gpu::MemoryKind::Readback});
+    // The step's energies, escaped and non-finite nodes, reduced on the GPU: 48 bytes per step.
+    gpu::Buffer metricsReadback(context,
+                                {"fracture metrics read-back", sizeof(fracture::FractureMetrics), gpu::MemoryKind::Readback});
     std::vector<std::string> columns = {"step",
                                         "time",
                                         "dt",
@@ -183,7 +185,13 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
                                         "cuts",
                                         "max_separation",
                                         "max_damage",
-                                        "contact"};
+                                        "contact",
+                                        "potential_energy",
+                                        "elastic_energy",
+                                        "damping_loss",
+                                        "fracture_loss",
+                                        "contact_loss",
+                                        "solver_loss"};
     std::vector<std::string> gpuColumns;
     std::unique_ptr<io::CsvWriter> csv;
     const std::vector<uint64_t> pictureSteps = pictureSchedule(steps, frameCount);
@@ -207,6 +215,12 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     setup.stop();
     Progress progress("floe run", steps, !o.quiet);
     const glm::vec3 lo = settings.domainMin - glm::vec3(1.0f), hi = settings.domainMax + glm::vec3(1.0f);
+    // The energy account (EnergyAccount.h): the initial energy, then each step's.
+    bodies.addMetrics(graph, lo, hi, metricsReadback);
+    graph.addHostRead(metricsReadback);
+    context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+    const fracture::FractureMetrics start = metricsReadback.readVector<fracture::FractureMetrics>(1)[0];
+    EnergyAccount account(double(start.kinetic) + start.potential + start.elastic);
     watchInterrupts();
     for (step = 1; step <= steps; ++step) {
         if (interruptRequested()) {
@@ -241,11 +255,14 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
             ++nextPicture;
         }
         // Blow-ups: a non-finite position or velocity, or a node far outside the domain's walls.
-        const glm::vec4 reduced = metricsReadback.readVector<glm::vec4>(1)[0];
-        const double kinetic = reduced.x;
-        const uint64_t escaped = uint64_t(std::llround(reduced.y));
-        const bool finite = reduced.z == 0.0f && std::isfinite(reduced.x);
+        const fracture::FractureMetrics m = metricsReadback.readVector<fracture::FractureMetrics>(1)[0];
+        const uint64_t escaped = uint64_t(std::llround(m.escaped));
+        const bool finite =
+            m.notFinite == 0.0f && std::isfinite(m.kinetic) && std::isfinite(m.potential) && std::isfinite(m.elastic);
+        const double kinetic = m.kinetic;
         report = bodies.afterStep(graph);
+        account.add(m.kinetic, m.potential, m.elastic, m.dampingLoss, double(m.elasticBeforeCuts) - double(m.elastic),
+                    report.contact);
         if (frames.timer(0).dropped() && !timingWarned) {
             std::fprintf(stderr, "floe run: warning: %u passes of step %llu were not timed (timer scopes used up)\n",
                          frames.timer(0).dropped(), static_cast<unsigned long long>(step));
@@ -264,6 +281,12 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         csv->set("max_separation", double(report.maxLoad));
         csv->set("max_damage", double(report.maxDamage));
         csv->set("contact", uint64_t(report.contact ? 1 : 0));
+        csv->set("potential_energy", double(m.potential));
+        csv->set("elastic_energy", double(m.elastic));
+        csv->set("damping_loss", account.damping);
+        csv->set("fracture_loss", account.fracture);
+        csv->set("contact_loss", account.contact);
+        csv->set("solver_loss", account.solver);
         csv->endRow();
         gpuTotal += ms;
         loadStat.add(report.maxLoad);
@@ -310,6 +333,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     summary["max_separation"] = worstLoad;
     summary["max_damage"] = report.maxDamage;
     summary["metrics"] = {{"max_separation", loadStat.json()}};
+    summary["energy"] = account.json();
     summary["steps"] = done;
     summary["simulated_seconds"] = double(done) * dt;
     summary["wall_seconds"] = end.wallSeconds;

@@ -1,6 +1,7 @@
 #include "fracture/FractureBodies.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -218,6 +219,10 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     reduce_.emplace(context, shaders, capacity_);
     metricTerms_ = sized("fracture metric terms", capacity_, 16, kVec4);
     metricTotal_ = sized("fracture metrics", 1, 16, kVec4);
+    ledgerTotal_ = sized("fracture energy ledger sum", 1, 16, kVec4);
+    elasticTotal_ = sized("fracture elastic energy sum", 1, 16, kVec4);
+    ledger_ = sized("fracture energy ledger", capacity_, 16, kVec4);
+    tetEnergy_ = sized("fracture tet energy", tets_, 16, kVec4);
     origins_ = sized("fracture node origins", capacity_, 16, kVec4); // 0: positions start in world coordinates
     shifts_ = sized("fracture recentre shifts", capacity_, 16, kVec4);
     stress_.emplace(context, shaders, tets_, capacity_);
@@ -308,9 +313,9 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     sim::uploadNow(context, graph, state_, &initial, sizeof(initial));
     // Buffers without an upload start at zero: device memory may hold what an earlier run left
     // (a bench runs many drops in one process), and no result may depend on it.
-    for (gpu::Buffer* b : {&predicted_, &peak_,    &labels_,      &nodeSides_,  &split_,        &offsets_, &keys_,
-                           &values_,    &tetSide_, &tetReach_,    &nodeReach_,  &lambdas_,      &corners_, &slots_,
-                           &nodeStart_, &heads_,   &pieceBreaks_, &contactOut_, &contactStart_, &origins_, &shifts_})
+    for (gpu::Buffer* b : {&predicted_,   &peak_,       &labels_,       &nodeSides_, &split_,   &offsets_, &keys_,      &values_,
+                           &tetSide_,     &tetReach_,   &nodeReach_,    &lambdas_,   &corners_, &slots_,   &nodeStart_, &heads_,
+                           &pieceBreaks_, &contactOut_, &contactStart_, &origins_,   &shifts_,  &ledger_,  &tetEnergy_})
         graph.addFill("fracture/clear", *b, 0u);
     writeParams();
     addRebuild(graph);
@@ -465,6 +470,19 @@ FractureReport FractureBodies::afterStep(graph::RenderGraph& graph, gpu::FrameRe
     return report_;
 }
 
+void FractureBodies::addElasticEnergy(graph::RenderGraph& graph, uint32_t stage)
+{
+    graph.addCompute(pipelines_.compute("fracture/energy"))
+        .read(FRACTURE_BIND_PARAMS, params_)
+        .read(FRACTURE_BIND_POSITIONS, positions_)
+        .read(FRACTURE_BIND_REST_NODES, restNodes_)
+        .read(FRACTURE_BIND_TETS, tetBuffer_)
+        .read(FRACTURE_BIND_TET_INFO, tetInfo_)
+        .readWrite(FRACTURE_BIND_TET_ENERGY, tetEnergy_)
+        .push(stage)
+        .dispatchThreads(tets_);
+}
+
 void FractureBodies::addMetrics(graph::RenderGraph& graph, const glm::vec3& lo, const glm::vec3& hi, const gpu::Buffer& target)
 {
     struct Push {
@@ -480,9 +498,16 @@ void FractureBodies::addMetrics(graph::RenderGraph& graph, const glm::vec3& lo, 
         .write(FRACTURE_BIND_METRICS, metricTerms_)
         .push(push)
         .dispatchThreads(nodes_);
-    reduce_->vec4(graph, metricTerms_, metricTotal_, nodes_,
-                  {sim::ReduceOp::Sum, sim::ReduceOp::Sum, sim::ReduceOp::Sum, sim::ReduceOp::Sum});
+    // Elastic energy after the step's cuts, beside the one addStep() measured before them.
+    addElasticEnergy(graph, energyBeforeCuts_ ? 1u : 2u);
+    energyBeforeCuts_ = false;
+    constexpr std::array<sim::ReduceOp, 4> sum = {sim::ReduceOp::Sum, sim::ReduceOp::Sum, sim::ReduceOp::Sum, sim::ReduceOp::Sum};
+    reduce_->vec4(graph, metricTerms_, metricTotal_, nodes_, sum);
+    reduce_->vec4(graph, ledger_, ledgerTotal_, nodes_, sum); // copies a cut made this step hold 0
+    reduce_->vec4(graph, tetEnergy_, elasticTotal_, tets_, sum);
     graph.addCopy("fracture/metrics_readback", metricTotal_, target, 16);
+    graph.addCopy("fracture/ledger_readback", ledgerTotal_, target, 16, 0, 16);
+    graph.addCopy("fracture/elastic_readback", elasticTotal_, target, 16, 0, 32);
 }
 
 void FractureBodies::addSurface(graph::RenderGraph& graph)

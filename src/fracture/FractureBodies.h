@@ -6,10 +6,10 @@
 // (connected components). The Constraint method instead pre-fractures the bodies into pieces
 // (Pieces.h), rigid bodies held by breakable links. Every pass goes through the render graph.
 //
-// A step (FractureStep.cpp): step_begin; substeps x (predict; [Constraint, several fragments:
-// grid, contacts]; iterations x (colour runs x tet_goals; [Constraint: link_solve, piece_match]);
-// [other methods, several fragments: grid, contacts]; collide; finish; [Constraint:
-// piece_velocity]; stress; separation; load (the step's peak per node)); then either candidate
+// A step (FractureStep.cpp): step_begin; recentre; substeps x (predict; [several fragments:
+// grid, contacts]; iterations x (collide; colour runs x tet_goals; [Constraint: link_solve,
+// piece_match]); finish; [Constraint: piece_velocity]; stress; separation; load (the step's peak
+// per node)); [cutting methods: energy]; then either candidate
 // sort and cuts x (cut_select, which first finishes the cut before; [radius_connected:
 // cut_reach rounds | wave: cut_wave rounds]; cut_classify; cut_split; scan; cut_duplicate;
 // cut_rewrite), a last cut_select that only finishes, or [Constraint] constraint_update; the
@@ -65,21 +65,21 @@ struct FractureSettings {
     uint32_t maxIterations = 3;  // cuts per fracture event (the thesis' "max. fracture iterations")
     float fragility = 2.0f;      // secondary splits: crack nodes cut at tau / fragility (20)
     float radiusFactor = 3.0f;   // Radius: crack radius in mean edge lengths per unit of load / tau
-    float tauScale = 225.0f;     // load -> tau units (docs/fracture.md, the calibration)
+    float tauScale = 900.0f;     // load -> tau units (docs/fracture.md, the calibration)
     float waveToughness = 0.2f;  // Wave: G_c / gamma in tau units (the thesis gives neither)
     bool waveSplitBand = false;  // Wave: split the crossed band by side (Glondu) instead of detaching it (the thesis)
     uint32_t weakEvery = 10;     // Wave: about one tet in this many is weak
     uint32_t pieces = 64;        // Constraint: Voronoi pieces per body (0: every tet a piece)
     uint32_t pieceSeed = 1;      // Constraint: seed of the Voronoi sites (body b uses seed + b)
-    float linkScale = 0.4f;      // Constraint: threshold = link scale x tau x (m_A + m_B), N s
+    float linkScale = 0.9f;      // Constraint: threshold = link scale x tau x (m_A + m_B), N s
     float weakening = 0.975f;    // Constraint: threshold factor per broken neighbour (Listing 5)
     float weakeningFloor = 0.5f; // Constraint: neighbour weakening stops at this fraction of the threshold
     float wear = 0.0f;           // Constraint: share of a non-breaking impulse taken off the threshold (1: the thesis)
     bool contacts = true;        // contacts between bodies and fragments (node spheres on the grid)
     float contactRadius = 0.4f;  // node sphere radius in mean edge lengths of its body
     bool evaluateEveryStep = false;
-    uint32_t substeps = 20, iterations = 1;
-    float friction = 0.5f, damping = 0.0f; // Coulomb coefficient; velocity damping per second
+    uint32_t substeps = 20, iterations = 3; // iterations: walls and tets in turn (docs/fracture.md, *Energy*)
+    float friction = 0.5f, damping = 0.0f;  // Coulomb coefficient; velocity damping per second
     float timeStep = 1.0f / 60.0f;
     glm::vec3 gravity{0.0f, -10.0f, 0.0f};
     glm::vec3 domainMin{-5.0f, 0.0f, -5.0f}, domainMax{5.0f, 10.0f, 5.0f};
@@ -104,6 +104,14 @@ struct FractureReport {
     float maxDamage = 0.0f; // largest damage of a ductile body's node so far (1: its ductility is spent)
 };
 
+// What addMetrics() writes: sums over the nodes and tets (J unless noted).
+struct FractureMetrics {
+    float kinetic, escaped, notFinite, potential;       // escaped and not finite: node counts; potential -m g . x (world)
+    float dampingLoss, unused0, unused1, unused2;       // the energy the velocity damping took this step
+    float elasticBeforeCuts, elastic, unused3, unused4; // the tets' goal springs' energy before the step's cuts and now
+};
+static_assert(sizeof(FractureMetrics) == 48);
+
 class FractureBodies {
 public:
     FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
@@ -126,9 +134,9 @@ public:
     bool rebuiltLastStep() const { return rebuilt_; }
     // The flat-shaded tet faces for the mesh renderer (colour by fragment or stress).
     void addSurface(graph::RenderGraph& graph);
-    // The step's metrics reduced on the GPU and copied to `target` (one vec4: the nodes' kinetic
-    // energy in J, how many are outside [lo, hi], how many are not finite, 0), over the nodes
-    // as of the last afterStep(); record after addStep().
+    // The step's metrics reduced on the GPU and copied to `target` (FractureMetrics, 48 bytes),
+    // over the nodes as of the last afterStep(); record after addStep(), or alone for the state
+    // as it is.
     void addMetrics(graph::RenderGraph& graph, const glm::vec3& lo, const glm::vec3& hi, const gpu::Buffer& target);
 
     uint32_t tetCount() const { return tets_; }
@@ -151,6 +159,8 @@ public:
     const gpu::Buffer& tets() const { return tetBuffer_; }
     const gpu::Buffer& labels() const { return labels_; }
     const gpu::Buffer& nodeData() const { return nodeData_; }
+    const gpu::Buffer& restNodes() const { return restNodes_; } // vec4 per node: rest position (body frame), body
+    const gpu::Buffer& tetInfo() const { return tetInfo_; }     // vec4 per tet: body, density, stiffness E L, yield
     const gpu::Buffer& peakLoads() const { return peak_; }      // vec4 per node: crack normal, the step's peak load
     const gpu::Buffer& tetDamage() const { return tetDamage_; } // vec4 per tet: ductile damage, 1 / ductility
     const gpu::Buffer& nodeFlags() const { return nodeFlags_; }
@@ -169,6 +179,8 @@ private:
     void addPieceMatch(graph::RenderGraph& graph); // the Constraint method's pieces rigid
     void addPieceVelocity(graph::RenderGraph& graph);
     void addContacts(graph::RenderGraph& graph);
+    void addCollide(graph::RenderGraph& graph);                       // the domain's walls (fracture/collide)
+    void addElasticEnergy(graph::RenderGraph& graph, uint32_t stage); // fracture/energy
     StressInputs stressInputs() const;
 
     gpu::Context& context_;
@@ -198,6 +210,9 @@ private:
     std::optional<sim::Reduce> reduce_;
     gpu::Buffer metricTerms_, metricTotal_; // fracture/metrics' vec4 per node and their sums
     gpu::Buffer origins_, shifts_;          // per node: its fragment's origin; fracture/recentre's scratch
+    gpu::Buffer ledger_, tetEnergy_;        // per node: energy taken this step; per tet: elastic energy
+    gpu::Buffer ledgerTotal_, elasticTotal_;
+    bool energyBeforeCuts_ = false; // addStep() measured the elastic energy before its cuts
     std::optional<TetStress> stress_;
 };
 

@@ -59,7 +59,7 @@ private:
 // and parameters on the GPU; one body with `material`'s tau, and tauScale `tauScale`.
 struct TetMeshBuffers {
     TetMeshBuffers(gpu::Context& context, graph::RenderGraph& graph, const TetMesh& mesh, const Material& material,
-                   SeparationMode mode, const std::vector<Material>& materials = {}, float tauScale = 225.0f);
+                   SeparationMode mode, const std::vector<Material>& materials = {}, float tauScale = 900.0f);
     StressInputs inputs(const gpu::Buffer& positions, const gpu::Buffer& velocities) const;
     gpu::Buffer params, tets, rest, material, tetInfo, damage, bodyInfo, slots, nodeStart, heads;
     uint32_t tetCount = 0, nodeCount = 0;

@@ -899,8 +899,8 @@ TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
     // The cone (424 tets) lands at about step 58: it breaks, and the run reports it.
     const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/fracture_cone.json";
     const fs::path out = dir / "cone";
-    const Result r =
-        floe("run " + scene + " --steps 66 --frames 2 --width 320 --height 180 --quiet --timers pass --out " + out.string());
+    const Result r = floe("run " + scene + " --steps 66 --frames 2 --width 320 --height 180 --quiet --timers pass --plots --out " +
+                          out.string());
     ASSERT_EQ(r.status, 0) << r.output;
     const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
     EXPECT_EQ(summary["kind"], "fracture");
@@ -910,8 +910,18 @@ TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
     EXPECT_GT(summary["nodes_final"].get<int>(), summary["nodes_initial"].get<int>());
     const std::string csv = readFile(out / "metrics.csv");
     for (const char* column : {"fragments", "fracture_events", "max_separation", "max_damage", "gpu_ms:fracture/tet_goals",
-                               "gpu_ms:fracture/stress", "gpu_ms:fracture/cut_classify"})
+                               "gpu_ms:fracture/stress", "gpu_ms:fracture/cut_classify", "potential_energy", "elastic_energy",
+                               "damping_loss", "fracture_loss", "contact_loss", "solver_loss"})
         EXPECT_NE(csv.find(column), std::string::npos) << column;
+    // The energy account (FractureTest checks its terms): the drop's potential energy at the
+    // start, energy lost at the impact, and every term in the summary.
+    const nlohmann::json& energy = summary["energy"];
+    EXPECT_GT(energy["initial_J"].get<double>(), 0.0) << energy.dump();
+    EXPECT_LT(energy["final_J"].get<double>(), energy["initial_J"].get<double>()) << energy.dump();
+    EXPECT_GT(energy["contact_loss_J"].get<double>(), 0.0) << energy.dump();
+    for (const char* key : {"damping_loss_J", "fracture_loss_J", "solver_loss_J", "most_gained_J"})
+        EXPECT_TRUE(energy.contains(key)) << key;
+    for (const char* name : {"fracture.png", "energy_account.png", "energy_dt.png"}) expectPlot(out / "plots" / name);
     EXPECT_TRUE(fs::exists(out / "frame_0001.png"));
     // Bad fracture input names the file and the key; --set reaches the Fracture section.
     const fs::path bad = writeScene(dir, "bad.json", R"({"Configuration": {}, "FractureBodies": [{"shape": "cube",

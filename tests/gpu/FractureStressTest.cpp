@@ -30,7 +30,7 @@ struct Result {
 class FractureStressTest : public test::GpuTest {
 protected:
     Result evaluate(const TetMesh& mesh, const std::vector<glm::vec3>& x, const std::vector<glm::vec3>& v, const Material& material,
-                    SeparationMode mode, float tauScale = 225.0f)
+                    SeparationMode mode, float tauScale = 900.0f)
     {
         const TetMeshBuffers buffers(context(), graph(), mesh, material, mode, {}, tauScale);
         TetStress stress(context(), shaders(), buffers.tetCount, buffers.nodeCount);

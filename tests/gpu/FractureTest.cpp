@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "FractureReference.h"
 #include "GpuTest.h"
 #include "fracture/FractureBodies.h"
 #include "fracture/Pieces.h"
@@ -73,6 +74,17 @@ protected:
             r = bodies.afterStep(graph());
         }
         return r;
+    }
+    // The metrics of the state as it is (FractureBodies::addMetrics), or of a step recorded with it.
+    FractureMetrics measure(FractureBodies& bodies, bool step = false)
+    {
+        gpu::Buffer readback(context(), {"test fracture metrics", sizeof(FractureMetrics), gpu::MemoryKind::Readback});
+        if (step) bodies.addStep(graph());
+        bodies.addMetrics(graph(), glm::vec3(-1e3f), glm::vec3(1e3f), readback);
+        graph().addHostRead(readback);
+        submit();
+        if (step) bodies.afterStep(graph());
+        return readback.readVector<FractureMetrics>(1)[0];
     }
     // World positions: each node's position relative to its fragment's origin, plus the origin.
     std::vector<glm::vec4> worldPositions(FractureBodies& bodies)
@@ -170,7 +182,7 @@ TEST_F(FractureTest, FreeFallNeverFracturesAndFollowsGravity)
 // lost the spin's corrections to float rounding far from the origin (5 m: 3 % of the momentum
 // and angular momentum and 1.4 % of the energy in 30 steps; 50 m: the energy swung by a third
 // within 2 s); relative to the fragment's origin (fracture/recentre) the body behaves alike at
-// 5, 50 and 500 m.
+// 5, 50 and 500 m. The energy is kinetic plus elastic (the spin stretches the body).
 TEST_F(FractureTest, FreeSpinningBodyKeepsMomentumAngularMomentumAndEnergy)
 {
     for (const float far : {5.0f, 50.0f, 500.0f}) {
@@ -205,24 +217,33 @@ TEST_F(FractureTest, FreeSpinningBodyKeepsMomentumAngularMomentumAndEnergy)
                 const glm::dvec3 p = double(data[n].y) * glm::dvec3(v[n]);
                 t.momentum += p;
                 t.angular += glm::cross(glm::dvec3(x[n]) - centre, p);
-                t.energy += 0.5 * data[n].y * glm::dot(glm::dvec3(v[n]), glm::dvec3(v[n]));
             }
+            // Kinetic plus elastic: the spin stretches the body, and the stretch rings.
+            const FractureMetrics m = measure(bodies);
+            t.energy = double(m.kinetic) + double(m.elastic);
             return t;
         };
         const Totals start = totals();
-        double momentum = 0, angular = 0, energy = 0;
+        double momentum = 0, angular = 0, energy = 0, gained = 0;
         for (int step = 1; step <= 30; ++step) {
             run(bodies, 1);
             const Totals now = totals();
             momentum = std::max(momentum, glm::length(now.momentum - start.momentum) / glm::length(start.momentum));
             angular = std::max(angular, glm::length(now.angular - start.angular) / glm::length(start.angular));
-            energy = std::max(energy, std::fabs(now.energy - start.energy) / start.energy);
+            energy = std::max(energy, (start.energy - now.energy) / start.energy);
+            gained = std::max(gained, (now.energy - start.energy) / start.energy);
         }
-        std::printf("spinning body %g m out, 30 steps: momentum %.3f %%, angular momentum %.3f %%, energy %.3f %%\n", far,
-                    100.0 * momentum, 100.0 * angular, 100.0 * energy);
+        std::printf("spinning body %g m out, 30 steps: momentum %.3f %%, angular momentum %.3f %%, energy lost %.3f %%, "
+                    "gained %.3f %%\n",
+                    far, 100.0 * momentum, 100.0 * angular, 100.0 * energy, 100.0 * gained);
         EXPECT_LT(momentum, 0.05);
         EXPECT_LT(angular, 0.05);
-        EXPECT_LT(energy, 0.02);
+        // Measured: the spin gains 1.1-2.9 % (kinetic plus elastic) with three iterations of walls
+        // and tets per substep, 0.4-1.3 % with one (which made energy at impacts instead:
+        // DropsGainNoEnergyAndLoseItAtTheImpact). The corner springs' multipliers, accumulated
+        // over a substep's iterations, likely keep the direction of the first one while the tet turns.
+        EXPECT_LT(energy, 0.04);
+        EXPECT_LT(gained, 0.04);
     }
 }
 
@@ -346,7 +367,7 @@ TEST_F(FractureTest, DuctileNodesCrackOnlyOnceTheirDuctilityIsSpent)
         FractureSettings s;
         s.domainMin = glm::vec3(-10.0f, 0.0f, -10.0f);
         s.domainMax = glm::vec3(10.0f, 20.0f, 10.0f);
-        s.tauScale = 300.0f;
+        s.tauScale = 1200.0f;
         FractureBodyInstance iron = body(TetShape::Cube, 6, "iron", glm::vec3(0.0f, 5.0f, 0.0f), 0.7f);
         ASSERT_GT(iron.material.yield, 0.0f);
         iron.material.ductility = ductility;
@@ -523,14 +544,110 @@ TEST_F(FractureTest, ReducedMetricsMatchTheNodes)
     }
     ASSERT_GT(outside, 10);
     ASSERT_LT(outside, int(n) - 10);
-    gpu::Buffer readback(context(), {"test fracture metrics", 16, gpu::MemoryKind::Readback});
+    gpu::Buffer readback(context(), {"test fracture metrics", sizeof(FractureMetrics), gpu::MemoryKind::Readback});
     bodies.addMetrics(graph(), lo, hi, readback);
     graph().addHostRead(readback);
     submit();
-    const glm::vec4 m = readback.readVector<glm::vec4>(1)[0];
-    EXPECT_NEAR(m.x, kinetic, 1e-5 * kinetic);
-    EXPECT_EQ(m.y, float(outside));
-    EXPECT_EQ(m.z, 1.0f);
+    const FractureMetrics m = readback.readVector<FractureMetrics>(1)[0];
+    EXPECT_NEAR(m.kinetic, kinetic, 1e-5 * kinetic);
+    EXPECT_EQ(m.escaped, float(outside));
+    EXPECT_EQ(m.notFinite, 1.0f);
+}
+
+// The energy terms of the account (issue 17 item 3) against the CPU: the potential energy
+// -m g . x and the elastic energy of the tets' goal springs (tests/reference, double precision,
+// its own polar decomposition) of a stretched bar; the cut that breaks it splits nodes where they
+// are, so the elastic energy before and after the cuts is the same; and the velocity damping
+// takes exactly the kinetic energy a free, undeformed flight loses.
+TEST_F(FractureTest, EnergyTermsMatchTheCpu)
+{
+    FractureSettings s = freeFlight();
+    s.evaluateEveryStep = true;
+    s.maxIterations = 0;
+    FractureBodyInstance b = body(TetShape::Cuboid, 8, "glass", glm::vec3(0.5f, 5.0f, -0.3f), 0.0f, glm::vec3(3.0f, 1.0f, 1.0f));
+    stretch(b, glm::vec3(1.0f, 0.0f, 0.0f), 0.05f);
+    FractureBodies bodies(context(), shaders(), graph(), {b}, s);
+    const FractureMetrics start = measure(bodies);
+    {
+        const uint32_t n = bodies.nodeCount();
+        const std::vector<glm::vec4> x = worldPositions(bodies);
+        const std::vector<glm::vec4> rest = download<glm::vec4>(bodies.restNodes(), n);
+        const std::vector<glm::vec4> data = download<glm::vec4>(bodies.nodeData(), n);
+        const std::vector<glm::uvec4> tets = download<glm::uvec4>(bodies.tets(), bodies.tetCount());
+        const std::vector<glm::vec4> info = download<glm::vec4>(bodies.tetInfo(), bodies.tetCount());
+        double potential = 0, elastic = 0;
+        for (uint32_t k = 0; k < n; ++k) potential -= double(data[k].y) * glm::dot(glm::dvec3(s.gravity), glm::dvec3(x[k]));
+        for (size_t t = 0; t < tets.size(); ++t) {
+            glm::dvec3 r[4], p[4];
+            double m[4];
+            for (int i = 0; i < 4; ++i) {
+                r[i] = glm::dvec3(rest[tets[t][i]]);
+                p[i] = glm::dvec3(x[tets[t][i]]);
+                m[i] = 1.0 / double(x[tets[t][i]].w);
+            }
+            elastic += reference::tetGoalEnergy(r, p, m, info[t].z);
+        }
+        ASSERT_GT(elastic, 1e3);
+        EXPECT_NEAR(start.potential, potential, 1e-5 * std::abs(potential));
+        EXPECT_NEAR(start.elastic, elastic, 2e-3 * elastic);
+        EXPECT_EQ(start.kinetic, 0.0f);
+        EXPECT_EQ(start.dampingLoss, 0.0f);
+    }
+    const FractureMetrics step = measure(bodies, true);
+    ASSERT_GE(bodies.report().cuts, 1u);
+    EXPECT_EQ(step.elasticBeforeCuts, step.elastic) << "a cut splits nodes where they are";
+
+    // Damping: a rigid translation without gravity loses (1 - d dt)^2 of its kinetic energy per
+    // substep, all of it booked to the damping.
+    FractureSettings d = freeFlight();
+    d.gravity = glm::vec3(0.0f);
+    d.damping = 3.0f;
+    d.method = FractureMethod::None;
+    FractureBodyInstance moving = body(TetShape::Cube, 4, "iron", glm::vec3(0.0f, 5.0f, 0.0f));
+    moving.velocity = glm::vec3(2.0f, -1.0f, 0.5f);
+    FractureBodies flying(context(), shaders(), graph(), {moving}, d);
+    const FractureMetrics before = measure(flying);
+    const FractureMetrics after = measure(flying, true);
+    const double factor = std::pow(1.0 - double(d.damping) * d.timeStep / d.substeps, 2.0 * d.substeps);
+    EXPECT_NEAR(after.kinetic, before.kinetic * factor, 1e-4 * before.kinetic);
+    EXPECT_NEAR(after.dampingLoss, before.kinetic * (1.0 - factor), 1e-3 * before.kinetic * (1.0 - factor));
+    EXPECT_NEAR(after.elastic, 0.0, 1e-6 * before.kinetic);
+}
+
+// A glass and an iron cube dropped from 5 m onto an edge (the scenes' case): the mechanical
+// energy plus what the damping took never exceeds the initial energy, and the impact takes
+// energy. With one iteration of walls and tets per substep the glass drop held 1.23 and the iron
+// drop 1.64 times its initial energy in the step it landed: the check catches energy made from
+// nothing (docs/fracture.md, *Energy*).
+TEST_F(FractureTest, DropsGainNoEnergyAndLoseItAtTheImpact)
+{
+    for (const uint32_t iterations : {3u, 1u}) {
+        for (const char* material : {"glass", "iron"}) {
+            FractureSettings s;
+            s.domainMin = glm::vec3(-10.0f, 0.0f, -10.0f);
+            s.domainMax = glm::vec3(10.0f, 20.0f, 10.0f);
+            s.method = FractureMethod::None;
+            s.iterations = iterations;
+            FractureBodies bodies(context(), shaders(), graph(),
+                                  {body(TetShape::Cube, 6, material, glm::vec3(0.0f, 5.0f, 0.0f), 0.7f)}, s);
+            const FractureMetrics start = measure(bodies);
+            const double initial = double(start.kinetic) + start.potential + start.elastic;
+            double damping = 0, gained = 0, last = initial;
+            for (int k = 0; k < 84; ++k) {
+                const FractureMetrics m = measure(bodies, true);
+                damping += m.dampingLoss;
+                last = double(m.kinetic) + m.potential + m.elastic;
+                gained = std::max(gained, (last + damping - initial) / initial);
+            }
+            SCOPED_TRACE(fmt::format("{}, {} iterations", material, iterations));
+            if (iterations == 1) {
+                EXPECT_GT(gained, 0.1);
+                continue;
+            }
+            EXPECT_LT(gained, 0.01);
+            EXPECT_LT(last, 0.9 * initial) << "the impact takes energy";
+        }
+    }
 }
 
 TEST_F(FractureTest, WaveDetachesTheCrossedBandOrSplitsIt)
@@ -683,6 +800,7 @@ TEST_F(FractureTest, ConstraintPiecesMoveAsRigidBodies)
     for (FractureMethod method : {FractureMethod::Constraint, FractureMethod::None}) {
         FractureSettings s = freeFlight();
         s.method = method;
+        s.iterations = 1; // elastic tets ring most with one (three relax the stretch within the step)
         s.pieces = 12;
         s.pieceSeed = 1;
         s.linkScale = 1e9f;
@@ -775,6 +893,7 @@ TEST_F(FractureTest, ConnectedRadiusNeverCrossesTheGapOfAFork)
         s.maxIterations = 1;
         s.radiusFactor = radiusFactor;
         s.tauScale = 300.0f;
+        s.iterations = 1; // the load this geometry was laid out for (a test of the cut's reach, not the dynamics)
         return s;
     };
     // The radius is radiusFactor x mean edge x load / tau: aim at 0.8 m from the probe's load.
@@ -811,7 +930,7 @@ TEST_F(FractureTest, ConnectedRadiusNeverCrossesTheGapOfAFork)
 
 TEST_F(FractureTest, ConstraintMethodIronConeHoldsWhileGlassBreaks)
 {
-    // The Constraint method's calibration (docs/fracture.md: link scale 0.4, wear 0): the cone of
+    // The Constraint method's calibration (docs/fracture.md: link scale 0.9, wear 0): the cone of
     // fracture_cone.json (landing on its side near the tip) dropped from height 5 keeps every
     // piece together as iron (tau 24.82) and breaks as glass (tau 6.01); fragments equal the
     // components over tets and intact links.

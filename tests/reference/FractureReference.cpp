@@ -167,4 +167,35 @@ std::vector<NodeTensor> nodeSeparation(const std::vector<glm::dvec3>& restNodes,
     return out;
 }
 
+double tetGoalEnergy(const glm::dvec3 rest[4], const glm::dvec3 x[4], const double mass[4], double stiffness)
+{
+    double M = 0;
+    glm::dvec3 c(0.0), c0(0.0);
+    for (int i = 0; i < 4; ++i) {
+        M += mass[i];
+        c += mass[i] * x[i];
+        c0 += mass[i] * rest[i];
+    }
+    c /= M;
+    c0 /= M;
+    glm::dmat3 A(0.0);
+    for (int i = 0; i < 4; ++i) A += mass[i] * glm::outerProduct(x[i] - c, rest[i] - c0);
+    // Polar rotation by Higham's iteration R <- (R + R^-T) / 2, which converges to the orthogonal
+    // factor of an invertible A (a proper rotation for det A > 0).
+    glm::dmat3 R = A;
+    for (int k = 0; k < 100; ++k) {
+        const glm::dmat3 next = 0.5 * (R + glm::transpose(glm::inverse(R)));
+        double change = 0;
+        for (int a = 0; a < 3; ++a) change += glm::length(next[a] - R[a]);
+        R = next;
+        if (change < 1e-14) break;
+    }
+    double U = 0;
+    for (int i = 0; i < 4; ++i) {
+        const glm::dvec3 C = x[i] - (c + R * (rest[i] - c0));
+        U += 0.5 * (4.0 * stiffness * mass[i] / M) * glm::dot(C, C);
+    }
+    return U;
+}
+
 } // namespace floe::reference

@@ -44,4 +44,10 @@ std::vector<NodeTensor> nodeSeparation(const std::vector<glm::dvec3>& restNodes,
                                        const std::vector<glm::dvec3>& x, const std::vector<glm::dvec3>& v, const glm::dvec4& lame,
                                        bool eq16, double yieldStress = 0.0);
 
+// The elastic energy of a tet's goal springs (shaders/fracture/tet_goals): with the corners'
+// masses m_i, c and c0 the mass-weighted centroids and R the rotation of the polar decomposition
+// of A = sum m_i (x_i - c)(rest_i - c0)^T (A with a positive determinant: not inverted), the
+// goals g_i = c + R (rest_i - c0) and U = sum_i (4 k m_i / M) |x_i - g_i|^2 / 2.
+double tetGoalEnergy(const glm::dvec3 rest[4], const glm::dvec3 x[4], const double mass[4], double stiffness);
+
 } // namespace floe::reference
