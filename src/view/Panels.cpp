@@ -331,7 +331,7 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
             changed |= ImGui::SliderFloat("wear (1: the thesis)", &f.wear, 0.0f, 1.0f);
         }
         changed |= ImGui::Checkbox("contacts between fragments", &f.contacts);
-        changed |= ImGui::SliderFloat("tau scale", &f.tauScale, 1.0f, 1000.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
+        changed |= ImGui::SliderFloat("tau scale", &f.tauScale, 1.0f, 10000.0f, "%.1f", ImGuiSliderFlags_Logarithmic);
         changed |= ImGui::Checkbox("evaluate every step (else on contact)", &f.evaluateEveryStep);
         changed |= ImGui::SliderFloat("friction", &f.friction, 0.0f, 2.0f);
         int colours = int(f.colourMode);
