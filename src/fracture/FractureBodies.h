@@ -6,8 +6,8 @@
 // (connected components). The Constraint method instead pre-fractures the bodies into pieces
 // (Pieces.h), rigid bodies held by breakable links. Every pass goes through the render graph.
 //
-// A step (FractureStep.cpp): step_begin; recentre; substeps x (predict; [several fragments:
-// grid, contacts]; iterations x (collide; colour runs x tet_goals; [Constraint: link_solve,
+// A step (FractureStep.cpp): step_begin; recentre; substeps x (predict; iterations x ([several
+// fragments: grid, contacts]; collide; colour runs x tet_goals; [Constraint: link_solve,
 // piece_match]); finish; [Constraint: piece_velocity]; stress; separation; load (the step's peak
 // per node)); [cutting methods: energy]; then either candidate
 // sort and cuts x (cut_select, which first finishes the cut before; [radius_connected:
