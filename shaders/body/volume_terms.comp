@@ -4,7 +4,7 @@
 // (7.9)-(7.11)); positions relative to the body's origin (sum n_i = 0 on a closed surface, so
 // the sum is unchanged and float32 keeps its digits far from the world's origin).
 //   stage 0 (correction): (x . n, need (bodyVolumeNeed: |c| and the interior joint), v . n, 0)
-//   stage 1 (measurement): (x . n, |c|, kinetic energy m |v|^2 / 2, 0)
+//   stage 1 (measurement): (x . n, |c|, kinetic energy m |v|^2 / 2, potential energy -m g . x (world))
 #include "body/body_common.glsl"
 
 layout(push_constant) uniform Push { BodyPush push; };
@@ -27,8 +27,10 @@ void main()
     const vec3 n = FLOE_LOAD_VEC4(normals, i).xyz;
     if (push.stage == 1u) {
         const vec3 v = FLOE_LOAD_VEC4(velocities, i).xyz;
-        const float kinetic = 0.5 * FLOE_LOAD_VEC4(positions, i).w * dot(v, v);
-        FLOE_STORE_VEC4(terms, i, vec4(dot(x, n), FLOE_LOAD_VEC4(displacement, i).w, kinetic, 0.0));
+        const vec4 world = FLOE_LOAD_VEC4(positions, i); // w: mass
+        const float kinetic = 0.5 * world.w * dot(v, v);
+        const float potential = -world.w * dot(params.gravity.xyz, world.xyz);
+        FLOE_STORE_VEC4(terms, i, vec4(dot(x, n), FLOE_LOAD_VEC4(displacement, i).w, kinetic, potential));
         return;
     }
     const vec4 joint = FLOE_LOAD_VEC4(joints, i);

@@ -6,38 +6,38 @@
 
 #define BODY_GROUP_SIZE 128
 
-#define BODY_BIND_PARAMS 0              // uniform buffer: BodyParams
-#define BODY_BIND_POSITIONS 1           // vec4 per particle: xyz m (world), w mass kg
-#define BODY_BIND_VELOCITIES 2          // vec4 per particle: xyz m/s
-#define BODY_BIND_PREVIOUS 3            // vec4 per particle: position at the start of the step
-#define BODY_BIND_REST 4                // vec4 per particle: rest position in the body's local frame, w body index
-#define BODY_BIND_BODY_RANGE 5          // uvec4 per body: first particle, count
-#define BODY_BIND_BODY_DATA 6           // vec4 per body: local scale (1/m), rest volume m^3, particle mass kg
-#define BODY_BIND_SCAN 7                // scanned records (3 vec4 per particle, or 1)
-#define BODY_BIND_SCAN_B 8              // a second scanned record stream (1 vec4 per particle)
-#define BODY_BIND_OUT 9                 // records written for the next scan (3 vec4 or 1 per particle)
-#define BODY_BIND_REGION_INFO 10        // vec4 per region: M kg, member count, extra point distance (local), 0
-#define BODY_BIND_REGION_CENTRE 11      // vec4 per region: rest centre t0 (local)
-#define BODY_BIND_REGION_START 12       // uint per region + 1: first interval
-#define BODY_BIND_INTERVALS 13          // uint pairs: first, last particle of each interval (inclusive)
-#define BODY_BIND_HEADS 14              // uint per particle: 1 at a path start
-#define BODY_BIND_NORMALS 15            // vec4 per particle: area-weighted normal sum (m^2), world
-#define BODY_BIND_REST_NORMALS 16       // vec4 per particle: unit rest normal
-#define BODY_BIND_WARM 17               // 3 vec4 per region: Jacobi warm start V (columns)
-#define BODY_BIND_INCIDENT_START 18     // uint per particle + 1
-#define BODY_BIND_INCIDENT 19           // uint: triangle ids
-#define BODY_BIND_TRIANGLES 20          // uvec4 per triangle: particle indices
-#define BODY_BIND_FLAGS 21              // uint per particle: 1 if a contact moved it this step
-#define BODY_BIND_DISPLACEMENT 22       // vec4 per particle: shape-matching displacement c (m), w |c|
-#define BODY_BIND_METRICS 23            // vec4 per body: volume error (V - V0) / V0, V m^3, rigid error, kinetic energy J
-#define BODY_BIND_ORIGINS 24            // vec4 per body: origin of the local frame this step (m)
-#define BODY_BIND_SORTED 25             // uint per sorted slot: particle (the contact grid)
-#define BODY_BIND_CELL_START 26         // uint per cell + 1: first sorted slot
-#define BODY_BIND_OUT_VELOCITIES 27     // contacts: velocities written (positions go to BODY_BIND_OUT)
-#define BODY_BIND_CENTROIDS 28          // vec4 per region: centroid t (local frame) of the last shape matching
-#define BODY_BIND_WEIGHTS 29            // vec4 per particle: x volume weight w (7.14), smoothed
-#define BODY_BIND_ADJ_START 30          // uint per particle + 1: first 1-ring neighbour
-#define BODY_BIND_ADJ 31                // uint: 1-ring neighbours
+#define BODY_BIND_PARAMS 0          // uniform buffer: BodyParams
+#define BODY_BIND_POSITIONS 1       // vec4 per particle: xyz m (world), w mass kg
+#define BODY_BIND_VELOCITIES 2      // vec4 per particle: xyz m/s
+#define BODY_BIND_PREVIOUS 3        // vec4 per particle: position at the start of the step
+#define BODY_BIND_REST 4            // vec4 per particle: rest position in the body's local frame, w body index
+#define BODY_BIND_BODY_RANGE 5      // uvec4 per body: first particle, count
+#define BODY_BIND_BODY_DATA 6       // vec4 per body: local scale (1/m), rest volume m^3, particle mass kg
+#define BODY_BIND_SCAN 7            // scanned records (3 vec4 per particle, or 1)
+#define BODY_BIND_SCAN_B 8          // a second scanned record stream (1 vec4 per particle)
+#define BODY_BIND_OUT 9             // records written for the next scan (3 vec4 or 1 per particle)
+#define BODY_BIND_REGION_INFO 10    // vec4 per region: M kg, member count, extra point distance (local), 0
+#define BODY_BIND_REGION_CENTRE 11  // vec4 per region: rest centre t0 (local)
+#define BODY_BIND_REGION_START 12   // uint per region + 1: first interval
+#define BODY_BIND_INTERVALS 13      // uint pairs: first, last particle of each interval (inclusive)
+#define BODY_BIND_HEADS 14          // uint per particle: 1 at a path start
+#define BODY_BIND_NORMALS 15        // vec4 per particle: area-weighted normal sum (m^2), world
+#define BODY_BIND_REST_NORMALS 16   // vec4 per particle: unit rest normal
+#define BODY_BIND_WARM 17           // 3 vec4 per region: Jacobi warm start V (columns)
+#define BODY_BIND_INCIDENT_START 18 // uint per particle + 1
+#define BODY_BIND_INCIDENT 19       // uint: triangle ids
+#define BODY_BIND_TRIANGLES 20      // uvec4 per triangle: particle indices
+#define BODY_BIND_FLAGS 21          // uint per particle: 1 if a contact moved it this step
+#define BODY_BIND_DISPLACEMENT 22   // vec4 per particle: shape-matching displacement c (m), w |c|
+#define BODY_BIND_METRICS 23        // vec4 per body: volume error (V - V0) / V0, potential energy J, rigid error, kinetic energy J
+#define BODY_BIND_ORIGINS 24        // vec4 per body: origin of the local frame this step (m)
+#define BODY_BIND_SORTED 25         // uint per sorted slot: particle (the contact grid)
+#define BODY_BIND_CELL_START 26     // uint per cell + 1: first sorted slot
+#define BODY_BIND_OUT_VELOCITIES 27 // contacts: velocities written (positions go to BODY_BIND_OUT)
+#define BODY_BIND_CENTROIDS 28      // vec4 per region: centroid t (local frame) of the last shape matching
+#define BODY_BIND_WEIGHTS 29        // vec4 per particle: x volume weight w (7.14), smoothed
+#define BODY_BIND_ADJ_START 30      // uint per particle + 1: first 1-ring neighbour
+#define BODY_BIND_ADJ 31            // uint: 1-ring neighbours
 #define BODY_BIND_OBSTACLE_TRIANGLES 33 // vec4 x3 per static triangle: a, b, c (xyz m); a.w unused
 #define BODY_BIND_OBSTACLE_CELLS 34     // uint per obstacle grid cell + 1: first entry
 #define BODY_BIND_OBSTACLE_ENTRIES 35   // uint: triangle ids per cell

@@ -199,7 +199,8 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
                                         "gpu_ms_total",
                                         "volume_error_max",
                                         "volume_error_avg",
-                                        "rigid_error_max"};
+                                        "rigid_error_max",
+                                        "potential_energy"};
     std::vector<std::string> gpuColumns;
     std::unique_ptr<io::CsvWriter> csv;
     const std::vector<uint64_t> pictureSteps = pictureSchedule(steps, frameCount);
@@ -261,11 +262,12 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
             ++nextPicture;
         }
         const std::vector<glm::vec4> m = readback.readVector<glm::vec4>(bodies.bodyCount());
-        double maxVolume = 0, sumVolume = 0, maxRigid = 0, kinetic = 0;
+        double maxVolume = 0, sumVolume = 0, maxRigid = 0, kinetic = 0, potential = 0;
         bool finite = true;
         for (uint32_t b = 0; b < bodies.bodyCount(); ++b) {
             finite = finite && std::isfinite(m[b].x) && std::isfinite(m[b].z) && std::isfinite(m[b].w);
             kinetic += m[b].w;
+            potential += m[b].y;
             if (std::fabs(m[b].x) >= std::fabs(maxVolume)) maxVolume = m[b].x;
             sumVolume += m[b].x;
             maxRigid = std::max(maxRigid, double(m[b].z));
@@ -281,6 +283,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         csv->set("volume_error_max", maxVolume);
         csv->set("volume_error_avg", sumVolume / bodies.bodyCount());
         csv->set("rigid_error_max", maxRigid);
+        csv->set("potential_energy", potential);
         csv->endRow();
         gpuTotal += ms;
         volumeStat.add(std::fabs(maxVolume));

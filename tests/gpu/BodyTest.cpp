@@ -202,10 +202,10 @@ TEST_F(BodyTest, RigidMotionKeepsGoalsOnPositionsFarFromTheOrigin)
     }
 }
 
-// Each body's kinetic energy in the step's metrics (summed by the volume measurement's scan)
-// against the CPU's sum of m |v|^2 / 2 over its particles: two bodies falling, thrown and
-// spinning, hitting the floor and each other.
-TEST_F(BodyTest, MetricsCarryEachBodysKineticEnergy)
+// Each body's kinetic and potential energy in the step's metrics (summed by the volume
+// measurement's scan) against the CPU's sums of m |v|^2 / 2 and -m g . x over its particles: two
+// bodies falling, thrown and spinning, hitting the floor and each other.
+TEST_F(BodyTest, MetricsCarryEachBodysKineticAndPotentialEnergy)
 {
     BodySettings s;
     s.domainMin = glm::vec3(-2.0f, 0.0f, -2.0f);
@@ -231,12 +231,17 @@ TEST_F(BodyTest, MetricsCarryEachBodysKineticEnergy)
         for (uint32_t body = 0; body < 2; ++body) {
             const uint32_t first = bodies.firstParticle()[body];
             const uint32_t end = body + 1 < 2 ? bodies.firstParticle()[body + 1] : bodies.particleCount();
-            double kinetic = 0;
-            for (uint32_t i = first; i < end; ++i) kinetic += 0.5 * double(x[i].w) * glm::dot(glm::dvec3(v[i]), glm::dvec3(v[i]));
+            double kinetic = 0, potential = 0;
+            for (uint32_t i = first; i < end; ++i) {
+                kinetic += 0.5 * double(x[i].w) * glm::dot(glm::dvec3(v[i]), glm::dvec3(v[i]));
+                potential -= double(x[i].w) * glm::dot(glm::dvec3(s.gravity), glm::dvec3(x[i]));
+            }
             SCOPED_TRACE(fmt::format("step {}, body {}", step, body));
             EXPECT_GT(kinetic, 0.0);
+            EXPECT_GT(potential, 0.0); // above the floor at y = 0
             // Float32 partial sums over a few hundred particles: a part in 1e5.
             EXPECT_NEAR(m[body].w, kinetic, 1e-5 * kinetic + 1e-9);
+            EXPECT_NEAR(m[body].y, potential, 1e-5 * potential);
         }
     }
 }
