@@ -16,7 +16,7 @@ FLOE_RW_VEC4(FRACTURE_BIND_NODE_DATA, nodeData);
 FLOE_RW_VEC4(FRACTURE_BIND_PEAK, peak);
 FLOE_RW_UINT(FRACTURE_BIND_LABELS, labels);
 FLOE_RW_UINT(FRACTURE_BIND_NODE_FLAGS, flags);
-FLOE_OUT_VEC4(FRACTURE_BIND_LEDGER, ledger);
+FLOE_OUT_FLOAT(FRACTURE_BIND_LEDGER, ledger);
 FRACTURE_STATE_BLOCK;
 
 void main()
@@ -33,7 +33,7 @@ void main()
     FLOE_STORE_VEC4(nodeData, copy, FLOE_RW_LOAD_VEC4(nodeData, n));
     FLOE_STORE_VEC4(peak, copy, FLOE_RW_LOAD_VEC4(peak, n));
     FLOE_STORE_UINT(labels, copy, FLOE_RW_LOAD_UINT(labels, n));
-    FLOE_STORE_VEC4(ledger, copy, vec4(0.0)); // the original keeps what its step took
+    FLOE_STORE_FLOAT(ledger, copy, 0.0); // the original keeps what its step took
     const uint f = FLOE_RW_LOAD_UINT(flags, n) | FRACTURE_NODE_CRACK;
     FLOE_STORE_UINT(flags, n, f);
     FLOE_STORE_UINT(flags, copy, f);

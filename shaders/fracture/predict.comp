@@ -1,7 +1,7 @@
 #version 460
 // Substep begin (one thread per node): gravity, damping, the predicted position p = x + v dt.
 // Nodes of inverse mass 0 stay. The first substep also clears the nodes' contact flags, peak
-// loads and energy ledger; the kinetic energy the damping takes goes into the ledger's x.
+// loads and energy ledger; the kinetic energy the damping takes goes into the ledger.
 #include "fracture/fracture_common.glsl"
 
 FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
@@ -9,7 +9,7 @@ FLOE_RW_VEC4(FRACTURE_BIND_VELOCITIES, velocities);
 FLOE_OUT_VEC4(FRACTURE_BIND_PREDICTED, predicted);
 FLOE_RW_UINT(FRACTURE_BIND_NODE_FLAGS, flags);
 FLOE_OUT_VEC4(FRACTURE_BIND_PEAK, peak);
-FLOE_RW_VEC4(FRACTURE_BIND_LEDGER, ledger);
+FLOE_RW_FLOAT(FRACTURE_BIND_LEDGER, ledger);
 layout(push_constant) uniform Push { uint substep; };
 
 void main()
@@ -30,8 +30,8 @@ void main()
     FLOE_STORE_VEC4(velocities, n, vec4(v, 0.0));
     precise const vec3 moved = x.xyz + v * dt; // finish repeats this bit for bit
     FLOE_STORE_VEC4(predicted, n, vec4(moved, x.w));
-    const vec4 account = substep == 0u ? vec4(0.0) : FLOE_RW_LOAD_VEC4(ledger, n);
-    FLOE_STORE_VEC4(ledger, n, account + vec4(damped, 0.0, 0.0, 0.0));
+    const float account = substep == 0u ? 0.0 : FLOE_RW_LOAD_FLOAT(ledger, n);
+    FLOE_STORE_FLOAT(ledger, n, account + damped);
     if (substep == 0u) {
         FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) & ~FRACTURE_NODE_CONTACT);
         FLOE_STORE_VEC4(peak, n, vec4(0.0, 0.0, 0.0, -1.0)); // the step's peak load starts anew

@@ -59,7 +59,7 @@
 #define FRACTURE_BIND_METRICS 51     // vec4 per node: kinetic energy J, escaped, not finite, potential energy J (fracture/metrics)
 #define FRACTURE_BIND_NODE_ORIGIN 52 // vec4 per node: xyz the origin (m, world) its positions are relative to; one per fragment
 #define FRACTURE_BIND_SHIFT 53       // vec4 per node: scratch of fracture/recentre (the new origin, the shift)
-#define FRACTURE_BIND_LEDGER 54      // vec4 per node: x energy J the damping took from it this step (fracture/predict), yzw 0
+#define FRACTURE_BIND_LEDGER 54      // float per node: energy J the damping took from it this step (fracture/predict)
 #define FRACTURE_BIND_TET_ENERGY 55  // vec4 per tet: elastic energy J before the step's cuts, after them, 0, 0 (fracture/energy)
 #define FRACTURE_BIND_TET_DAMAGE 16  // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
 #define FRACTURE_BIND_PIECE_NODE_START 17 // uint per piece + 1: first entry of its nodes (Constraint)

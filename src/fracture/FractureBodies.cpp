@@ -24,6 +24,7 @@ namespace {
 
 constexpr VkFormat kVec4 = VK_FORMAT_R32G32B32A32_SFLOAT;
 constexpr VkFormat kUint = VK_FORMAT_R32_UINT;
+constexpr VkFormat kFloat = VK_FORMAT_R32_SFLOAT;
 constexpr VkFormat kUvec4 = VK_FORMAT_R32G32B32A32_UINT;
 constexpr uint32_t kComponentRounds = 32; // hooking + jumping rounds; stops early when nothing changes
 
@@ -219,9 +220,9 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     reduce_.emplace(context, shaders, capacity_);
     metricTerms_ = sized("fracture metric terms", capacity_, 16, kVec4);
     metricTotal_ = sized("fracture metrics", 1, 16, kVec4);
-    ledgerTotal_ = sized("fracture energy ledger sum", 1, 16, kVec4);
+    ledgerTotal_ = sized("fracture energy ledger sum", 1, 4, kFloat);
     elasticTotal_ = sized("fracture elastic energy sum", 1, 16, kVec4);
-    ledger_ = sized("fracture energy ledger", capacity_, 16, kVec4);
+    ledger_ = sized("fracture energy ledger", capacity_, 4, kFloat);
     tetEnergy_ = sized("fracture tet energy", tets_, 16, kVec4);
     origins_ = sized("fracture node origins", capacity_, 16, kVec4); // 0: positions start in world coordinates
     shifts_ = sized("fracture recentre shifts", capacity_, 16, kVec4);
@@ -501,12 +502,13 @@ void FractureBodies::addMetrics(graph::RenderGraph& graph, const glm::vec3& lo, 
     // Elastic energy after the step's cuts, beside the one addStep() measured before them.
     addElasticEnergy(graph, energyBeforeCuts_ ? 1u : 2u);
     energyBeforeCuts_ = false;
+    accounting_ = true; // from now on addStep() measures the elastic energy before its cuts
     constexpr std::array<sim::ReduceOp, 4> sum = {sim::ReduceOp::Sum, sim::ReduceOp::Sum, sim::ReduceOp::Sum, sim::ReduceOp::Sum};
     reduce_->vec4(graph, metricTerms_, metricTotal_, nodes_, sum);
-    reduce_->vec4(graph, ledger_, ledgerTotal_, nodes_, sum); // copies a cut made this step hold 0
+    reduce_->scalar(graph, ledger_, ledgerTotal_, nodes_, sim::ReduceOp::Sum); // copies a cut made this step hold 0
     reduce_->vec4(graph, tetEnergy_, elasticTotal_, tets_, sum);
     graph.addCopy("fracture/metrics_readback", metricTotal_, target, 16);
-    graph.addCopy("fracture/ledger_readback", ledgerTotal_, target, 16, 0, 16);
+    graph.addCopy("fracture/ledger_readback", ledgerTotal_, target, 4, 0, offsetof(FractureMetrics, dampingLoss));
     graph.addCopy("fracture/elastic_readback", elasticTotal_, target, 16, 0, 32);
 }
 

@@ -107,7 +107,7 @@ struct FractureReport {
 // What addMetrics() writes: sums over the nodes and tets (J unless noted).
 struct FractureMetrics {
     float kinetic, escaped, notFinite, potential;       // escaped and not finite: node counts; potential -m g . x (world)
-    float dampingLoss, unused0, unused1, unused2;       // the energy the velocity damping took this step
+    float dampingLoss, unused0, unused1, unused2;       // the energy the velocity damping took this step; unused: not written
     float elasticBeforeCuts, elastic, unused3, unused4; // the tets' goal springs' energy before the step's cuts and now
 };
 static_assert(sizeof(FractureMetrics) == 48);
@@ -213,6 +213,7 @@ private:
     gpu::Buffer ledger_, tetEnergy_;        // per node: energy taken this step; per tet: elastic energy
     gpu::Buffer ledgerTotal_, elasticTotal_;
     bool energyBeforeCuts_ = false; // addStep() measured the elastic energy before its cuts
+    bool accounting_ = false;       // addMetrics() was recorded: steps measure the energy the cuts take
     std::optional<TetStress> stress_;
 };
 

@@ -48,9 +48,12 @@ void FractureBodies::addStep(graph::RenderGraph& graph)
     if (settings_.method == FractureMethod::Constraint) {
         addConstraintUpdate(graph);
     } else if (settings_.method != FractureMethod::None) {
-        // The elastic energy before the cuts; addMetrics() measures it after them.
-        addElasticEnergy(graph, 0);
-        energyBeforeCuts_ = true;
+        // The elastic energy before the cuts, for a caller that keeps the energy account
+        // (addMetrics() measures it after them); benches and the window skip it.
+        if (accounting_ || allPasses_) {
+            addElasticEnergy(graph, 0);
+            energyBeforeCuts_ = !allPasses_;
+        }
         addCuts(graph);
     }
     graph.addCopy("fracture state read-back", state_, stateReadback_, sizeof(shared::FractureState));
