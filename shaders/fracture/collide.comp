@@ -2,7 +2,7 @@
 // One thread per node: the domain's walls and floor (the box domainMin..domainMax) with
 // position-based Coulomb friction: the tangential move since the substep began is removed up to
 // friction x penetration (static), else shortened by it (kinetic). A collided node gets
-// FRACTURE_NODE_CONTACT and the step is marked as one with contact (digest-004 §3.0: stress is
+// FRACTURE_NODE_CONTACT and the walls' bits (fracture/bounce's restitution), and the step is marked as one with contact (digest-004 §3.0: stress is
 // evaluated on such steps).
 #include "fracture/fracture_common.glsl"
 
@@ -25,6 +25,7 @@ void main()
     const vec3 origin = FLOE_LOAD_VEC4(origins, n).xyz;
     const vec3 lo = params.domainMin.xyz - origin, hi = params.domainMax.xyz - origin;
     bool hit = false;
+    uint walls = 0u;
     for (int a = 0; a < 3; ++a) {
         float depth = 0.0, side = 0.0;
         if (p[a] < lo[a]) {
@@ -36,6 +37,7 @@ void main()
         }
         if (depth <= 0.0) continue;
         hit = true;
+        walls |= (side > 0.0 ? FRACTURE_NODE_WALL_LOW : FRACTURE_NODE_WALL_HIGH) << (2 * a);
         p[a] += side * depth;
         // A node that started the substep inside the wall (constraints pushed it there) is moved
         // out with its start, so that v = (p - x) / dt gets no speed from the depenetration:
@@ -53,6 +55,6 @@ void main()
     if (!hit) return;
     FLOE_STORE_VEC4(predicted, n, vec4(p, p4.w));
     FLOE_STORE_VEC4(positions, n, vec4(x, x4.w));
-    FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) | FRACTURE_NODE_CONTACT);
+    FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) | FRACTURE_NODE_CONTACT | walls);
     atomicOr(state.counts.y, 1u);
 }

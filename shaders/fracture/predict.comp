@@ -33,7 +33,7 @@ void main()
     const float account = substep == 0u ? 0.0 : FLOE_RW_LOAD_FLOAT(ledger, n);
     FLOE_STORE_FLOAT(ledger, n, account + damped);
     if (substep == 0u) {
-        FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) & ~FRACTURE_NODE_CONTACT);
+        FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) & ~(FRACTURE_NODE_CONTACT | FRACTURE_NODE_WALLS));
         FLOE_STORE_VEC4(peak, n, vec4(0.0, 0.0, 0.0, -1.0)); // the step's peak load starts anew
     }
 }

@@ -61,14 +61,24 @@
 #define FRACTURE_BIND_SHIFT 53       // vec4 per node: scratch of fracture/recentre (the new origin, the shift)
 #define FRACTURE_BIND_LEDGER 54      // float per node: energy J the damping took from it this step (fracture/predict)
 #define FRACTURE_BIND_TET_ENERGY 55  // vec4 per tet: elastic energy J before the step's cuts, after them, 0, 0 (fracture/energy)
-#define FRACTURE_BIND_TET_DAMAGE 16  // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
+#define FRACTURE_BIND_STEP_VELOCITIES 56 // vec4 per node: its velocity at the start of the step (fracture/bounce)
+#define FRACTURE_BIND_APPROACH                                                                                                     \
+    57 // vec4 per node: its fragment's wall approach speeds per axis, signed by the wall's normal (bounce)
+#define FRACTURE_BIND_BOUNCE_OUT 58       // 2 vec4 per node, at fragment roots: velocity change, new approach (fracture/bounce)
+#define FRACTURE_BIND_BODY_CONTACT 59     // vec4 per body: restitution at the walls, 0, 0, 0
+#define FRACTURE_BIND_WALL_MASK 60        // uint per node, at fragment roots: FRACTURE_NODE_WALLS its nodes touched this step
+#define FRACTURE_BIND_HEADS 61            // uint per sorted slot: 1 where a fragment starts (fracture/bounce's segmented scan)
+#define FRACTURE_BIND_TET_DAMAGE 16       // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
 #define FRACTURE_BIND_PIECE_NODE_START 17 // uint per piece + 1: first entry of its nodes (Constraint)
 #define FRACTURE_BIND_PIECE_NODES 34      // uint: node indices grouped by piece (Constraint)
 #define FRACTURE_BIND_CONTACT_START                                                                                                \
     50 // vec4 per node: the node folded into the contact grid, then its start position after contacts
 
-#define FRACTURE_NODE_CRACK 1u   // the node lies on a crack (secondary splits start only there)
-#define FRACTURE_NODE_CONTACT 2u // a collision moved the node this step
+#define FRACTURE_NODE_CRACK 1u     // the node lies on a crack (secondary splits start only there)
+#define FRACTURE_NODE_CONTACT 2u   // a collision moved the node this step
+#define FRACTURE_NODE_WALL_LOW 4u  // << 2 a: the domain's wall at domainMin[a] moved the node this step
+#define FRACTURE_NODE_WALL_HIGH 8u // << 2 a: the wall at domainMax[a]
+#define FRACTURE_NODE_WALLS 0xFCu  // all six
 #define FRACTURE_NONE 0xFFFFFFFFu
 
 // Fracture methods (FractureParams.control.x, digest-004 §3).

@@ -93,6 +93,7 @@ std::vector<fracture::FractureBodyInstance> fractureInstances(const Scene& scene
         if (b.tau > 0) i.material.tau = b.tau;
         if (b.yield >= 0) i.material.yield = b.yield;
         if (b.ductility >= 0) i.material.ductility = b.ductility;
+        if (b.restitution >= 0) i.material.restitution = b.restitution;
         // Table 1 prints phi and psi without their unit's exponent (digest-004 §5.1); Floe reads
         // them as multiples of dampingTime seconds times the Lame unit.
         i.material.phi *= dampingTime;

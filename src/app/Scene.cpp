@@ -225,7 +225,11 @@ const SettingsTable& FractureBody::table()
                     "there (0: brittle; negative: the material's: iron 0.6, glass and ceramic 0)")
             .number("ductility", &S::ductility, "yield strains", -1, 1e6,
                     "plastic strain at which a ductile material (yield > 0) fails, in yield strains; its nodes crack "
-                    "only as far as that damage reaches (negative: the material's: iron 100)")
+                    "only as far as that damage reaches (negative: the material's: iron 200)")
+            .number("restitution", &S::restitution, "", -1, 1,
+                    "Newton's coefficient of restitution against the domain's walls: a fragment's centre of mass "
+                    "leaves a wall at most this times as fast as it came (negative: the material's: glass and "
+                    "ceramic 0.66, iron 0.6)")
             .vector("translation", &S::translation, "m", -1e6, 1e6, "translation")
             .vector("scale", &S::scale, "", 1e-6, 1e6, "scale (before rotation)")
             .vector("rotationAxis", &S::rotationAxis, "", -1e6, 1e6, "rotation axis")

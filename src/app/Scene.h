@@ -177,6 +177,7 @@ struct FractureBody {
     float lambda = -1, mu = -1, phi = -1, psi = -1, tau = -1; // overrides of the material's values (negative: keep)
     float yield = -1;               // von Mises yield stress in units of tau (0: brittle; negative: the material's)
     float ductility = -1;           // failure strain of a ductile material in yield strains (negative: the material's)
+    float restitution = -1;         // against the domain's walls, 0..1 (negative: the material's)
     glm::vec3 translation{0, 0, 0}; // m
     glm::vec3 scale{1, 1, 1};
     glm::vec3 rotationAxis{0, 0, 1};

@@ -30,6 +30,9 @@ struct Material {
     float lambda = 0.419f, mu = 0.578f, phi = 1.04f, psi = 1.44f, tau = 6.01f;
     float yield = 0.0f;
     float ductility = 0.0f; // failure strain / yield strain (> 0 where yield > 0)
+    // Newton's coefficient of restitution against the domain's walls (fracture/bounce): a
+    // fragment leaves a wall at most this times as fast as it came, along the wall's normal.
+    float restitution = 0.66f;
 };
 // 1 / ductility for a ductile material, 0 for a brittle one (TET_DAMAGE.y).
 inline float inverseDuctility(const Material& m)

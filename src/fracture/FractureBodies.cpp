@@ -39,14 +39,14 @@ constexpr NamedMethod kMethods[] = {{"none", FractureMethod::None},
                                     {"wave", FractureMethod::Wave},
                                     {"constraint", FractureMethod::Constraint}};
 
+} // namespace
+
 uint32_t bitsFor(uint32_t n)
 {
     uint32_t bits = 1;
     while (bits < 32 && (uint64_t(1) << bits) <= n) ++bits;
     return bits;
 }
-
-} // namespace
 
 std::optional<FractureMethod> fractureMethodFromName(const std::string& name)
 {
@@ -68,7 +68,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
 {
     using sim::uploaded;
     if (bodies.empty()) throw Error("a fracture scene needs at least one body");
-    std::vector<glm::vec4> positions, velocities, restNodes, tetRows, lame, tetInfo, tetDamage, bodyInfo;
+    std::vector<glm::vec4> positions, velocities, restNodes, tetRows, lame, tetInfo, tetDamage, bodyInfo, bodyContact;
     std::vector<glm::uvec4> tets;
     // Constraint method: pieces, their links (global nodes), pieces' masses and tau.
     pieced_ = settings.method == FractureMethod::Constraint;
@@ -135,6 +135,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
         const float meanEdge = float(edges / count);
         maxMeanEdge_ = std::max(maxMeanEdge_, meanEdge);
         bodyInfo.emplace_back(body.material.tau, body.breakable ? 1.0f : 0.0f, float(volume / count), meanEdge);
+        bodyContact.emplace_back(std::clamp(body.material.restitution, 0.0f, 1.0f), 0.0f, 0.0f, 0.0f);
     }
     // Colour the tets so that no two of a colour share a node (greedy, in order), and store
     // them colour by colour: tet_goals then runs Gauss-Seidel over colours. Cuts only split
@@ -212,6 +213,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     nodeStart_ = sized("fracture node start", VkDeviceSize(capacity_) + 1, 4, kUint);
     heads_ = sized("fracture incidence heads", corners, 4, kUint);
     bodyInfo_ = uploaded(context, graph, "fracture body info", bodyInfo, kVec4);
+    bodyContact_ = uploaded(context, graph, "fracture body contact", bodyContact, kVec4);
     surface_ = sized("fracture surface", 12 * VkDeviceSize(tets_), 16, kVec4);
     surfaceNormals_ = sized("fracture surface normals", 12 * VkDeviceSize(tets_), 16, kVec4);
     surfaceTriangles_ = sized("fracture surface triangles", 4 * VkDeviceSize(tets_), 16, kUvec4);
@@ -226,6 +228,16 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     tetEnergy_ = sized("fracture tet energy", tets_, 16, kVec4);
     origins_ = sized("fracture node origins", capacity_, 16, kVec4); // 0: positions start in world coordinates
     shifts_ = sized("fracture recentre shifts", capacity_, 16, kVec4);
+    stepVelocities_ = sized("fracture step start velocities", capacity_, 16, kVec4);
+    approach_ = sized("fracture wall approach", capacity_, 16, kVec4);
+    bounceOut_ = sized("fracture bounce", 2 * VkDeviceSize(capacity_), 16, kVec4);
+    wallMask_ = sized("fracture wall masks", capacity_, 4, kUint);
+    bounceKeys_ = sized("fracture bounce keys", capacity_, 4, kUint);
+    bounceValues_ = sized("fracture bounce nodes", capacity_, 4, kUint);
+    bounceHeads_ = sized("fracture bounce heads", capacity_, 4, kUint);
+    bounceRecords_ = sized("fracture bounce records", 2 * VkDeviceSize(capacity_), 16, kVec4);
+    bounceScanned_ = sized("fracture bounce sums", 2 * VkDeviceSize(capacity_), 16, kVec4);
+    bounceScan_.emplace(context, shaders, capacity_);
     stress_.emplace(context, shaders, tets_, capacity_);
 
     // Constraint method: one constraint per pair of touching pieces, its links contiguous.
@@ -316,7 +328,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     // (a bench runs many drops in one process), and no result may depend on it.
     for (gpu::Buffer* b : {&predicted_,   &peak_,       &labels_,       &nodeSides_, &split_,   &offsets_, &keys_,      &values_,
                            &tetSide_,     &tetReach_,   &nodeReach_,    &lambdas_,   &corners_, &slots_,   &nodeStart_, &heads_,
-                           &pieceBreaks_, &contactOut_, &contactStart_, &origins_,   &shifts_,  &ledger_,  &tetEnergy_})
+                           &pieceBreaks_, &contactOut_, &contactStart_, &origins_,   &shifts_,  &ledger_,  &tetEnergy_, &approach_})
         graph.addFill("fracture/clear", *b, 0u);
     writeParams();
     addRebuild(graph);

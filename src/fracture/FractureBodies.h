@@ -6,10 +6,11 @@
 // (connected components). The Constraint method instead pre-fractures the bodies into pieces
 // (Pieces.h), rigid bodies held by breakable links. Every pass goes through the render graph.
 //
-// A step (FractureStep.cpp): step_begin; recentre; substeps x (predict; iterations x ([several
+// A step (FractureStep.cpp): step_begin; recentre; the start velocities copied; substeps x (predict; iterations x ([several
 // fragments: grid, contacts]; collide; colour runs x tet_goals; [Constraint: link_solve,
 // piece_match]); finish; [Constraint: piece_velocity]; stress; separation; load (the step's peak
-// per node)); [cutting methods: energy]; then either candidate
+// per node)); bounce (restitution at the walls, per fragment: sort by label, segmented scan);
+// [cutting methods: energy]; then either candidate
 // sort and cuts x (cut_select, which first finishes the cut before; [radius_connected:
 // cut_reach rounds | wave: cut_wave rounds]; cut_classify; cut_split; scan; cut_duplicate;
 // cut_rewrite), a last cut_select that only finishes, or [Constraint] constraint_update; the
@@ -34,6 +35,7 @@
 #include "sim/prim/RadixSort.h"
 #include "sim/prim/Reduce.h"
 #include "sim/prim/Scan.h"
+#include "sim/prim/SegmentedScan.h"
 
 namespace floe::graph {
 class RenderGraph;
@@ -96,6 +98,7 @@ struct ColourRun {
     uint32_t firstTet = 0, tets = 0, firstColour = 0, colours = 0;
 };
 std::vector<ColourRun> colourRuns(const std::vector<uint32_t>& colourStart, uint32_t groupSize, bool fuse);
+uint32_t bitsFor(uint32_t n); // the key bits a radix sort needs for keys 0..n
 
 struct FractureReport {
     uint32_t nodes = 0, fragments = 0, events = 0, cuts = 0;
@@ -138,6 +141,9 @@ public:
     // over the nodes as of the last afterStep(); record after addStep(), or alone for the state
     // as it is.
     void addMetrics(graph::RenderGraph& graph, const glm::vec3& lo, const glm::vec3& hi, const gpu::Buffer& target);
+    // Restitution at the walls (fracture/bounce), the last pass of a step's dynamics: recorded by
+    // addStep(); alone, it acts on the buffers as they are (tests).
+    void addBounce(graph::RenderGraph& graph);
 
     uint32_t tetCount() const { return tets_; }
     uint32_t nodeCount() const { return nodes_; }
@@ -164,6 +170,8 @@ public:
     const gpu::Buffer& peakLoads() const { return peak_; }      // vec4 per node: crack normal, the step's peak load
     const gpu::Buffer& tetDamage() const { return tetDamage_; } // vec4 per tet: ductile damage, 1 / ductility
     const gpu::Buffer& nodeFlags() const { return nodeFlags_; }
+    const gpu::Buffer& stepVelocities() const { return stepVelocities_; } // vec4 per node: velocity at the step's start
+    const gpu::Buffer& wallApproach() const { return approach_; } // vec4 per node: its fragment's approach speeds (fracture/bounce)
     const TetStress& stress() const { return *stress_; }
     const gpu::Buffer& surfacePositions() const { return surface_; }
     const gpu::Buffer& surfaceNormals() const { return surfaceNormals_; }
@@ -212,6 +220,12 @@ private:
     gpu::Buffer origins_, shifts_;          // per node: its fragment's origin; fracture/recentre's scratch
     gpu::Buffer ledger_, tetEnergy_;        // per node: energy taken this step; per tet: elastic energy
     gpu::Buffer ledgerTotal_, elasticTotal_;
+    // fracture/bounce (restitution at the walls): per node its velocity at the step's start, its
+    // fragment's approach speeds; per fragment root the result and the walls touched; the sort
+    // by fragment and the segmented scan's records.
+    gpu::Buffer bodyContact_, stepVelocities_, approach_, bounceOut_, wallMask_;
+    gpu::Buffer bounceKeys_, bounceValues_, bounceHeads_, bounceRecords_, bounceScanned_;
+    std::optional<sim::SegmentedScan> bounceScan_;
     bool energyBeforeCuts_ = false; // addStep() measured the elastic energy before its cuts
     bool accounting_ = false;       // addMetrics() was recorded: steps measure the energy the cuts take
     std::optional<TetStress> stress_;

@@ -44,7 +44,9 @@ void FractureBodies::addStep(graph::RenderGraph& graph)
             .readWrite(FRACTURE_BIND_SHIFT, shifts_)
             .push(stage)
             .dispatchThreads(nodes_);
+    graph.addCopy("fracture/step_velocities", velocities_, stepVelocities_, uint64_t(nodes_) * 16);
     for (uint32_t s = 0; s < std::max(settings_.substeps, 1u); ++s) addSubstep(graph, s);
+    addBounce(graph);
     if (settings_.method == FractureMethod::Constraint) {
         addConstraintUpdate(graph);
     } else if (settings_.method != FractureMethod::None) {
@@ -144,6 +146,38 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
         .write(FRACTURE_BIND_VALUES, values_)
         .readWrite(FRACTURE_BIND_STATE, state_)
         .dispatchThreads(nodes_);
+}
+
+void FractureBodies::addBounce(graph::RenderGraph& graph)
+{
+    auto pass = [&](uint32_t stage) {
+        graph.addCompute(pipelines_.compute("fracture/bounce"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .read(FRACTURE_BIND_LABELS, labels_)
+            .readWrite(FRACTURE_BIND_KEYS, bounceKeys_)
+            .readWrite(FRACTURE_BIND_VALUES, bounceValues_)
+            .read(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
+            .read(FRACTURE_BIND_NODE_DATA, nodeData_)
+            .read(FRACTURE_BIND_POSITIONS, positions_)
+            .readWrite(FRACTURE_BIND_VELOCITIES, velocities_)
+            .read(FRACTURE_BIND_STEP_VELOCITIES, stepVelocities_)
+            .readWrite(FRACTURE_BIND_RECORDS, bounceRecords_)
+            .readWrite(FRACTURE_BIND_HEADS, bounceHeads_)
+            .read(FRACTURE_BIND_SCANNED, bounceScanned_)
+            .readWrite(FRACTURE_BIND_APPROACH, approach_)
+            .readWrite(FRACTURE_BIND_BOUNCE_OUT, bounceOut_)
+            .read(FRACTURE_BIND_REST_NODES, restNodes_)
+            .read(FRACTURE_BIND_BODY_CONTACT, bodyContact_)
+            .readWrite(FRACTURE_BIND_WALL_MASK, wallMask_)
+            .push(stage)
+            .dispatchThreads(nodes_);
+    };
+    pass(0);
+    sort_->sort(graph, bounceKeys_, bounceValues_, nodes_, bitsFor(capacity_));
+    pass(1);
+    bounceScan_->inclusive(graph, bounceRecords_, bounceHeads_, bounceScanned_, nodes_, 2);
+    pass(2);
+    pass(3);
 }
 
 std::vector<std::string> FractureBodies::stepPassNames(graph::RenderGraph& graph)
@@ -336,6 +370,7 @@ void FractureBodies::addCuts(graph::RenderGraph& graph)
             .readWrite(FRACTURE_BIND_LABELS, labels_)
             .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
             .write(FRACTURE_BIND_LEDGER, ledger_)
+            .readWrite(FRACTURE_BIND_APPROACH, approach_)
             .readWrite(FRACTURE_BIND_STATE, state_)
             .dispatchIndirect(state_, offsetof(shared::FractureState, nodeArgs));
         graph.addCompute(pipelines_.compute("fracture/cut_rewrite"))
