@@ -27,6 +27,7 @@
 #include "gpu/ShaderLibrary.h"
 #include "graph/RenderGraph.h"
 #include "io/Csv.h"
+#include "io/MeshExport.h"
 #include "io/Png.h"
 #include "io/TextFile.h"
 #include "render/OffscreenTarget.h"
@@ -130,11 +131,41 @@ std::vector<glm::vec4> glassSamples(const body::BodySettings& settings)
     return points;
 }
 
+// The bodies as they are, for --export: the surface particles' positions and velocities, the
+// triangles, and the body of each.
+io::MeshFrame bodyFrame(const body::DeformableBodies& bodies, graph::RenderGraph& graph, gpu::Context& context, uint64_t step,
+                        double time)
+{
+    io::MeshFrame f;
+    f.what = "deformable bodies";
+    f.step = step;
+    f.time = time;
+    const std::vector<glm::vec4> x = bodies.download(graph, bodies.positions());
+    const std::vector<glm::vec4> v = bodies.download(graph, bodies.velocities());
+    std::vector<glm::uvec4> triangles(bodies.triangleCount());
+    sim::downloadNow(context, graph, bodies.triangles(), triangles.data(), triangles.size() * 16);
+    for (size_t k = 0; k < x.size(); ++k) {
+        f.positions.emplace_back(x[k]);
+        f.velocities.emplace_back(v[k]);
+    }
+    f.pointGroup.assign(x.size(), 0u);
+    for (uint32_t b = 0; b < bodies.bodyCount(); ++b) {
+        const uint32_t end = b + 1 < bodies.bodyCount() ? bodies.firstParticle()[b + 1] : uint32_t(x.size());
+        for (uint32_t k = bodies.firstParticle()[b]; k < end; ++k) f.pointGroup[k] = b;
+    }
+    for (const glm::uvec4& t : triangles) {
+        f.triangles.emplace_back(t);
+        f.triangleGroup.push_back(t.w);
+    }
+    return f;
+}
+
 int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart, SetupProgress& setup)
 {
     if (!o.solver.empty()) throw Error(fmt::format("--solver {}: the scene has deformable bodies, no fluid", o.solver));
-    if (!o.exportFormat.empty() || !o.saveState.empty() || !o.loadState.empty())
-        throw Error("--export, --save-state and --load-state are not available for deformable-body scenes yet");
+    if (!o.saveState.empty() || !o.loadState.empty())
+        throw Error("--save-state and --load-state are not available for deformable-body scenes yet");
+    const ExportPlan exports = exportPlan(o);
     const double dt = scene.config.timeStepSize;
     const uint64_t steps = fixedStepCount(o, scene.config.stopAt, dt);
     const int frameCount = o.frames.value_or(scene.floe.frames);
@@ -219,6 +250,12 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     std::vector<double> finalVolume(bodies.bodyCount(), 0.0);
     RunEnd end;
     uint64_t step = 0;
+    const auto exportNow = [&](uint64_t at, double time) {
+        const std::string name = fmt::format("bodies_{:06d}{}", at, io::extensionOf(*exports.format));
+        io::writeMesh(outDir / name, bodyFrame(bodies, graph, context, at, time), *exports.format);
+        end.exports.push_back(name);
+    };
+    if (exports.due(0, false, false)) exportNow(0, 0.0);
     setup.stop();
     Progress progress("floe run", steps, !o.quiet);
     watchInterrupts();
@@ -294,6 +331,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
                                    : fmt::format("a body's volume changed by {:.0f} %", 100.0 * maxVolume);
             break;
         }
+        if (exports.due(step, picture, step == steps)) exportNow(step, time);
         progress.update(step, fmt::format("t = {:.3f} s, volume error {:.3f} %", time, 100.0 * maxVolume));
     }
     progress.finish();

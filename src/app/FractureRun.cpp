@@ -27,10 +27,12 @@
 #include "gpu/ShaderLibrary.h"
 #include "graph/RenderGraph.h"
 #include "io/Csv.h"
+#include "io/MeshExport.h"
 #include "io/Png.h"
 #include "io/TextFile.h"
 #include "render/OffscreenTarget.h"
 #include "shared/fluid.h"
+#include "sim/ParticleBuffers.h"
 
 namespace floe {
 
@@ -131,11 +133,51 @@ render::ViewSettings fractureSceneView(const Scene& scene, const fracture::Fract
     return view;
 }
 
+// The bodies as they are, for --export: world positions (each node's plus its fragment's
+// origin), velocities, the fragments' labels per node, tet and surface face, per tet its body
+// and ductile damage, and the fragments' closed surfaces.
+io::MeshFrame fractureFrame(fracture::FractureBodies& bodies, graph::RenderGraph& graph, gpu::Context& context, uint64_t step,
+                            double time)
+{
+    io::MeshFrame f;
+    f.what = "fracture bodies";
+    f.step = step;
+    f.time = time;
+    const uint32_t n = bodies.nodeCount(), tets = bodies.tetCount();
+    const std::vector<glm::vec4> x = bodies.download(graph, bodies.positions(), n);
+    const std::vector<glm::vec4> origin = bodies.download(graph, bodies.origins(), n);
+    const std::vector<glm::vec4> v = bodies.download(graph, bodies.velocities(), n);
+    const std::vector<glm::vec4> info = bodies.download(graph, bodies.tetInfo(), tets);
+    const std::vector<glm::vec4> damage = bodies.download(graph, bodies.tetDamage(), tets);
+    f.pointGroup.resize(n);
+    f.tets.resize(tets);
+    sim::downloadNow(context, graph, bodies.labels(), f.pointGroup.data(), uint64_t(n) * 4);
+    sim::downloadNow(context, graph, bodies.tets(), f.tets.data(), uint64_t(tets) * 16);
+    for (uint32_t k = 0; k < n; ++k) {
+        f.positions.push_back(glm::vec3(x[k]) + glm::vec3(origin[k]));
+        f.velocities.emplace_back(v[k]);
+    }
+    std::vector<float> body(tets), damaged(tets);
+    for (uint32_t t = 0; t < tets; ++t) {
+        f.tetGroup.push_back(f.pointGroup[f.tets[t].x]);
+        body[t] = info[t].x;
+        damaged[t] = damage[t].x;
+    }
+    f.cellScalars = {{"body", std::move(body)}, {"damage", std::move(damaged)}};
+    // The fragments' surfaces: the faces one tet bounds (the cuts' crack faces among them).
+    fracture::TetMesh mesh{f.positions, f.tets, "export"};
+    std::vector<uint32_t> tetOfFace;
+    f.triangles = fracture::boundaryFaces(mesh, &tetOfFace);
+    for (uint32_t t : tetOfFace) f.triangleGroup.push_back(f.tetGroup[t]);
+    return f;
+}
+
 int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart, SetupProgress& setup)
 {
     if (!o.solver.empty()) throw Error(fmt::format("--solver {}: the scene has fracture bodies, no fluid", o.solver));
-    if (!o.exportFormat.empty() || !o.saveState.empty() || !o.loadState.empty())
-        throw Error("--export, --save-state and --load-state are not available for fracture scenes yet");
+    if (!o.saveState.empty() || !o.loadState.empty())
+        throw Error("--save-state and --load-state are not available for fracture scenes yet");
+    const ExportPlan exports = exportPlan(o);
     if (!o.render.empty() && o.render != "fluid")
         throw Error(fmt::format("--render {}: fracture scenes draw their tetrahedra's faces only", o.render));
     const double dt = scene.config.timeStepSize;
@@ -209,7 +251,6 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     RunningStat loadStat;
     bool timingWarned = false;
     double gpuTotal = 0.0, worstLoad = 0.0;
-    RunEnd end;
     uint64_t step = 0;
     fracture::FractureReport report = bodies.report();
     const uint32_t initialFragments = report.fragments;
@@ -222,6 +263,13 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
     const fracture::FractureMetrics start = metricsReadback.readVector<fracture::FractureMetrics>(1)[0];
     EnergyAccount account(double(start.kinetic) + start.potential + start.elastic);
+    RunEnd end;
+    const auto exportNow = [&](uint64_t at, double time) {
+        const std::string name = fmt::format("fracture_{:06d}{}", at, io::extensionOf(*exports.format));
+        io::writeMesh(outDir / name, fractureFrame(bodies, graph, context, at, time), *exports.format);
+        end.exports.push_back(name);
+    };
+    if (exports.due(0, false, false)) exportNow(0, 0.0);
     watchInterrupts();
     for (step = 1; step <= steps; ++step) {
         if (interruptRequested()) {
@@ -298,6 +346,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
                                          : "the largest load is not finite";
             break;
         }
+        if (exports.due(step, picture, step == steps)) exportNow(step, time);
         progress.update(step, fmt::format("t = {:.3f} s, {} fragments, {} fracture events", time, report.fragments, report.events));
     }
     progress.finish();

@@ -142,10 +142,20 @@ double recordPassTimes(io::CsvWriter& csv, const std::vector<gpu::PassTime>& tim
     return total;
 }
 
+ExportPlan exportPlan(const RunOptions& options)
+{
+    ExportPlan plan;
+    if (!options.exportFormat.empty()) plan.format = io::parseExportFormat(options.exportFormat);
+    if (options.exportEvery && !plan.format) throw Error("--export-every needs --export ply|vtk");
+    plan.every = options.exportEvery;
+    return plan;
+}
+
 void writeRunSummary(nlohmann::ordered_json& summary, const RunEnd& end, const gpu::Context& context,
                      const std::vector<std::string>& warnings, const std::filesystem::path& dir)
 {
     summary["frames"] = end.pictures;
+    if (!end.exports.empty()) summary["exports"] = end.exports;
     summary["capture"] = end.capture.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(end.capture);
     summary["validation"] = context.validationEnabled();
     summary["gpu_assisted_validation"] = context.gpuAssistedValidation();
@@ -174,6 +184,7 @@ void printRunFiles(const RunOutput& output, const RunEnd& end, const gpu::Contex
     fmt::print("  metrics     {}\n", (output.dir / "metrics.csv").string());
     fmt::print("  summary     {}\n", (output.dir / "summary.json").string());
     if (!end.pictures.empty()) fmt::print("  pictures    {}/frame_NNNN.png ({} files)\n", output.dir.string(), end.pictures.size());
+    if (!end.exports.empty()) fmt::print("  exports     {} files in {}\n", end.exports.size(), output.dir.string());
     if (!end.capture.empty()) fmt::print("  capture     {}\n", end.capture);
     if (context.validationEnabled()) fmt::print("  validation  {} messages\n", context.validationMessageCount());
     fmt::print("  wall time   {:.2f} s ({:.1f} steps/s)\n", end.wallSeconds,

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "gpu/Context.h"
 #include "gpu/GpuTimer.h"
 #include "gpu/RenderDoc.h"
+#include "io/ParticleExport.h"
 #include "render/OffscreenTarget.h"
 #include "render/Overlay.h"
 #include "render/Renderer.h"
@@ -78,7 +80,20 @@ struct RunEnd {
     std::string capture;               // RenderDoc file, or empty
     std::string diverged;              // why the run stopped early, or empty
     bool interrupted = false;          // stopped by Ctrl-C or SIGTERM (app/Interrupt.h)
+    std::vector<std::string> exports;  // --export files in the output folder, in order
 };
+
+// --export for a fixed-step run (solids): the format, and when: with the pictures, or every N
+// steps (--export-every); the initial state and the last step are always written.
+struct ExportPlan {
+    std::optional<io::ExportFormat> format;
+    uint64_t every = 0;
+    bool due(uint64_t step, bool picture, bool last) const
+    {
+        return format && (step == 0 || last || (every ? step % every == 0 : picture));
+    }
+};
+ExportPlan exportPlan(const RunOptions& options); // throws floe::Error for --export-every without --export
 // "ok", "interrupted after step N" or "DIVERGED: why"; and the exit code (0, 130 or 1).
 std::string runStatusLine(const RunEnd& end);
 int runExitCode(const RunEnd& end);

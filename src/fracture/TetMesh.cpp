@@ -299,22 +299,31 @@ TetMesh loadTetMesh(const std::filesystem::path& path)
         fmt::format("{}: unknown tetrahedral mesh format '{}': expected .node/.ele (TetGen) or .msh (Gmsh)", path.string(), ext));
 }
 
-std::vector<glm::uvec3> boundaryFaces(const TetMesh& mesh)
+std::vector<glm::uvec3> boundaryFaces(const TetMesh& mesh, std::vector<uint32_t>* tetOfFace)
 {
     // Faces of a positive tet (a, b, c, d) seen from outside, counter-clockwise.
     static constexpr int kFaces[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
-    std::map<std::array<uint32_t, 3>, std::pair<int, glm::uvec3>> faces;
-    for (const glm::uvec4& t : mesh.tets)
+    struct Face {
+        int uses = 0;
+        glm::uvec3 nodes;
+        uint32_t tet = 0;
+    };
+    std::map<std::array<uint32_t, 3>, Face> faces;
+    for (uint32_t t = 0; t < mesh.tets.size(); ++t)
         for (const auto& f : kFaces) {
-            const glm::uvec3 face(t[f[0]], t[f[1]], t[f[2]]);
+            const glm::uvec3 face(mesh.tets[t][f[0]], mesh.tets[t][f[1]], mesh.tets[t][f[2]]);
             std::array<uint32_t, 3> key{face.x, face.y, face.z};
             std::sort(key.begin(), key.end());
-            auto [it, inserted] = faces.try_emplace(key, 0, face);
-            ++it->second.first;
+            auto [it, inserted] = faces.try_emplace(key, Face{0, face, t});
+            ++it->second.uses;
         }
     std::vector<glm::uvec3> out;
-    for (const auto& [key, value] : faces)
-        if (value.first == 1) out.push_back(value.second);
+    if (tetOfFace) tetOfFace->clear();
+    for (const auto& [key, face] : faces)
+        if (face.uses == 1) {
+            out.push_back(face.nodes);
+            if (tetOfFace) tetOfFace->push_back(face.tet);
+        }
     return out;
 }
 

@@ -39,8 +39,10 @@ TetMesh loadTetGen(const std::filesystem::path& path);
 TetMesh loadGmsh(const std::filesystem::path& path);
 TetMesh loadTetMesh(const std::filesystem::path& path); // by extension: .node/.ele or .msh
 
-// Faces used by exactly one tet, counter-clockwise seen from outside.
-std::vector<glm::uvec3> boundaryFaces(const TetMesh& mesh);
+// Faces used by exactly one tet, counter-clockwise seen from outside (outside of the positively
+// oriented tet; after cuts duplicate nodes, the crack faces are boundary faces, so every
+// fragment gets a closed surface); with `tetOfFace`, the tet each face bounds.
+std::vector<glm::uvec3> boundaryFaces(const TetMesh& mesh, std::vector<uint32_t>* tetOfFace = nullptr);
 
 // Node-to-tet incidence: the corners (4 tet + corner) of node n are
 // corner[start[n] .. start[n+1]), in increasing tet order; slot[4 tet + c] is the inverse.

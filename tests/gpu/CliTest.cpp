@@ -11,7 +11,9 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <tuple>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <stb_image.h>
@@ -20,6 +22,7 @@
 
 #include "Shell.h"
 #include "gpu/RenderDoc.h"
+#include "io/MeshExport.h"
 #include "io/ParticleExport.h"
 
 namespace floe::test {
@@ -976,6 +979,76 @@ TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
 // one scene of each kind: a fluid with an iterative solver (its iterations are indirect) and the
 // fluid surface, deformable bodies, a breaking fracture body. Not one message. (Its buffer-bounds
 // checks cannot run with layer 1.3.239 and push descriptors: gpu/Context.cpp.)
+// --export for solids (issue 16 item 3): a fracture run's fragments as closed, outward PLY
+// surfaces, one group per fragment, that enclose the body's volume; its tets as a VTK grid with
+// every node and tet; deformable bodies' surfaces, one group per body. Files at step 0, every N
+// steps and the last.
+TEST(Cli, SolidRunsExportSurfacesAndTets)
+{
+    const fs::path dir = tempDir("solid-export");
+    auto surfaceVolumes = [](const io::MeshFrame& f) {
+        std::map<uint32_t, double> volume;
+        std::map<std::tuple<uint32_t, uint32_t, uint32_t>, int> edges; // (from, to, group)
+        for (size_t t = 0; t < f.triangles.size(); ++t) {
+            const glm::dvec3 a(f.positions[f.triangles[t].x]), b(f.positions[f.triangles[t].y]), c(f.positions[f.triangles[t].z]);
+            volume[f.triangleGroup[t]] += glm::dot(a, glm::cross(b, c)) / 6.0;
+            for (int k = 0; k < 3; ++k) ++edges[{f.triangles[t][k], f.triangles[t][(k + 1) % 3], f.triangleGroup[t]}];
+        }
+        int open = 0;
+        for (const auto& [e, uses] : edges) {
+            const auto reverse = std::make_tuple(std::get<1>(e), std::get<0>(e), std::get<2>(e));
+            open += edges.count(reverse) && edges.at(reverse) == uses ? 0 : 1;
+        }
+        EXPECT_EQ(open, 0) << "every edge of a fragment's surface is used once each way";
+        return volume;
+    };
+    // The glass cube (1 m^3) lands at step 55 and breaks.
+    const std::string cube = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/fracture_cube.json";
+    const fs::path ply = dir / "ply";
+    const Result r = floe("run " + cube + " --steps 62 --frames 0 --export ply --export-every 30 --quiet --out " + ply.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(readFile(ply / "summary.json"));
+    EXPECT_EQ(summary["exports"],
+              nlohmann::json::array({"fracture_000000.ply", "fracture_000030.ply", "fracture_000060.ply", "fracture_000062.ply"}));
+    const io::MeshFrame last = io::readMeshPly(ply / "fracture_000062.ply");
+    const std::map<uint32_t, double> pieces = surfaceVolumes(last);
+    EXPECT_EQ(int(pieces.size()), summary["fragments"].get<int>());
+    EXPECT_GE(pieces.size(), 2u);
+    double total = 0;
+    for (const auto& [label, v] : pieces) {
+        EXPECT_GT(v, 0.0) << "fragment " << label << ": its faces point inwards";
+        total += v;
+    }
+    EXPECT_NEAR(total, 1.0, 0.01);
+    const fs::path vtk = dir / "vtk";
+    const Result v = floe("run " + cube + " --steps 62 --frames 0 --export vtk --quiet --out " + vtk.string());
+    ASSERT_EQ(v.status, 0) << v.output;
+    const nlohmann::json vtkSummary = nlohmann::json::parse(readFile(vtk / "summary.json"));
+    const std::string grid = fileBytes(vtk / "fracture_000062.vtk");
+    EXPECT_NE(grid.find(fmt::format("POINTS {} float", vtkSummary["nodes_final"].get<int>())), std::string::npos);
+    EXPECT_NE(grid.find(fmt::format("CELLS {} {}", vtkSummary["tets"].get<int>(), 5 * vtkSummary["tets"].get<int>())),
+              std::string::npos);
+    for (const char* section : {"SCALARS group int 1", "SCALARS body float 1", "SCALARS damage float 1", "VECTORS velocity float"})
+        EXPECT_NE(grid.find(section), std::string::npos) << section;
+
+    // Deformable bodies: one closed surface per body, the volume kept.
+    const std::string drop = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/bodies_drop.json";
+    const fs::path bodies = dir / "bodies";
+    const Result b =
+        floe("run " + drop + " --steps 40 --frames 2 --width 160 --height 90 --export ply --quiet --out " + bodies.string());
+    ASSERT_EQ(b.status, 0) << b.output;
+    const nlohmann::json bodySummary = nlohmann::json::parse(readFile(bodies / "summary.json"));
+    EXPECT_EQ(bodySummary["exports"], nlohmann::json::array({"bodies_000000.ply", "bodies_000040.ply"})) << "with the pictures";
+    const std::map<uint32_t, double> before = surfaceVolumes(io::readMeshPly(bodies / "bodies_000000.ply"));
+    const std::map<uint32_t, double> after = surfaceVolumes(io::readMeshPly(bodies / "bodies_000040.ply"));
+    EXPECT_EQ(int(after.size()), bodySummary["bodies"].get<int>());
+    for (const auto& [body, volume] : after) EXPECT_NEAR(volume, before.at(body), 0.01 * before.at(body)) << "body " << body;
+    // --export-every without --export is refused.
+    const Result e = floe("run " + drop + " --steps 1 --export-every 5 --out " + (dir / "none").string());
+    EXPECT_EQ(e.status, 2) << e.output;
+    EXPECT_NE(e.output.find("--export-every needs --export"), std::string::npos) << e.output;
+}
+
 TEST(Cli, GpuAssistedValidationFindsNothingInOneSceneOfEachKind)
 {
     const fs::path dir = tempDir("gpu_assisted");
