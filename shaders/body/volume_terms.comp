@@ -4,7 +4,8 @@
 // (7.9)-(7.11)); positions relative to the body's origin (sum n_i = 0 on a closed surface, so
 // the sum is unchanged and float32 keeps its digits far from the world's origin).
 //   stage 0 (correction): (x . n, need (bodyVolumeNeed: |c| and the interior joint), v . n, 0)
-//   stage 1 (measurement): (x . n, |c|, kinetic energy m |v|^2 / 2, potential energy -m g . x (world))
+//   stage 1 (measurement): (x . n, |c|, kinetic energy m |v|^2 / 2, potential energy -m g . x (world)),
+//                          (m x, m), (m v, 0): three vec4 per record
 #include "body/body_common.glsl"
 
 layout(push_constant) uniform Push { BodyPush push; };
@@ -30,7 +31,11 @@ void main()
         const vec4 world = FLOE_LOAD_VEC4(positions, i); // w: mass
         const float kinetic = 0.5 * world.w * dot(v, v);
         const float potential = -world.w * dot(params.gravity.xyz, world.xyz);
-        FLOE_STORE_VEC4(terms, i, vec4(dot(x, n), FLOE_LOAD_VEC4(displacement, i).w, kinetic, potential));
+        // Three vec4 per record: the body's motion for bodies.csv rides along (mass-weighted
+        // position relative to the origin, and momentum).
+        FLOE_STORE_VEC4(terms, 3u * i, vec4(dot(x, n), FLOE_LOAD_VEC4(displacement, i).w, kinetic, potential));
+        FLOE_STORE_VEC4(terms, 3u * i + 1u, vec4(world.w * x, world.w));
+        FLOE_STORE_VEC4(terms, 3u * i + 2u, vec4(world.w * v, 0.0));
         return;
     }
     const vec4 joint = FLOE_LOAD_VEC4(joints, i);

@@ -21,13 +21,14 @@
 // as it is along that axis. Contacts between fragments are not affected.
 //
 // Fragments are found by sorting the nodes by label (the fragment's root node) and summing each
-// fragment's (m v, m) at the step's end and its m v at the step's start with a segmented scan,
-// so the sums are deterministic. One thread per node or sorted slot:
+// fragment's (m v, m) at the step's end, its m v at the step's start and its m x with a
+// segmented scan, so the sums are deterministic. One thread per node or sorted slot:
 //   stage 0 (node): sort key = label, value = node; the root's wall mask cleared
-//   stage 1 (slot): scan records (m v_end, m), (m v_start, 0) and segment heads; each node's
-//                   walls (FRACTURE_NODE_WALLS) or-ed into its root's mask
+//   stage 1 (slot): scan records (m v_end, m), (m v_start, 0), (m x, 0) and segment heads; each
+//                   node's walls (FRACTURE_NODE_WALLS) or-ed into its root's mask
 //   stage 2 (slot): the last slot of each fragment: V_end, V_start, the new approach per axis and
-//                   the velocity change; written at the root (BOUNCE_OUT, 2 vec4)
+//                   the velocity change, written at the root (BOUNCE_OUT, 2 vec4); and the
+//                   fragment's row of bodies.csv (FRAGMENT_ROWS, counted in state.ductile.z)
 //   stage 3 (node): v += the root's change; APPROACH = the root's new approach
 #include "fracture/fracture_common.glsl"
 
@@ -47,6 +48,9 @@ FLOE_RW_VEC4(FRACTURE_BIND_BOUNCE_OUT, bounce);
 FLOE_IN_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
 FLOE_IN_VEC4(FRACTURE_BIND_BODY_CONTACT, bodyContact);
 layout(std430, binding = FRACTURE_BIND_WALL_MASK) coherent buffer WallMask { uint wallMask[]; };
+FLOE_IN_VEC4(FRACTURE_BIND_NODE_ORIGIN, origins);
+FLOE_OUT_VEC4(FRACTURE_BIND_FRAGMENT_ROWS, fragmentRows);
+FRACTURE_STATE_BLOCK;
 layout(push_constant) uniform Push { uint stage; };
 
 void main()
@@ -58,18 +62,20 @@ void main()
         FLOE_STORE_UINT(keys, i, root);
         FLOE_STORE_UINT(values, i, i);
         wallMask[i] = 0u;
+        if (i == 0u) state.ductile.z = 0u; // the fragment rows of this step
     } else if (stage == 1u) {
         const uint root = FLOE_RW_LOAD_UINT(keys, i), n = FLOE_RW_LOAD_UINT(values, i);
         const float m = FLOE_LOAD_VEC4(nodeData, n).y;
-        FLOE_STORE_VEC4(records, 2u * i, vec4(m * FLOE_RW_LOAD_VEC4(velocities, n).xyz, m));
-        FLOE_STORE_VEC4(records, 2u * i + 1u, vec4(m * FLOE_LOAD_VEC4(startVelocities, n).xyz, 0.0));
+        FLOE_STORE_VEC4(records, 3u * i, vec4(m * FLOE_RW_LOAD_VEC4(velocities, n).xyz, m));
+        FLOE_STORE_VEC4(records, 3u * i + 1u, vec4(m * FLOE_LOAD_VEC4(startVelocities, n).xyz, 0.0));
+        FLOE_STORE_VEC4(records, 3u * i + 2u, vec4(m * FLOE_LOAD_VEC4(positions, n).xyz, 0.0)); // relative to the fragment's origin
         FLOE_STORE_UINT(heads, i, i == 0u || FLOE_RW_LOAD_UINT(keys, i - 1u) != root ? 1u : 0u);
         const uint walls = FLOE_LOAD_UINT(flags, n) & FRACTURE_NODE_WALLS;
         if (walls != 0u) atomicOr(wallMask[root], walls);
     } else if (stage == 2u) {
         const uint root = FLOE_RW_LOAD_UINT(keys, i);
         if (i + 1u < params.nodes && FLOE_RW_LOAD_UINT(keys, i + 1u) == root) return; // not the fragment's last slot
-        const vec4 end = FLOE_LOAD_VEC4(scanned, 2u * i), start = FLOE_LOAD_VEC4(scanned, 2u * i + 1u);
+        const vec4 end = FLOE_LOAD_VEC4(scanned, 3u * i), start = FLOE_LOAD_VEC4(scanned, 3u * i + 1u);
         const float mass = end.w;
         const uint walls = wallMask[root];
         const vec3 before = FLOE_RW_LOAD_VEC4(approach, root).xyz;
@@ -93,6 +99,15 @@ void main()
         }
         FLOE_STORE_VEC4(bounce, 2u * root, vec4(change, 0.0));
         FLOE_STORE_VEC4(bounce, 2u * root + 1u, vec4(next, 0.0));
+        // The fragment's row of bodies.csv: centre of mass (world) and mass, its velocity after
+        // the restitution and its label, its body. Rows in the order they come (sorted on the host).
+        const uint row = atomicAdd(state.ductile.z, 1u);
+        const float body = FLOE_LOAD_VEC4(restNodes, root).w;
+        const vec3 centre = mass > 0.0 ? FLOE_LOAD_VEC4(scanned, 3u * i + 2u).xyz / mass : vec3(0.0);
+        const vec3 velocity = mass > 0.0 ? end.xyz / mass + change : vec3(0.0);
+        FLOE_STORE_VEC4(fragmentRows, 3u * row, vec4(FLOE_LOAD_VEC4(origins, root).xyz + centre, mass));
+        FLOE_STORE_VEC4(fragmentRows, 3u * row + 1u, vec4(velocity, uintBitsToFloat(root)));
+        FLOE_STORE_VEC4(fragmentRows, 3u * row + 2u, vec4(body, 0.0, 0.0, 0.0));
     } else {
         const uint root = FLOE_LOAD_UINT(labels, i);
         const vec3 change = FLOE_RW_LOAD_VEC4(bounce, 2u * root).xyz;

@@ -29,7 +29,9 @@
 #define BODY_BIND_TRIANGLES 20      // uvec4 per triangle: particle indices
 #define BODY_BIND_FLAGS 21          // uint per particle: 1 if a contact moved it this step
 #define BODY_BIND_DISPLACEMENT 22   // vec4 per particle: shape-matching displacement c (m), w |c|
-#define BODY_BIND_METRICS 23        // vec4 per body: volume error (V - V0) / V0, potential energy J, rigid error, kinetic energy J
+#define BODY_BIND_METRICS                                                                                                          \
+    23                              // vec4 per body: volume error (V - V0) / V0, potential energy J, rigid error, kinetic energy J;
+                                    // then 2 vec4 per body: centre of mass (world m), mass kg; its velocity m/s, volume m^3
 #define BODY_BIND_ORIGINS 24        // vec4 per body: origin of the local frame this step (m)
 #define BODY_BIND_SORTED 25         // uint per sorted slot: particle (the contact grid)
 #define BODY_BIND_CELL_START 26     // uint per cell + 1: first sorted slot

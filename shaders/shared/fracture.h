@@ -64,11 +64,12 @@
 #define FRACTURE_BIND_STEP_VELOCITIES 56 // vec4 per node: its velocity at the start of the step (fracture/bounce)
 #define FRACTURE_BIND_APPROACH                                                                                                     \
     57 // vec4 per node: its fragment's wall approach speeds per axis, signed by the wall's normal (bounce)
-#define FRACTURE_BIND_BOUNCE_OUT 58       // 2 vec4 per node, at fragment roots: velocity change, new approach (fracture/bounce)
-#define FRACTURE_BIND_BODY_CONTACT 59     // vec4 per body: restitution at the walls, 0, 0, 0
-#define FRACTURE_BIND_WALL_MASK 60        // uint per node, at fragment roots: FRACTURE_NODE_WALLS its nodes touched this step
-#define FRACTURE_BIND_HEADS 61            // uint per sorted slot: 1 where a fragment starts (fracture/bounce's segmented scan)
-#define FRACTURE_BIND_TET_DAMAGE 16       // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
+#define FRACTURE_BIND_BOUNCE_OUT 58    // 2 vec4 per node, at fragment roots: velocity change, new approach (fracture/bounce)
+#define FRACTURE_BIND_BODY_CONTACT 59  // vec4 per body: restitution at the walls, 0, 0, 0
+#define FRACTURE_BIND_WALL_MASK 60     // uint per node, at fragment roots: FRACTURE_NODE_WALLS its nodes touched this step
+#define FRACTURE_BIND_HEADS 61         // uint per sorted slot: 1 where a fragment starts (fracture/bounce's segmented scan)
+#define FRACTURE_BIND_FRAGMENT_ROWS 62 // 3 vec4 per fragment: centre of mass m, mass kg; velocity m/s, label (bits); body (bounce)
+#define FRACTURE_BIND_TET_DAMAGE 16    // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
 #define FRACTURE_BIND_PIECE_NODE_START 17 // uint per piece + 1: first entry of its nodes (Constraint)
 #define FRACTURE_BIND_PIECE_NODES 34      // uint: node indices grouped by piece (Constraint)
 #define FRACTURE_BIND_CONTACT_START                                                                                                \
@@ -130,7 +131,8 @@ struct FractureState {
     uvec4 extra;     // x largest node load / tau this step (float bits), y cuts this step, z labels converged, w reach changed
     uvec4 reachArgs; // indirect dispatch over tets for the next reach round (x = 0: done or no cut)
     uvec4 wave;      // Wave: x start tet (+ tets if not weak; atomicMin), y energy used, z energy available (fixed point), w level
-    uvec4 ductile;   // x largest damage of a ductile node so far (float bits), y workgroups done (last_group.glsl), zw 0
+    uvec4 ductile;   // x largest damage of a ductile node so far (float bits), y workgroups done (last_group.glsl),
+                     // z fragment rows fracture/bounce wrote this step, w 0
 };
 SHARED_SIZE(FractureState, 192);
 

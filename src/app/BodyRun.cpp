@@ -250,6 +250,9 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     std::vector<double> finalVolume(bodies.bodyCount(), 0.0);
     RunEnd end;
     uint64_t step = 0;
+    // bodies.csv: each body's centre of mass, velocity and volume error per step.
+    gpu::Buffer motionReadback(context, {"body motion read-back", uint64_t(bodies.bodyCount()) * 32, gpu::MemoryKind::Readback});
+    BodiesCsv bodiesCsv(outDir);
     const auto exportNow = [&](uint64_t at, double time) {
         const std::string name = fmt::format("bodies_{:06d}{}", at, io::extensionOf(*exports.format));
         io::writeMesh(outDir / name, bodyFrame(bodies, graph, context, at, time), *exports.format);
@@ -277,6 +280,8 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         bodies.addStep(graph);
         bodies.addMetricsReadback(graph, readback);
         graph.addHostRead(readback);
+        bodies.addMotionReadback(graph, motionReadback);
+        graph.addHostRead(motionReadback);
         const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step;
         if (picture || (renderDoc && step == 1)) {
             renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, drawn);
@@ -322,6 +327,10 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         csv->set("rigid_error_max", maxRigid);
         csv->set("potential_energy", potential);
         csv->endRow();
+        const std::vector<glm::vec4> motion = motionReadback.readVector<glm::vec4>(2 * bodies.bodyCount());
+        for (uint32_t b = 0; b < bodies.bodyCount(); ++b)
+            bodiesCsv.add(step, time,
+                          {b, false, 0, glm::vec3(motion[2 * b]), glm::vec3(motion[2 * b + 1]), motion[2 * b].w, m[b].x});
         gpuTotal += ms;
         volumeStat.add(std::fabs(maxVolume));
         rigidStat.add(maxRigid);
@@ -336,6 +345,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     }
     progress.finish();
     csv->flush();
+    bodiesCsv.flush();
     const uint64_t done = end.interrupted ? step - 1 : std::min(step, steps);
     end.steps = done;
     end.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();

@@ -264,6 +264,12 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     const fracture::FractureMetrics start = metricsReadback.readVector<fracture::FractureMetrics>(1)[0];
     EnergyAccount account(double(start.kinetic) + start.potential + start.elastic);
     RunEnd end;
+    // bodies.csv: each fragment's centre of mass and velocity per step (fracture/bounce's sums;
+    // at most one fragment per node, and a node per tet corner).
+    gpu::Buffer motionReadback(context, {"fracture fragment motion read-back",
+                                         std::max<uint64_t>(uint64_t(bodies.tetCount()) * 4 * sizeof(fracture::FragmentMotion), 48),
+                                         gpu::MemoryKind::Readback});
+    BodiesCsv bodiesCsv(outDir);
     const auto exportNow = [&](uint64_t at, double time) {
         const std::string name = fmt::format("fracture_{:06d}{}", at, io::extensionOf(*exports.format));
         io::writeMesh(outDir / name, fractureFrame(bodies, graph, context, at, time), *exports.format);
@@ -282,6 +288,9 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         bodies.addStep(graph);
         bodies.addMetrics(graph, lo, hi, metricsReadback);
         graph.addHostRead(metricsReadback);
+        bodies.addFragmentMotionReadback(graph, motionReadback);
+        graph.addHostRead(motionReadback);
+        const uint32_t motionRows = bodies.fragmentMotionRows();
         const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step;
         if (picture || (renderDoc && step == 1)) addPicture();
         if (!csv) {
@@ -337,6 +346,10 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         csv->set("contact_loss", account.contact);
         csv->set("solver_loss", account.solver);
         csv->endRow();
+        std::vector<fracture::FragmentMotion> rows = motionReadback.readVector<fracture::FragmentMotion>(motionRows);
+        std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.label < b.label; });
+        for (const fracture::FragmentMotion& f : rows)
+            bodiesCsv.add(step, time, {uint32_t(f.body), true, f.label, f.centre, f.velocity, f.mass, 0.0f});
         gpuTotal += ms;
         loadStat.add(report.maxLoad);
         worstLoad = std::max(worstLoad, double(report.maxLoad));
@@ -351,6 +364,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     }
     progress.finish();
     csv->flush();
+    bodiesCsv.flush();
     const uint64_t done = end.interrupted ? step - 1 : std::min(step, steps);
     end.steps = done;
     end.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();

@@ -151,6 +151,36 @@ ExportPlan exportPlan(const RunOptions& options)
     return plan;
 }
 
+BodiesCsv::BodiesCsv(const std::filesystem::path& dir)
+    : csv_(std::make_unique<io::CsvWriter>(dir / "bodies.csv",
+                                           std::vector<std::string>{"step", "time", "body", "kind", "fragment", "x", "y", "z", "vx",
+                                                                    "vy", "vz", "mass", "volume_error"}))
+{
+}
+
+BodiesCsv::~BodiesCsv() = default;
+
+void BodiesCsv::add(uint64_t step, double time, const SolidRow& r)
+{
+    csv_->set(0, step);
+    csv_->set(1, time);
+    csv_->set(2, uint64_t(r.body));
+    csv_->set(3, std::string(r.fragment ? "fracture" : "deformable"));
+    if (r.fragment) csv_->set(4, uint64_t(r.label));
+    for (int k = 0; k < 3; ++k) {
+        csv_->set(5 + k, r.centre[k]);
+        csv_->set(8 + k, r.velocity[k]);
+    }
+    csv_->set(11, r.mass);
+    if (!r.fragment) csv_->set(12, r.volumeError);
+    csv_->endRow();
+}
+
+void BodiesCsv::flush()
+{
+    csv_->flush();
+}
+
 void writeRunSummary(nlohmann::ordered_json& summary, const RunEnd& end, const gpu::Context& context,
                      const std::vector<std::string>& warnings, const std::filesystem::path& dir)
 {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <glm/vec3.hpp>
+
 #include <nlohmann/json_fwd.hpp>
 
 #include "app/Commands.h"
@@ -94,6 +96,28 @@ struct ExportPlan {
     }
 };
 ExportPlan exportPlan(const RunOptions& options); // throws floe::Error for --export-every without --export
+
+// bodies.csv (issue 16 item 3): one row per solid per step, a deformable body or a fracture
+// fragment: step, time, body, kind (deformable, fracture), fragment (its label; empty for a
+// deformable body), the centre of mass x y z (m, world), its velocity vx vy vz (m/s), mass (kg)
+// and volume_error ((V - V0) / V0; empty for fragments).
+struct SolidRow {
+    uint32_t body = 0;
+    bool fragment = false;
+    uint32_t label = 0;
+    glm::vec3 centre{0.0f}, velocity{0.0f};
+    float mass = 0, volumeError = 0;
+};
+class BodiesCsv {
+public:
+    explicit BodiesCsv(const std::filesystem::path& dir); // writes the header; throws floe::Error
+    ~BodiesCsv();
+    void add(uint64_t step, double time, const SolidRow& row);
+    void flush();
+
+private:
+    std::unique_ptr<io::CsvWriter> csv_;
+};
 // "ok", "interrupted after step N" or "DIVERGED: why"; and the exit code (0, 130 or 1).
 std::string runStatusLine(const RunEnd& end);
 int runExitCode(const RunEnd& end);

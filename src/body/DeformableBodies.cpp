@@ -163,11 +163,11 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     weights_ = perParticle("body volume weights", 1);
     weightsB_ = perParticle("body volume weights (smoothing)", 1);
     dampRigid_ = perParticle("body damping rigid terms", 2);
-    volumeTerms_ = perParticle("body volume terms", 1);
-    volumeScanned_ = perParticle("body volume sums", 1);
+    volumeTerms_ = perParticle("body volume terms", 3); // the measurement's records: 3 vec4
+    volumeScanned_ = perParticle("body volume sums", 3);
     weightTerms_ = perParticle("body weight terms", 1);
     weightScanned_ = perParticle("body weight sums", 1);
-    metrics_ = gpu::Buffer(context, {"body metrics", bodyRange.size() * 16, gpu::MemoryKind::DeviceLocal, kVec4});
+    metrics_ = gpu::Buffer(context, {"body metrics", 3 * bodyRange.size() * 16, gpu::MemoryKind::DeviceLocal, kVec4});
     if (settings.bodyContacts && bodies.size() > 1) {
         // Cells of at least 2r over the domain, larger where the domain would need too many.
         const glm::vec3 extent = glm::max(settings.domainMax - settings.domainMin, glm::vec3(1e-3f));
@@ -481,7 +481,7 @@ void DeformableBodies::addVolumeSums(graph::RenderGraph& graph, uint32_t stage)
         .write(BODY_BIND_OUT, volumeTerms_)
         .push(shared::BodyPush{stage, 0, 0, 0})
         .dispatchThreads(particles_);
-    scan_->inclusive(graph, volumeTerms_, bodyHeads_, volumeScanned_, particles_, 1);
+    scan_->inclusive(graph, volumeTerms_, bodyHeads_, volumeScanned_, particles_, stage == 1 ? 3 : 1);
 }
 
 void DeformableBodies::addVolume(graph::RenderGraph& graph)
@@ -547,6 +547,7 @@ void DeformableBodies::addMeasure(graph::RenderGraph& graph)
         .read(BODY_BIND_BODY_RANGE, bodyRange_)
         .read(BODY_BIND_BODY_DATA, bodyData_)
         .read(BODY_BIND_SCAN, volumeScanned_)
+        .read(BODY_BIND_ORIGINS, origins_)
         .write(BODY_BIND_METRICS, metrics_)
         .dispatchThreads(bodyCount());
 }
@@ -554,6 +555,11 @@ void DeformableBodies::addMeasure(graph::RenderGraph& graph)
 void DeformableBodies::addMetricsReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset) const
 {
     graph.addCopy("body/readback_metrics", metrics_, target, uint64_t(bodyCount()) * 16, 0, offset);
+}
+
+void DeformableBodies::addMotionReadback(graph::RenderGraph& graph, const gpu::Buffer& target) const
+{
+    graph.addCopy("body/readback_motion", metrics_, target, uint64_t(bodyCount()) * 32, uint64_t(bodyCount()) * 16, 0);
 }
 
 std::vector<glm::vec4> DeformableBodies::download(graph::RenderGraph& graph, const gpu::Buffer& buffer) const

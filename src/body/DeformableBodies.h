@@ -82,6 +82,9 @@ public:
     // Per body vec4 (volume error (V - V0)/V0, V m^3, rigid-consistency error: mean |g - x| over
     // the body's size, 0) of the last step, copied to `target`.
     void addMetricsReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset = 0) const;
+    // Per body 2 vec4 of the last step (bodies.csv): centre of mass (world, m) and mass (kg); the
+    // centre's velocity (m/s) and the volume (m^3), copied to `target`.
+    void addMotionReadback(graph::RenderGraph& graph, const gpu::Buffer& target) const;
 
     uint32_t particleCount() const { return particles_; }
     float contactRadius() const { return contactRadius_; } // m, between bodies: half the mean edge length

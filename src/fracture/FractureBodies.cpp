@@ -235,8 +235,9 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     bounceKeys_ = sized("fracture bounce keys", capacity_, 4, kUint);
     bounceValues_ = sized("fracture bounce nodes", capacity_, 4, kUint);
     bounceHeads_ = sized("fracture bounce heads", capacity_, 4, kUint);
-    bounceRecords_ = sized("fracture bounce records", 2 * VkDeviceSize(capacity_), 16, kVec4);
-    bounceScanned_ = sized("fracture bounce sums", 2 * VkDeviceSize(capacity_), 16, kVec4);
+    bounceRecords_ = sized("fracture bounce records", 3 * VkDeviceSize(capacity_), 16, kVec4);
+    bounceScanned_ = sized("fracture bounce sums", 3 * VkDeviceSize(capacity_), 16, kVec4);
+    fragmentRows_ = sized("fracture fragment rows", 3 * VkDeviceSize(capacity_), 16, kVec4);
     bounceScan_.emplace(context, shaders, capacity_);
     stress_.emplace(context, shaders, tets_, capacity_);
 

@@ -100,6 +100,16 @@ struct ColourRun {
 std::vector<ColourRun> colourRuns(const std::vector<uint32_t>& colourStart, uint32_t groupSize, bool fuse);
 uint32_t bitsFor(uint32_t n); // the key bits a radix sort needs for keys 0..n
 
+// A row of addFragmentMotionReadback() (48 bytes).
+struct FragmentMotion {
+    glm::vec3 centre;   // m, world: the centre of mass
+    float mass;         // kg
+    glm::vec3 velocity; // m/s, of the centre of mass
+    uint32_t label;     // the fragment's smallest node index
+    float body, unused0, unused1, unused2;
+};
+static_assert(sizeof(FragmentMotion) == 48);
+
 struct FractureReport {
     uint32_t nodes = 0, fragments = 0, events = 0, cuts = 0;
     bool contact = false;
@@ -144,6 +154,10 @@ public:
     // Restitution at the walls (fracture/bounce), the last pass of a step's dynamics: recorded by
     // addStep(); alone, it acts on the buffers as they are (tests).
     void addBounce(graph::RenderGraph& graph);
+    // Each fragment's motion in the step recorded last (before its cuts), for bodies.csv:
+    // fragmentMotionRows() rows of FragmentMotion, in no particular order, copied to `target`.
+    void addFragmentMotionReadback(graph::RenderGraph& graph, const gpu::Buffer& target) const;
+    uint32_t fragmentMotionRows() const { return fragmentRowsAtStep_; }
 
     uint32_t tetCount() const { return tets_; }
     uint32_t nodeCount() const { return nodes_; }
@@ -224,7 +238,8 @@ private:
     // fragment's approach speeds; per fragment root the result and the walls touched; the sort
     // by fragment and the segmented scan's records.
     gpu::Buffer bodyContact_, stepVelocities_, approach_, bounceOut_, wallMask_;
-    gpu::Buffer bounceKeys_, bounceValues_, bounceHeads_, bounceRecords_, bounceScanned_;
+    gpu::Buffer bounceKeys_, bounceValues_, bounceHeads_, bounceRecords_, bounceScanned_, fragmentRows_;
+    uint32_t fragmentRowsAtStep_ = 0; // the rows the last recorded bounce writes
     std::optional<sim::SegmentedScan> bounceScan_;
     bool energyBeforeCuts_ = false; // addStep() measured the elastic energy before its cuts
     bool accounting_ = false;       // addMetrics() was recorded: steps measure the energy the cuts take

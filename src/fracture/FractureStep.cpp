@@ -148,6 +148,11 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
         .dispatchThreads(nodes_);
 }
 
+void FractureBodies::addFragmentMotionReadback(graph::RenderGraph& graph, const gpu::Buffer& target) const
+{
+    graph.addCopy("fracture/fragment_rows_readback", fragmentRows_, target, uint64_t(fragmentRowsAtStep_) * 48);
+}
+
 void FractureBodies::addBounce(graph::RenderGraph& graph)
 {
     auto pass = [&](uint32_t stage) {
@@ -169,13 +174,17 @@ void FractureBodies::addBounce(graph::RenderGraph& graph)
             .read(FRACTURE_BIND_REST_NODES, restNodes_)
             .read(FRACTURE_BIND_BODY_CONTACT, bodyContact_)
             .readWrite(FRACTURE_BIND_WALL_MASK, wallMask_)
+            .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
+            .write(FRACTURE_BIND_FRAGMENT_ROWS, fragmentRows_)
+            .readWrite(FRACTURE_BIND_STATE, state_)
             .push(stage)
             .dispatchThreads(nodes_);
     };
     pass(0);
     sort_->sort(graph, bounceKeys_, bounceValues_, nodes_, bitsFor(capacity_));
     pass(1);
-    bounceScan_->inclusive(graph, bounceRecords_, bounceHeads_, bounceScanned_, nodes_, 2);
+    bounceScan_->inclusive(graph, bounceRecords_, bounceHeads_, bounceScanned_, nodes_, 3);
+    fragmentRowsAtStep_ = report_.fragments; // the fragments the labels hold now (rows of this step)
     pass(2);
     pass(3);
 }

@@ -55,6 +55,11 @@ void CsvWriter::set(size_t column, uint64_t value)
     row_.at(column) = fmt::format("{}", value);
 }
 
+void CsvWriter::set(size_t column, const std::string& word)
+{
+    row_.at(column) = word;
+}
+
 void CsvWriter::endRow()
 {
     std::string line;

@@ -21,6 +21,7 @@ public:
     // Floats are written with the shortest representation that reads back as the same float.
     void set(size_t column, float value);
     void set(size_t column, uint64_t value);
+    void set(size_t column, const std::string& word); // a plain word (no comma, quote or newline)
     template <class T> void set(const std::string& name, T value) { set(column(name), value); }
     void endRow();
     void flush();

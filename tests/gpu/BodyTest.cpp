@@ -205,6 +205,7 @@ TEST_F(BodyTest, RigidMotionKeepsGoalsOnPositionsFarFromTheOrigin)
 // Each body's kinetic and potential energy in the step's metrics (summed by the volume
 // measurement's scan) against the CPU's sums of m |v|^2 / 2 and -m g . x over its particles: two
 // bodies falling, thrown and spinning, hitting the floor and each other.
+// ... and bodies.csv's motion of each body: its centre of mass, mass and the centre's velocity.
 TEST_F(BodyTest, MetricsCarryEachBodysKineticAndPotentialEnergy)
 {
     BodySettings s;
@@ -219,22 +220,35 @@ TEST_F(BodyTest, MetricsCarryEachBodysKineticAndPotentialEnergy)
     DeformableBodies bodies(context(), shaders(), graph(), {a, b}, s);
     ASSERT_EQ(bodies.bodyCount(), 2u);
     gpu::Buffer metrics(context(), {"test body metrics", 32, gpu::MemoryKind::Readback});
+    gpu::Buffer motion(context(), {"test body motion", 64, gpu::MemoryKind::Readback});
     for (int step = 1; step <= 40; ++step) {
         bodies.addStep(graph());
         bodies.addMetricsReadback(graph(), metrics);
         graph().addHostRead(metrics);
+        bodies.addMotionReadback(graph(), motion);
+        graph().addHostRead(motion);
         submit();
         const std::vector<glm::vec4> m = metrics.readVector<glm::vec4>(2);
+        const std::vector<glm::vec4> moving = motion.readVector<glm::vec4>(4);
         if (step % 8 != 0) continue;
         const std::vector<glm::vec4> x = bodies.download(graph(), bodies.positions());
         const std::vector<glm::vec4> v = bodies.download(graph(), bodies.velocities());
         for (uint32_t body = 0; body < 2; ++body) {
             const uint32_t first = bodies.firstParticle()[body];
             const uint32_t end = body + 1 < 2 ? bodies.firstParticle()[body + 1] : bodies.particleCount();
-            double kinetic = 0, potential = 0;
+            double kinetic = 0, potential = 0, mass = 0;
+            glm::dvec3 centre(0.0), momentum(0.0);
             for (uint32_t i = first; i < end; ++i) {
                 kinetic += 0.5 * double(x[i].w) * glm::dot(glm::dvec3(v[i]), glm::dvec3(v[i]));
                 potential -= double(x[i].w) * glm::dot(glm::dvec3(s.gravity), glm::dvec3(x[i]));
+                mass += x[i].w;
+                centre += double(x[i].w) * glm::dvec3(x[i]);
+                momentum += double(x[i].w) * glm::dvec3(v[i]);
+            }
+            EXPECT_NEAR(moving[2 * body].w, mass, 1e-5 * mass);
+            for (int k = 0; k < 3; ++k) {
+                EXPECT_NEAR(moving[2 * body][k], centre[k] / mass, 1e-5);
+                EXPECT_NEAR(moving[2 * body + 1][k], momentum[k] / mass, 1e-5 * (1.0 + glm::length(momentum) / mass));
             }
             SCOPED_TRACE(fmt::format("step {}, body {}", step, body));
             EXPECT_GT(kinetic, 0.0);

@@ -979,12 +979,35 @@ TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
 // one scene of each kind: a fluid with an iterative solver (its iterations are indirect) and the
 // fluid surface, deformable bodies, a breaking fracture body. Not one message. (Its buffer-bounds
 // checks cannot run with layer 1.3.239 and push descriptors: gpu/Context.cpp.)
-// --export for solids (issue 16 item 3): a fracture run's fragments as closed, outward PLY
-// surfaces, one group per fragment, that enclose the body's volume; its tets as a VTK grid with
-// every node and tet; deformable bodies' surfaces, one group per body. Files at step 0, every N
-// steps and the last.
-TEST(Cli, SolidRunsExportSurfacesAndTets)
+// Outputs of solid runs (issue 16 item 3). --export: a fracture run's fragments as closed,
+// outward PLY surfaces, one group per fragment, that enclose the body's volume; its tets as a
+// VTK grid with every node and tet; deformable bodies' surfaces, one group per body; files at
+// step 0, every N steps and the last. bodies.csv: a row per body or fragment per step, the
+// fragments' masses adding up to the body's (BodyTest and FractureTest check the values).
+TEST(Cli, SolidRunsExportSurfacesAndTetsAndWriteBodiesCsv)
 {
+    // bodies.csv's rows: per step, the rows and their total mass.
+    auto bodyRows = [](const fs::path& csv) {
+        std::map<int, std::pair<int, double>> perStep;
+        std::ifstream in(csv);
+        std::string line;
+        std::getline(in, line);
+        EXPECT_EQ(line, "step,time,body,kind,fragment,x,y,z,vx,vy,vz,mass,volume_error");
+        while (std::getline(in, line)) {
+            std::vector<std::string> field;
+            std::stringstream row(line);
+            for (std::string f; std::getline(row, f, ',');) field.push_back(f);
+            if (field.size() < 12) {
+                ADD_FAILURE() << line;
+                continue;
+            }
+            auto& [rows, mass] = perStep[std::stoi(field[0])];
+            ++rows;
+            mass += std::stod(field[11]);
+            EXPECT_TRUE(field[3] == "fracture" ? !field[4].empty() : field[3] == "deformable") << line;
+        }
+        return perStep;
+    };
     const fs::path dir = tempDir("solid-export");
     auto surfaceVolumes = [](const io::MeshFrame& f) {
         std::map<uint32_t, double> volume;
@@ -1020,6 +1043,29 @@ TEST(Cli, SolidRunsExportSurfacesAndTets)
         total += v;
     }
     EXPECT_NEAR(total, 1.0, 0.01);
+    // One row per fragment in each step (as the step began: before its cuts), the mass kept.
+    const std::map<int, std::pair<int, double>> fragments = bodyRows(ply / "bodies.csv");
+    ASSERT_EQ(fragments.size(), 62u);
+    EXPECT_EQ(fragments.at(1).first, 1);
+    {
+        std::ifstream metrics(ply / "metrics.csv");
+        std::string line, field;
+        std::getline(metrics, line);
+        std::stringstream header(line);
+        int column = 0, fragmentsColumn = -1;
+        while (std::getline(header, field, ',')) {
+            if (field == "fragments") fragmentsColumn = column;
+            ++column;
+        }
+        ASSERT_GE(fragmentsColumn, 0);
+        for (int step = 1; std::getline(metrics, line) && step < 62; ++step) {
+            std::stringstream row(line);
+            for (int k = 0; k <= fragmentsColumn; ++k) std::getline(row, field, ',');
+            EXPECT_EQ(fragments.at(step + 1).first, std::stoi(field))
+                << "step " << step + 1 << ": the fragments step " << step << " left";
+        }
+    }
+    for (const auto& [step, rows] : fragments) EXPECT_NEAR(rows.second, fragments.at(1).second, 1e-4 * rows.second) << step;
     const fs::path vtk = dir / "vtk";
     const Result v = floe("run " + cube + " --steps 62 --frames 0 --export vtk --quiet --out " + vtk.string());
     ASSERT_EQ(v.status, 0) << v.output;
@@ -1043,6 +1089,9 @@ TEST(Cli, SolidRunsExportSurfacesAndTets)
     const std::map<uint32_t, double> after = surfaceVolumes(io::readMeshPly(bodies / "bodies_000040.ply"));
     EXPECT_EQ(int(after.size()), bodySummary["bodies"].get<int>());
     for (const auto& [body, volume] : after) EXPECT_NEAR(volume, before.at(body), 0.01 * before.at(body)) << "body " << body;
+    const std::map<int, std::pair<int, double>> perBody = bodyRows(bodies / "bodies.csv");
+    ASSERT_EQ(perBody.size(), 40u);
+    for (const auto& [step, rows] : perBody) EXPECT_EQ(rows.first, bodySummary["bodies"].get<int>()) << step;
     // --export-every without --export is refused.
     const Result e = floe("run " + drop + " --steps 1 --export-every 5 --out " + (dir / "none").string());
     EXPECT_EQ(e.status, 2) << e.output;

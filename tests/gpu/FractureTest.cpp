@@ -652,7 +652,7 @@ TEST_F(FractureTest, DropsGainNoEnergyAndLoseItAtTheImpact)
     }
 }
 
-// fracture/bounce against the CPU: four bodies (four fragments) with random node velocities at
+// fracture/bounce against the CPU (and its rows of bodies.csv): four bodies (four fragments) with random node velocities at
 // the step's start and end, walls planted in their nodes' flags and a kept approach, each with
 // its own restitution. Per fragment: the centre of mass's velocity along a touched wall's normal
 // is cut to e times the largest approach (kept, or the start's), equally at every node; an axis
@@ -744,6 +744,30 @@ TEST_F(FractureTest, BounceLimitsEachFragmentsReboundAsTheCpuDoes)
     // Bodies 0 (floor: 7 > 0.66 x 9) and 1 (x: 5 > 0.3 x 11; z: 3 > 0) bounce back slower; 2 and
     // 3 keep their velocities.
     EXPECT_GT(changed, int(n) / 3);
+    // bodies.csv's rows: each fragment's centre of mass, mass and velocity after the pass.
+    gpu::Buffer rows(context(), {"test fragment rows", 4 * sizeof(FragmentMotion), gpu::MemoryKind::Readback});
+    ASSERT_EQ(bodies.fragmentMotionRows(), 4u);
+    bodies.addFragmentMotionReadback(graph(), rows);
+    graph().addHostRead(rows);
+    submit();
+    const std::vector<glm::vec4> world = worldPositions(bodies);
+    for (const FragmentMotion& row : rows.readVector<FragmentMotion>(4)) {
+        ASSERT_TRUE(fragments.count(row.label)) << row.label;
+        glm::dvec3 centre(0.0), momentum(0.0);
+        double mass = 0;
+        for (uint32_t k = 0; k < n; ++k)
+            if (labels[k] == row.label) {
+                mass += data[k].y;
+                centre += double(data[k].y) * glm::dvec3(world[k]);
+                momentum += double(data[k].y) * glm::dvec3(after[k]);
+            }
+        EXPECT_EQ(row.body, float(fragments[row.label].body));
+        EXPECT_NEAR(row.mass, mass, 1e-5 * mass);
+        for (int a = 0; a < 3; ++a) {
+            EXPECT_NEAR(row.centre[a], centre[a] / mass, 1e-5);
+            EXPECT_NEAR(row.velocity[a], momentum[a] / mass, 1e-4);
+        }
+    }
 }
 
 // A glass cube dropped onto an edge from 5 m (the scene fracture_cube, without fracture): its
