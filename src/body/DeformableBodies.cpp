@@ -462,6 +462,7 @@ void DeformableBodies::addStaticContacts(graph::RenderGraph& graph)
             .read(BODY_BIND_OBSTACLE_TRIANGLES, obstacleCorners_)
             .read(BODY_BIND_OBSTACLE_CELLS, obstacleCells_)
             .read(BODY_BIND_OBSTACLE_ENTRIES, obstacleEntries_)
+            .read(BODY_BIND_PREVIOUS, previous_)
             .dispatchThreads(particles_);
     }
 }
