@@ -29,6 +29,7 @@
 #include "io/Csv.h"
 #include "io/MeshExport.h"
 #include "io/Png.h"
+#include "io/SolidState.h"
 #include "io/TextFile.h"
 #include "render/OffscreenTarget.h"
 #include "render/Renderer.h"
@@ -163,11 +164,9 @@ io::MeshFrame bodyFrame(const body::DeformableBodies& bodies, graph::RenderGraph
 int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart, SetupProgress& setup)
 {
     if (!o.solver.empty()) throw Error(fmt::format("--solver {}: the scene has deformable bodies, no fluid", o.solver));
-    if (!o.saveState.empty() || !o.loadState.empty())
-        throw Error("--save-state and --load-state are not available for deformable-body scenes yet");
+    if (o.saveEvery && o.saveState.empty()) throw Error("--save-every needs --save-state FILE");
     const ExportPlan exports = exportPlan(o);
     const double dt = scene.config.timeStepSize;
-    const uint64_t steps = fixedStepCount(o, scene.config.stopAt, dt);
     const int frameCount = o.frames.value_or(scene.floe.frames);
     RunOutput output = prepareRunOutput(o, scene.name);
     const std::filesystem::path& outDir = output.dir;
@@ -181,6 +180,20 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     body::BodySettings settings = bodySettings(scene);
     body::DeformableBodies bodies(context, shaders, graph, bodyInstances(scene), settings, bodyObstacles(scene));
     const glm::vec3 domainMax = settings.domainMax;
+    // --load-state: the run goes on from the saved step (bit-identical to an uninterrupted run).
+    uint64_t first = 0;
+    if (!o.loadState.empty()) {
+        const io::SolidState state = io::loadSolidState(o.loadState, "deformable bodies", bodies.fingerprint());
+        bodies.loadState(graph, state, o.loadState);
+        first = state.step;
+    }
+    const StepSpan span = stepSpan(o, scene.config.stopAt, dt, first);
+    const uint64_t steps = span.steps;
+    const auto saveNow = [&](uint64_t at) {
+        io::SolidState state{"deformable bodies", bodies.fingerprint(), at, {}};
+        bodies.saveState(graph, state);
+        io::saveSolidState(o.saveState, state);
+    };
 
     // Pictures: the surfaces from the front and above, with the floor.
     const bool rendering = frameCount > 0 || o.capture;
@@ -241,7 +254,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, drawn);
         target->addReadback(graph);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-        pictures.save(outDir, overlayContent(scene.name, method, 0.0));
+        pictures.save(outDir, overlayContent(scene.name, method, double(first) * dt));
         ++nextPicture;
     }
 
@@ -258,11 +271,11 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         io::writeMesh(outDir / name, bodyFrame(bodies, graph, context, at, time), *exports.format);
         end.exports.push_back(name);
     };
-    if (exports.due(0, false, false)) exportNow(0, 0.0);
+    if (exports.due(first, true, false, false)) exportNow(first, double(first) * dt);
     setup.stop();
     Progress progress("floe run", steps, !o.quiet);
     watchInterrupts();
-    for (step = 1; step <= steps; ++step) {
+    for (step = first + 1; step <= span.last(); ++step) {
         if (interruptRequested()) {
             end.interrupted = true;
             break;
@@ -282,7 +295,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         graph.addHostRead(readback);
         bodies.addMotionReadback(graph, motionReadback);
         graph.addHostRead(motionReadback);
-        const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step;
+        const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step - first;
         if (picture || (renderDoc && step == 1)) {
             renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, drawn);
             target->addReadback(graph);
@@ -340,14 +353,16 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
                                    : fmt::format("a body's volume changed by {:.0f} %", 100.0 * maxVolume);
             break;
         }
-        if (exports.due(step, picture, step == steps)) exportNow(step, time);
-        progress.update(step, fmt::format("t = {:.3f} s, volume error {:.3f} %", time, 100.0 * maxVolume));
+        if (exports.due(step, false, picture, step == span.last())) exportNow(step, time);
+        if (o.saveEvery && step % o.saveEvery == 0) saveNow(step);
+        progress.update(step - first, fmt::format("t = {:.3f} s, volume error {:.3f} %", time, 100.0 * maxVolume));
     }
     progress.finish();
     csv->flush();
     bodiesCsv.flush();
-    const uint64_t done = end.interrupted ? step - 1 : std::min(step, steps);
+    const uint64_t done = (end.interrupted ? step - 1 : std::min(step, span.last())) - first;
     end.steps = done;
+    if (!o.saveState.empty() && end.diverged.empty()) saveNow(first + done);
     end.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     end.pictures = pictures.files;
 
@@ -362,8 +377,12 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     summary["omega"] = settings.omega;
     summary["stiffness"] = settings.stiffness;
     summary["volume"] = scene.deformable.volume;
+    summary["first_step"] = first + 1;
     summary["steps"] = done;
-    summary["simulated_seconds"] = double(done) * dt;
+    summary["loaded_state"] = o.loadState.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.loadState.string());
+    summary["saved_state"] = o.saveState.empty() || !end.diverged.empty() ? nlohmann::ordered_json(nullptr)
+                                                                          : nlohmann::ordered_json(o.saveState.string());
+    summary["simulated_seconds"] = double(first + done) * dt;
     summary["wall_seconds"] = end.wallSeconds;
     summary["volume_error_abs_max"] = worstVolume;
     summary["metrics"] = {{"volume_error_abs_max", volumeStat.json()}, {"rigid_error_max", rigidStat.json()}};
@@ -372,7 +391,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     writeRunSummary(summary, end, context, scene.warnings, outDir);
 
     fmt::print("floe run: {} ({} bodies, {} particles, omega {}, volume {}, {} steps, t = {:.4g} s) on {}\n", scene.name,
-               bodies.bodyCount(), bodies.particleCount(), settings.omega, scene.deformable.volume, done, double(done) * dt,
+               bodies.bodyCount(), bodies.particleCount(), settings.omega, scene.deformable.volume, done, double(first + done) * dt,
                context.deviceName());
     fmt::print("  status      {}\n", runStatusLine(end));
     fmt::print("  volume      largest |V - V0| / V0 {:.4f} %\n", 100.0 * worstVolume);

@@ -29,6 +29,7 @@
 #include "io/Csv.h"
 #include "io/MeshExport.h"
 #include "io/Png.h"
+#include "io/SolidState.h"
 #include "io/TextFile.h"
 #include "render/OffscreenTarget.h"
 #include "shared/fluid.h"
@@ -175,13 +176,11 @@ io::MeshFrame fractureFrame(fracture::FractureBodies& bodies, graph::RenderGraph
 int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart, SetupProgress& setup)
 {
     if (!o.solver.empty()) throw Error(fmt::format("--solver {}: the scene has fracture bodies, no fluid", o.solver));
-    if (!o.saveState.empty() || !o.loadState.empty())
-        throw Error("--save-state and --load-state are not available for fracture scenes yet");
+    if (o.saveEvery && o.saveState.empty()) throw Error("--save-every needs --save-state FILE");
     const ExportPlan exports = exportPlan(o);
     if (!o.render.empty() && o.render != "fluid")
         throw Error(fmt::format("--render {}: fracture scenes draw their tetrahedra's faces only", o.render));
     const double dt = scene.config.timeStepSize;
-    const uint64_t steps = fixedStepCount(o, scene.config.stopAt, dt);
     const int frameCount = o.frames.value_or(scene.floe.frames);
     RunOutput output = prepareRunOutput(o, scene.name);
     const std::filesystem::path& outDir = output.dir;
@@ -194,6 +193,16 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     const fracture::FractureSettings settings = fractureSettings(scene);
     setup.stage("building the fracture bodies' buffers and pipelines");
     fracture::FractureBodies bodies(context, shaders, graph, fractureInstances(scene), settings);
+    // --load-state: the run goes on from the saved step (bit-identical to an uninterrupted run),
+    // its energy account too.
+    std::optional<io::SolidState> loaded;
+    if (!o.loadState.empty()) {
+        loaded = io::loadSolidState(o.loadState, "fracture", bodies.fingerprint());
+        bodies.loadState(graph, *loaded, o.loadState);
+    }
+    const uint64_t first = loaded ? loaded->step : 0;
+    const StepSpan span = stepSpan(o, scene.config.stopAt, dt, first);
+    const uint64_t steps = span.steps;
 
     const bool rendering = frameCount > 0 || o.capture;
     RunPictures pictures = makeRunPictures(context, shaders, o, rendering, 1);
@@ -243,7 +252,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     if (rendering && !pictureSteps.empty() && pictureSteps[0] == 0) {
         addPicture();
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-        pictures.save(outDir, overlayContent(scene.name, method, 0.0));
+        pictures.save(outDir, overlayContent(scene.name, method, double(first) * dt));
         ++nextPicture;
     }
 
@@ -263,6 +272,23 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
     const fracture::FractureMetrics start = metricsReadback.readVector<fracture::FractureMetrics>(1)[0];
     EnergyAccount account(double(start.kinetic) + start.potential + start.elastic);
+    if (loaded) {
+        const std::vector<double> saved = loaded->get<double>("energy account", 7, o.loadState);
+        account.initial = saved[0];
+        account.damping = saved[1];
+        account.fracture = saved[2];
+        account.contact = saved[3];
+        account.solver = saved[4];
+        account.mechanical = saved[5];
+        account.mostGained = saved[6];
+    }
+    const auto saveNow = [&](uint64_t at) {
+        io::SolidState state{"fracture", bodies.fingerprint(), at, {}};
+        bodies.saveState(graph, state);
+        state.add("energy account", std::vector<double>{account.initial, account.damping, account.fracture, account.contact,
+                                                        account.solver, account.mechanical, account.mostGained});
+        io::saveSolidState(o.saveState, state);
+    };
     RunEnd end;
     // bodies.csv: each fragment's centre of mass and velocity per step (fracture/bounce's sums;
     // at most one fragment per node, and a node per tet corner).
@@ -275,9 +301,9 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         io::writeMesh(outDir / name, fractureFrame(bodies, graph, context, at, time), *exports.format);
         end.exports.push_back(name);
     };
-    if (exports.due(0, false, false)) exportNow(0, 0.0);
+    if (exports.due(first, true, false, false)) exportNow(first, double(first) * dt);
     watchInterrupts();
-    for (step = 1; step <= steps; ++step) {
+    for (step = first + 1; step <= span.last(); ++step) {
         if (interruptRequested()) {
             end.interrupted = true;
             break;
@@ -291,7 +317,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         bodies.addFragmentMotionReadback(graph, motionReadback);
         graph.addHostRead(motionReadback);
         const uint32_t motionRows = bodies.fragmentMotionRows();
-        const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step;
+        const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step - first;
         if (picture || (renderDoc && step == 1)) addPicture();
         if (!csv) {
             // Passes that start later (contacts between fragments) get their columns too.
@@ -359,14 +385,17 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
                                          : "the largest load is not finite";
             break;
         }
-        if (exports.due(step, picture, step == steps)) exportNow(step, time);
-        progress.update(step, fmt::format("t = {:.3f} s, {} fragments, {} fracture events", time, report.fragments, report.events));
+        if (exports.due(step, false, picture, step == span.last())) exportNow(step, time);
+        if (o.saveEvery && step % o.saveEvery == 0) saveNow(step);
+        progress.update(step - first,
+                        fmt::format("t = {:.3f} s, {} fragments, {} fracture events", time, report.fragments, report.events));
     }
     progress.finish();
     csv->flush();
     bodiesCsv.flush();
-    const uint64_t done = end.interrupted ? step - 1 : std::min(step, steps);
+    const uint64_t done = (end.interrupted ? step - 1 : std::min(step, span.last())) - first;
     end.steps = done;
+    if (!o.saveState.empty() && end.diverged.empty()) saveNow(first + done);
     end.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     end.pictures = pictures.files;
 
@@ -398,14 +427,18 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     summary["max_damage"] = report.maxDamage;
     summary["metrics"] = {{"max_separation", loadStat.json()}};
     summary["energy"] = account.json();
+    summary["first_step"] = first + 1;
     summary["steps"] = done;
-    summary["simulated_seconds"] = double(done) * dt;
+    summary["simulated_seconds"] = double(first + done) * dt;
+    summary["loaded_state"] = o.loadState.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.loadState.string());
+    summary["saved_state"] = o.saveState.empty() || !end.diverged.empty() ? nlohmann::ordered_json(nullptr)
+                                                                          : nlohmann::ordered_json(o.saveState.string());
     summary["wall_seconds"] = end.wallSeconds;
     summary["gpu_ms_per_step"] = done ? gpuTotal / double(done) : 0.0;
     writeRunSummary(summary, end, context, scene.warnings, outDir);
 
     fmt::print("floe run: {} ({} bodies, {} tets, method {}, {} steps, t = {:.4g} s) on {}\n", scene.name, bodies.bodyCount(),
-               bodies.tetCount(), scene.fracture.method, done, double(done) * dt, context.deviceName());
+               bodies.tetCount(), scene.fracture.method, done, double(first + done) * dt, context.deviceName());
     fmt::print("  status      {}\n", runStatusLine(end));
     fmt::print("  fracture    {} events, {} cuts, {} fragments (from {}), largest load {:.3g} tau\n", report.events, report.cuts,
                report.fragments, initialFragments, worstLoad);

@@ -79,6 +79,19 @@ uint64_t fixedStepCount(const RunOptions& o, double stopAt, double dt)
     return steps;
 }
 
+StepSpan stepSpan(const RunOptions& o, double stopAt, double dt, uint64_t first)
+{
+    StepSpan span{first, fixedStepCount(o, stopAt, dt)};
+    if (first > 0 && !o.steps) {
+        if (span.steps <= first)
+            throw Error(
+                fmt::format("--load-state {}: the saved state is at step {} (t = {} s), at or past the end of the run ({} s)",
+                            o.loadState.string(), first, double(first) * dt, double(span.steps) * dt));
+        span.steps -= first;
+    }
+    return span;
+}
+
 std::vector<uint64_t> pictureSchedule(uint64_t steps, int frames)
 {
     std::vector<uint64_t> at;

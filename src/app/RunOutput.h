@@ -44,6 +44,15 @@ gpu::ContextOptions runContextOptions(const RunOptions& options);
 // stopAt over the step. Throws floe::Error naming the scene when that leaves no step.
 uint64_t fixedStepCount(const RunOptions& options, double stopAt, double dt);
 
+// The steps of a fixed-step run: after `first` (the step a loaded state was saved at, else 0),
+// --steps N more, else up to --seconds or stopAt. Throws floe::Error when a loaded state is at
+// or past that end.
+struct StepSpan {
+    uint64_t first = 0, steps = 0;
+    uint64_t last() const { return first + steps; }
+};
+StepSpan stepSpan(const RunOptions& options, double stopAt, double dt, uint64_t first);
+
 // The steps after which a fixed-step run takes its `frames` pictures: evenly from the start (0)
 // to the end; one picture: the end.
 std::vector<uint64_t> pictureSchedule(uint64_t steps, int frames);
@@ -86,13 +95,14 @@ struct RunEnd {
 };
 
 // --export for a fixed-step run (solids): the format, and when: with the pictures, or every N
-// steps (--export-every); the initial state and the last step are always written.
+// steps (--export-every); the run's first state (the start or a loaded state) and its last step
+// are always written.
 struct ExportPlan {
     std::optional<io::ExportFormat> format;
     uint64_t every = 0;
-    bool due(uint64_t step, bool picture, bool last) const
+    bool due(uint64_t step, bool first, bool picture, bool last) const
     {
-        return format && (step == 0 || last || (every ? step % every == 0 : picture));
+        return format && (first || last || (every ? step % every == 0 : picture));
     }
 };
 ExportPlan exportPlan(const RunOptions& options); // throws floe::Error for --export-every without --export

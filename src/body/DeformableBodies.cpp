@@ -124,6 +124,12 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
 
     scan_.emplace(context, shaders, particles_);
     params_ = gpu::Buffer(context, {"body params", sizeof(shared::BodyParams), gpu::MemoryKind::Upload});
+    {
+        io::Fingerprint f;
+        f.add(uint64_t(particles_)).add(uint64_t(triangles.size())).add(uint64_t(bodies.size())).add(uint64_t(settings.omega));
+        for (size_t k = 0; k < rest.size(); ++k) f.add(rest[k].x).add(rest[k].y).add(rest[k].z).add(positions[k].w);
+        fingerprint_ = f.value();
+    }
     positions_ = uploaded(context, graph, "body positions", positions, kVec4);
     velocities_ = uploaded(context, graph, "body velocities", velocities, kVec4);
     previous_ = uploaded(context, graph, "body previous positions", positions, kVec4);
@@ -561,6 +567,33 @@ void DeformableBodies::addMetricsReadback(graph::RenderGraph& graph, const gpu::
 void DeformableBodies::addMotionReadback(graph::RenderGraph& graph, const gpu::Buffer& target) const
 {
     graph.addCopy("body/readback_motion", metrics_, target, uint64_t(bodyCount()) * 32, uint64_t(bodyCount()) * 16, 0);
+}
+
+void DeformableBodies::saveState(graph::RenderGraph& graph, io::SolidState& state) const
+{
+    const auto save = [&](const char* name, const gpu::Buffer& buffer, size_t bytesPerParticle) {
+        std::vector<char> bytes(size_t(particles_) * bytesPerParticle);
+        sim::downloadNow(context_, graph, buffer, bytes.data(), bytes.size());
+        state.blobs.emplace_back(name, std::move(bytes));
+    };
+    save("body positions", positions_, 16);
+    save("body velocities", velocities_, 16);
+    save("body polar warm start", warm_, 48);
+    save("body contact flags", flags_, 4);
+    save("body displacement", displacement_, 16);
+}
+
+void DeformableBodies::loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file)
+{
+    const auto load = [&](const char* name, const gpu::Buffer& buffer, size_t bytesPerParticle) {
+        const std::vector<char> bytes = state.get<char>(name, size_t(particles_) * bytesPerParticle, file);
+        sim::uploadNow(context_, graph, buffer, bytes.data(), bytes.size());
+    };
+    load("body positions", positions_, 16);
+    load("body velocities", velocities_, 16);
+    load("body polar warm start", warm_, 48);
+    load("body contact flags", flags_, 4);
+    load("body displacement", displacement_, 16);
 }
 
 std::vector<glm::vec4> DeformableBodies::download(graph::RenderGraph& graph, const gpu::Buffer& buffer) const

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "body/BodyLayout.h"
 #include "gpu/Buffer.h"
 #include "gpu/PipelineCache.h"
+#include "io/SolidState.h"
 #include "sim/SpatialGrid.h"
 #include "sim/prim/SegmentedScan.h"
 
@@ -103,6 +105,14 @@ public:
     const gpu::Buffer& obstacleIndices() const { return obstacleIndices_; }
     const gpu::Buffer& transforms() const { return transforms_; } // 3 vec4 per region after a step (tests)
 
+    // Saved states (--save-state, --load-state): the buffers that carry a run from one step to
+    // the next (positions, velocities, the polar decompositions' warm starts, contact flags and
+    // shape-matching displacements), submitted and waited for. load throws floe::Error naming
+    // `file` when the state does not fit these bodies.
+    void saveState(graph::RenderGraph& graph, io::SolidState& state) const;
+    void loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file);
+    uint64_t fingerprint() const { return fingerprint_; } // of the bodies' meshes, masses and regions
+
     // Submits and waits: positions/velocities as vec4 in path order, and replacing them (tests).
     std::vector<glm::vec4> download(graph::RenderGraph& graph, const gpu::Buffer& buffer) const;
     void uploadState(graph::RenderGraph& graph, const std::vector<glm::vec4>& positions, const std::vector<glm::vec4>& velocities);
@@ -124,6 +134,7 @@ private:
     std::vector<BodyLayout> layouts_;
     std::vector<uint32_t> first_;
     uint32_t particles_ = 0, triangles_ = 0;
+    uint64_t fingerprint_ = 0;
     std::optional<sim::SegmentedScan> scan_;
     std::optional<sim::SpatialGrid> grid_; // contacts between bodies
     float contactRadius_ = 0.0f;

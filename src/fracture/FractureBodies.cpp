@@ -179,6 +179,14 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     auto sized = [&](const char* name, VkDeviceSize elements, VkDeviceSize bytes, VkFormat format) {
         return gpu::Buffer(context, {name, std::max<VkDeviceSize>(elements, 1) * bytes, gpu::MemoryKind::DeviceLocal, format});
     };
+    {
+        io::Fingerprint f;
+        f.add(uint64_t(tets_)).add(uint64_t(nodes_)).add(uint64_t(bodies_)).add(uint64_t(pieced_ ? 1 : 0));
+        for (const glm::vec4& r : restNodes) f.add(r.x).add(r.y).add(r.z).add(r.w);
+        for (const glm::uvec4& t : tets) f.add(uint64_t(t.x) | uint64_t(t.y) << 32).add(uint64_t(t.z) | uint64_t(t.w) << 32);
+        for (const glm::vec4& i : tetInfo) f.add(i.y).add(i.z).add(i.w);
+        fingerprint_ = f.value();
+    }
     positions.resize(capacity_, glm::vec4(0.0f));
     velocities.resize(capacity_, glm::vec4(0.0f));
     restNodes.resize(capacity_, glm::vec4(0.0f));
@@ -541,6 +549,73 @@ void FractureBodies::addSurface(graph::RenderGraph& graph)
         .write(FRACTURE_BIND_SURFACE_NORMALS, surfaceNormals_)
         .write(FRACTURE_BIND_SURFACE_TRIS, surfaceTriangles_)
         .dispatchThreads(tets_);
+}
+
+namespace {
+// The buffers a fracture run carries from one step to the next, with their element counts.
+struct Carried {
+    const char* name;
+    const gpu::Buffer* buffer;
+    size_t bytes;
+};
+} // namespace
+
+void FractureBodies::saveState(graph::RenderGraph& graph, io::SolidState& state) const
+{
+    state.add("fracture nodes", std::vector<uint32_t>{nodes_});
+    for (const auto& [name, buffer, bytes] : std::initializer_list<Carried>{
+             {"positions", &positions_, 16u * nodes_},
+             {"velocities", &velocities_, 16u * nodes_},
+             {"origins", &origins_, 16u * nodes_},
+             {"rest nodes", &restNodes_, 16u * nodes_},
+             {"node data", &nodeData_, 16u * nodes_},
+             {"node flags", &nodeFlags_, 4u * nodes_},
+             {"peak loads", &peak_, 16u * nodes_},
+             {"wall approach", &approach_, 16u * nodes_},
+             {"tets", &tetBuffer_, 16u * tets_},
+             {"tet damage", &tetDamage_, 16u * tets_},
+             {"constraint state", &constraintState_, 16u * constraints_},
+             {"link impulses", &linkImpulse_, 16u * links_},
+             {"piece breaks", &pieceBreaks_, 4u * pieces_},
+             {"state", &state_, sizeof(shared::FractureState)},
+         }) {
+        std::vector<char> data(bytes);
+        if (bytes) sim::downloadNow(context_, graph, *buffer, data.data(), bytes);
+        state.blobs.emplace_back(name, std::move(data));
+    }
+}
+
+void FractureBodies::loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file)
+{
+    const uint32_t nodes = state.get<uint32_t>("fracture nodes", 1, file)[0];
+    if (nodes < nodes_ || nodes > capacity_)
+        throw Error(fmt::format("--load-state {}: {} nodes, these bodies start with {} and hold at most {}", file.string(), nodes,
+                                nodes_, capacity_));
+    nodes_ = nodes;
+    for (const auto& [name, buffer, bytes] : std::initializer_list<Carried>{
+             {"positions", &positions_, 16u * nodes_},
+             {"velocities", &velocities_, 16u * nodes_},
+             {"origins", &origins_, 16u * nodes_},
+             {"rest nodes", &restNodes_, 16u * nodes_},
+             {"node data", &nodeData_, 16u * nodes_},
+             {"node flags", &nodeFlags_, 4u * nodes_},
+             {"peak loads", &peak_, 16u * nodes_},
+             {"wall approach", &approach_, 16u * nodes_},
+             {"tets", &tetBuffer_, 16u * tets_},
+             {"tet damage", &tetDamage_, 16u * tets_},
+             {"constraint state", &constraintState_, 16u * constraints_},
+             {"link impulses", &linkImpulse_, 16u * links_},
+             {"piece breaks", &pieceBreaks_, 4u * pieces_},
+             {"state", &state_, sizeof(shared::FractureState)},
+         }) {
+        const std::vector<char> data = state.get<char>(name, bytes, file);
+        if (bytes) sim::uploadNow(context_, graph, *buffer, data.data(), bytes);
+    }
+    // The incidence, masses and fragments follow from the tets, as after a step with cuts.
+    writeParams();
+    addRebuild(graph);
+    context_.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+    report_ = afterStep(graph);
 }
 
 std::vector<glm::vec4> FractureBodies::download(graph::RenderGraph& graph, const gpu::Buffer& buffer, size_t count)

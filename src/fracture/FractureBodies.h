@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@
 #include "fracture/TetStress.h"
 #include "gpu/Buffer.h"
 #include "gpu/PipelineCache.h"
+#include "io/SolidState.h"
 #include "sim/SpatialGrid.h"
 #include "sim/prim/RadixSort.h"
 #include "sim/prim/Reduce.h"
@@ -159,6 +161,13 @@ public:
     void addFragmentMotionReadback(graph::RenderGraph& graph, const gpu::Buffer& target) const;
     uint32_t fragmentMotionRows() const { return fragmentRowsAtStep_; }
 
+    // Saved states (--save-state, --load-state): the buffers that carry a run from one step to the
+    // next and the node count; loading rebuilds the incidence, masses and fragments from them.
+    // Both submit and wait; load throws floe::Error naming `file` when the state does not fit.
+    void saveState(graph::RenderGraph& graph, io::SolidState& state) const;
+    void loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file);
+    uint64_t fingerprint() const { return fingerprint_; } // of the meshes, materials and method's pieces
+
     uint32_t tetCount() const { return tets_; }
     uint32_t nodeCount() const { return nodes_; }
     uint32_t bodyCount() const { return bodies_; }
@@ -209,6 +218,7 @@ private:
     gpu::PipelineCache pipelines_;
     FractureSettings settings_;
     uint32_t tets_ = 0, nodes_ = 0, capacity_ = 0, bodies_ = 0;
+    uint64_t fingerprint_ = 0;
     uint32_t constraints_ = 0, links_ = 0, pieces_ = 0; // Constraint method
     bool pieced_ = false;                               // built for the Constraint method
     float maxMeanEdge_ = 0.0f;

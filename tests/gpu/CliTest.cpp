@@ -1098,6 +1098,57 @@ TEST(Cli, SolidRunsExportSurfacesAndTetsAndWriteBodiesCsv)
     EXPECT_NE(e.output.find("--export-every needs --export"), std::string::npos) << e.output;
 }
 
+// --save-state and --load-state for solids (issue 16 item 3): a deformable-body run and a
+// fracture run resumed from a saved state (the fracture one in the middle of its breaking, after
+// cuts) end byte for byte in the uninterrupted run's state, and their metrics go on from the
+// saved step with the same values; a state of another kind of run is refused.
+TEST(Cli, SolidRunsResumeBitIdentically)
+{
+    const fs::path dir = tempDir("solid-state");
+    struct Case {
+        const char* scene;
+        int before, after;
+    };
+    for (const Case& c : {Case{"bodies_drop", 35, 25}, Case{"fracture_cube", 58, 12}}) {
+        SCOPED_TRACE(c.scene);
+        const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/" + c.scene + ".json";
+        const fs::path straight = dir / (std::string(c.scene) + "-straight"), first = dir / (std::string(c.scene) + "-first"),
+                       second = dir / (std::string(c.scene) + "-second");
+        const auto run = [&](int steps, const fs::path& out, const std::string& more) {
+            const Result r =
+                floe(fmt::format("run {} --steps {} --frames 0 --quiet --out {} {}", scene, steps, out.string(), more));
+            EXPECT_EQ(r.status, 0) << r.output;
+        };
+        run(c.before + c.after, straight, "--save-state " + (dir / "straight.state").string());
+        run(c.before, first, "--save-state " + (dir / "half.state").string() + " --save-every 10");
+        run(c.after, second, "--load-state " + (dir / "half.state").string() + " --save-state " + (dir / "resumed.state").string());
+        const std::string a = fileBytes(dir / "straight.state"), b = fileBytes(dir / "resumed.state");
+        ASSERT_GT(a.size(), 10000u);
+        EXPECT_TRUE(a == b) << "the resumed run's state differs from the uninterrupted run's";
+        const nlohmann::json summary = nlohmann::json::parse(readFile(second / "summary.json"));
+        EXPECT_EQ(summary["first_step"], c.before + 1);
+        EXPECT_EQ(summary["steps"], c.after);
+        EXPECT_EQ(summary["loaded_state"], (dir / "half.state").string());
+        const std::vector<std::string> all = metricsWithoutTimings(straight / "metrics.csv");
+        const std::vector<std::string> resumed = metricsWithoutTimings(second / "metrics.csv");
+        ASSERT_EQ(resumed.size(), size_t(c.after));
+        for (int k = 0; k < c.after; ++k) EXPECT_EQ(resumed[k], all[c.before + k]) << "step " << c.before + k + 1;
+        const std::string rows = readFile(second / "bodies.csv");
+        EXPECT_NE(rows.find(fmt::format("\n{},", c.before + 1)), std::string::npos) << "bodies.csv goes on from the saved step";
+    }
+    // A state of another kind of run, or of another scene, is refused naming the file.
+    const std::string drop = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/bodies_drop.json";
+    const Result wrong = floe("run " + drop + " --steps 2 --frames 0 --quiet --out " + (dir / "wrong").string() + " --load-state " +
+                              (dir / "half.state").string());
+    EXPECT_EQ(wrong.status, 2) << wrong.output;
+    EXPECT_NE(wrong.output.find("saved from a fracture run"), std::string::npos) << wrong.output;
+    const std::string cone = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/fracture_cone.json";
+    const Result other = floe("run " + cone + " --steps 2 --frames 0 --quiet --out " + (dir / "other").string() + " --load-state " +
+                              (dir / "half.state").string());
+    EXPECT_EQ(other.status, 2) << other.output;
+    EXPECT_NE(other.output.find("different scene set-up"), std::string::npos) << other.output;
+}
+
 TEST(Cli, GpuAssistedValidationFindsNothingInOneSceneOfEachKind)
 {
     const fs::path dir = tempDir("gpu_assisted");
