@@ -5,8 +5,8 @@
 //   stage 0: writes w (to be smoothed by body/weights_smooth, §2.7.9's umbrella filter);
 //   stage 1: reads the smoothed w; collided particles get weight 0 for positions only,
 //            after the smoothing (§10 item 5: zeroing first would let the smoothing give them
-//            weight again; they keep their weight for velocities); writes
-//            (w_pos |n/3|^2, w_vel |n/3|^2) for the per-body sums of the denominators.
+//            weight again); writes (w_pos |n/3|^2, |n/3|^2) for the per-body sums of the
+//            denominators (velocities are projected with equal weights: body/volume_apply).
 
 #include "body/body_common.glsl"
 
@@ -47,5 +47,5 @@ void main()
     const vec3 gradient = FLOE_LOAD_VEC4(normals, i).xyz / 3.0;
     const float g2 = dot(gradient, gradient);
     const float wPos = FLOE_LOAD_UINT(flags, i) != 0u ? 0.0 : w;
-    FLOE_STORE_VEC4(terms, i, vec4(wPos * g2, w * g2, 0.0, 0.0));
+    FLOE_STORE_VEC4(terms, i, vec4(wPos * g2, g2, 0.0, 0.0));
 }

@@ -370,6 +370,51 @@ TEST_F(BodyTest, CrushedFlatCapsuleAndBoxKeepTheirVolumeWithTheGlobalCorrection)
     }
 }
 
+// The same crush under the local correction (issue 17 item 1: within 1 % with the default
+// alpha), held for 2 s. The velocity projection with the local weights was not orthogonal in the
+// kinetic-energy metric and fed the lying capsule energy while the plate held it: 220 J at the
+// most (the global correction's 1.5 J), and 0.75 % of its volume swung away. Projected with
+// equal weights, as the global correction does, it keeps 0.008 % and 2-4 J.
+TEST_F(BodyTest, CrushedFlatCapsuleAndBoxKeepTheirVolumeWithTheLocalCorrection)
+{
+    const glm::mat4 lying = glm::rotate(glm::mat4(1.0f), glm::half_pi<float>(), glm::vec3(0, 0, 1));
+    geometry::TriangleMesh capsule = body::makeCapsule(0.2f, 0.4f, 36, 9);
+    for (glm::vec3& p : capsule.vertices) p = glm::vec3(lying * glm::vec4(p, 1.0f));
+    struct Case {
+        const char* name;
+        geometry::TriangleMesh mesh;
+        int omega;
+        float stiffness;
+    };
+    for (const Case& c : {Case{"lying capsule", capsule, 2, 0.5f}, Case{"box", body::makeBox(glm::vec3(0.4f), 12), 3, 0.8f}}) {
+        BodySettings s;
+        s.omega = c.omega;
+        s.stiffness = c.stiffness;
+        s.volumeMode = BODY_VOLUME_LOCAL;
+        s.domainMin = glm::vec3(-1.0f, 0.0f, -1.0f);
+        s.domainMax = glm::vec3(1.0f, 0.45f, 1.0f);
+        DeformableBodies bodies(context(), shaders(), graph(), {placed(c.mesh, {0, 0.2f, 0})}, s);
+        gpu::Buffer metrics(context(), {"test body metrics", 16, gpu::MemoryKind::Readback});
+        double worstError = 0, kineticHeld = 0;
+        for (int step = 1; step <= 400; ++step) {
+            s.domainMax.y = std::max(0.2f, 0.45f - 0.25f * float(step) / 200.0f);
+            bodies.setSettings(s);
+            bodies.addStep(graph());
+            bodies.addMetricsReadback(graph(), metrics);
+            graph().addHostRead(metrics);
+            submit();
+            const glm::vec4 m = metrics.readVector<glm::vec4>(1)[0];
+            worstError = std::max(worstError, double(std::fabs(m.x)));
+            if (step > 250) kineticHeld = std::max(kineticHeld, double(m.w));
+        }
+        std::printf("%s crushed to half its height, local correction: volume error at most %.3f %%, kinetic energy while "
+                    "held at most %.3f J\n",
+                    c.name, 100.0 * worstError, kineticHeld);
+        EXPECT_LT(worstError, 0.01) << c.name;
+        EXPECT_LT(kineticHeld, 10.0) << c.name << ": held under the plate, it must not gain energy";
+    }
+}
+
 // digest-002 §8 check 9: after the velocity projection sum v . n / 3 = dV/dt is zero. A free
 // body (no walls) spinning and deforming: relative to sum |v| |n| / 3, the rate is at float
 // level with the projection and large without it.
