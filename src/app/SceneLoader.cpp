@@ -397,6 +397,14 @@ void checkBodyPlacement(const Scene& scene, const std::string& where)
                 throw Error(fmt::format("{}: DeformableBodies[{}] ({}) and [{}] ({}) overlap; expected bodies apart at the start",
                                         where, i, bodies[i].shape, j, bodies[j].shape));
         }
+    // Static meshes (RigidBodies): a body cut by one, or inside a closed one, is pushed out at any
+    // speed in the first step, or stays inside.
+    for (size_t i = 0; i < bodies.size(); ++i)
+        for (size_t r = 0; r < scene.rigidBodies.size(); ++r)
+            if (geometry::meshesIntersect(bodies[i].mesh, scene.rigidBodies[r].mesh))
+                throw Error(fmt::format("{}: DeformableBodies[{}] ({}) and RigidBodies[{}] ({}) intersect; expected bodies apart "
+                                        "from the static meshes at the start",
+                                        where, i, bodies[i].shape, r, scene.rigidBodies[r].mesh.name));
     // The plate presses from above: a body reaching above its start is crushed through it in the
     // first step.
     const DeformableSettings& d = scene.deformable;

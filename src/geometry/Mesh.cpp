@@ -221,4 +221,78 @@ bool contains(const TriangleMesh& mesh, const glm::vec3& p)
     return windingNumber(mesh, p) > 0.5;
 }
 
+namespace {
+
+// Moller and Trumbore: does the segment p..q pass through the triangle (a, b, c)?
+bool segmentCrossesTriangle(const glm::dvec3& p, const glm::dvec3& q, const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c)
+{
+    const glm::dvec3 d = q - p, e1 = b - a, e2 = c - a, pv = glm::cross(d, e2);
+    const double det = glm::dot(e1, pv);
+    const double scale = glm::length(d) * glm::length(e1) * glm::length(e2);
+    if (std::abs(det) <= 1e-12 * scale) return false; // parallel (coplanar contact is touching, not cutting)
+    const glm::dvec3 tv = p - a;
+    const double u = glm::dot(tv, pv) / det;
+    if (u < 0.0 || u > 1.0) return false;
+    const glm::dvec3 qv = glm::cross(tv, e1);
+    const double v = glm::dot(d, qv) / det;
+    if (v < 0.0 || u + v > 1.0) return false;
+    const double t = glm::dot(e2, qv) / det;
+    return t > 1e-9 && t < 1.0 - 1e-9; // an end on the triangle touches it (a body resting on a table)
+}
+
+// Does an edge of `edges` cross a triangle of `faces`?
+bool edgesCross(const TriangleMesh& edges, const TriangleMesh& faces)
+{
+    Bounds box = boundsOf(faces);
+    if (box.empty() || !box.overlaps(boundsOf(edges))) return false;
+    // About two triangles per cell along the mean triangle size, at most 64 cells per axis.
+    const glm::vec3 extent = glm::max(box.hi - box.lo, glm::vec3(1e-6f));
+    const float cell = std::max({extent.x, extent.y, extent.z}) / std::clamp(std::cbrt(float(faces.triangles.size())), 1.0f, 64.0f);
+    const glm::ivec3 dims = glm::clamp(glm::ivec3(glm::ceil(extent / cell)), glm::ivec3(1), glm::ivec3(64));
+    const auto cellOf = [&](const glm::vec3& x) {
+        return glm::clamp(glm::ivec3(glm::floor((x - box.lo) / cell)), glm::ivec3(0), dims - 1);
+    };
+    std::vector<std::vector<uint32_t>> grid(size_t(dims.x) * dims.y * dims.z);
+    const auto key = [&](const glm::ivec3& c) {
+        return size_t(c.x) + size_t(dims.x) * (size_t(c.y) + size_t(dims.y) * size_t(c.z));
+    };
+    for (uint32_t t = 0; t < faces.triangles.size(); ++t) {
+        Bounds tb;
+        for (int k = 0; k < 3; ++k) tb.add(faces.vertices[faces.triangles[t][k]]);
+        const glm::ivec3 lo = cellOf(tb.lo), hi = cellOf(tb.hi);
+        for (int z = lo.z; z <= hi.z; ++z)
+            for (int y = lo.y; y <= hi.y; ++y)
+                for (int x = lo.x; x <= hi.x; ++x) grid[key({x, y, z})].push_back(t);
+    }
+    for (const glm::uvec3& tri : edges.triangles)
+        for (int k = 0; k < 3; ++k) {
+            const glm::vec3 p = edges.vertices[tri[k]], q = edges.vertices[tri[(k + 1) % 3]];
+            Bounds eb;
+            eb.add(p);
+            eb.add(q);
+            if (!eb.overlaps(box)) continue;
+            const glm::ivec3 lo = cellOf(eb.lo), hi = cellOf(eb.hi);
+            for (int z = lo.z; z <= hi.z; ++z)
+                for (int y = lo.y; y <= hi.y; ++y)
+                    for (int x = lo.x; x <= hi.x; ++x)
+                        for (uint32_t t : grid[key({x, y, z})]) {
+                            const glm::uvec3& f = faces.triangles[t];
+                            if (segmentCrossesTriangle(glm::dvec3(p), glm::dvec3(q), glm::dvec3(faces.vertices[f.x]),
+                                                       glm::dvec3(faces.vertices[f.y]), glm::dvec3(faces.vertices[f.z])))
+                                return true;
+                        }
+        }
+    return false;
+}
+
+} // namespace
+
+bool meshesIntersect(const TriangleMesh& a, const TriangleMesh& b)
+{
+    if (a.vertices.empty() || b.vertices.empty() || !boundsOf(a).overlaps(boundsOf(b))) return false;
+    if (edgesCross(a, b) || edgesCross(b, a)) return true;
+    // No surfaces cut: one may still hold the other whole.
+    return (isClosed(b) && contains(b, a.vertices[0])) || (isClosed(a) && contains(a, b.vertices[0]));
+}
+
 } // namespace floe::geometry

@@ -70,5 +70,9 @@ std::vector<std::pair<glm::vec3, glm::vec3>> featureEdges(const TriangleMesh& me
 // holes and non-manifold parts) and the inside test it gives (> 0.5).
 double windingNumber(const TriangleMesh& mesh, const glm::vec3& p);
 bool contains(const TriangleMesh& mesh, const glm::vec3& p);
+// True if an edge of either mesh passes through a triangle of the other (the surfaces cut each
+// other), or if one mesh lies wholly inside the other, closed one (winding number). Edges are
+// looked up through a grid of the other mesh's triangles; double-precision segment tests.
+bool meshesIntersect(const TriangleMesh& a, const TriangleMesh& b);
 
 } // namespace floe::geometry

@@ -247,6 +247,20 @@ TEST_F(SceneFile, SolidsThroughWallsOrEachOtherAreRefused)
                   "")
             << at;
 
+    // Static meshes: a body cut by one, or inside a closed one, is refused; one resting on it loads.
+    const std::string box = std::string(R"({"geometryFile": ")") + FLOE_SOURCE_DIR + "/assets/meshes/UnitBox.obj";
+    const auto withTable = [&](const std::string& table, const char* sphereAt) {
+        return errorOf("{" + domain + R"("RigidBodies": [)" + box + table +
+                       R"(], "DeformableBodies": [{"shape": "sphere", "radius": 0.3, "resolution": 2, "translation": )" + sphereAt +
+                       "}]}");
+    };
+    const std::string slab = R"(", "scale": [1, 0.2, 1], "translation": [0, 0.5, 0]})";
+    msg = withTable(slab, "[0, 0.5, 0]");
+    EXPECT_NE(msg.find("DeformableBodies[0] (sphere) and RigidBodies[0] (UnitBox.obj) intersect"), std::string::npos) << msg;
+    EXPECT_EQ(withTable(slab, "[0.2, 0.95, 0]"), "");                                              // on the slab (top at 0.6 m)
+    msg = withTable(R"(", "scale": [1.5, 1.5, 1.5], "translation": [0, 1.2, 0]})", "[0, 1.2, 0]"); // wholly inside
+    EXPECT_NE(msg.find("intersect"), std::string::npos) << msg;
+
     const std::string fracture = R"("Configuration": {"timeStepSize": 0.01}, "FractureBodies": [
         {"shape": "cube", "size": [1, 1, 1], "resolution": 4, "translation": [0, 3, 0]},
         {"shape": "sphere", "size": [0.3, 0.3, 0.3], "resolution": 4, "translation": )";
