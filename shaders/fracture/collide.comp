@@ -16,9 +16,9 @@ void main()
 {
     const uint n = floeGlobalIndex();
     if (n >= params.nodes) return;
-    const vec4 p4 = FLOE_RW_LOAD_VEC4(predicted, n);
+    const vec4 p4 = FLOE_RW_LOAD_VEC4(predicted, n); // the substep's displacement d = p - x
     if (p4.w == 0.0) return;
-    vec3 p = p4.xyz;
+    vec3 d = p4.xyz;
     const vec4 x4 = FLOE_RW_LOAD_VEC4(positions, n);
     vec3 x = x4.xyz;
     const float friction = params.domainMin.w;
@@ -28,32 +28,34 @@ void main()
     uint walls = 0u;
     for (int a = 0; a < 3; ++a) {
         float depth = 0.0, side = 0.0;
-        if (p[a] < lo[a]) {
-            depth = lo[a] - p[a];
+        const float pa = x[a] + d[a];
+        if (pa < lo[a]) {
+            depth = lo[a] - pa;
             side = 1.0;
-        } else if (p[a] > hi[a]) {
-            depth = p[a] - hi[a];
+        } else if (pa > hi[a]) {
+            depth = pa - hi[a];
             side = -1.0;
         }
         if (depth <= 0.0) continue;
         hit = true;
         walls |= (side > 0.0 ? FRACTURE_NODE_WALL_LOW : FRACTURE_NODE_WALL_HIGH) << (2 * a);
-        p[a] += side * depth;
+        d[a] += side * depth;
         // A node that started the substep inside the wall (constraints pushed it there) is moved
         // out with its start, so that v = (p - x) / dt gets no speed from the depenetration:
         // PBD's projection alone launches crushed fragments off the floor.
-        if (side > 0.0) x[a] = max(x[a], lo[a]);
-        else x[a] = min(x[a], hi[a]);
-        vec3 move = p - x;
+        const float start = side > 0.0 ? max(x[a], lo[a]) : min(x[a], hi[a]);
+        d[a] -= start - x[a]; // p stays where the push put it
+        x[a] = start;
+        vec3 move = d; // p - x
         move[a] = 0.0;
         const float slide = length(move);
         const float stop = friction * depth;
         const vec3 tangential = slide <= stop ? move : move * (stop / slide);
         for (int b = 0; b < 3; ++b)
-            if (b != a) p[b] -= tangential[b];
+            if (b != a) d[b] -= tangential[b];
     }
     if (!hit) return;
-    FLOE_STORE_VEC4(predicted, n, vec4(p, p4.w));
+    FLOE_STORE_VEC4(predicted, n, vec4(d, p4.w));
     FLOE_STORE_VEC4(positions, n, vec4(x, x4.w));
     FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) | FRACTURE_NODE_CONTACT | walls);
     atomicOr(state.counts.y, 1u);

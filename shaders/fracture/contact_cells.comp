@@ -6,7 +6,8 @@
 // the grid's own cell assignment (grid/cell_keys) is exact.
 #include "fracture/fracture_common.glsl"
 
-FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted);
+FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted); // displacements from POSITIONS
+FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(FRACTURE_BIND_NODE_ORIGIN, origins);
 FLOE_OUT_VEC4(FRACTURE_BIND_CONTACT_START, folded);
 
@@ -14,7 +15,7 @@ void main()
 {
     const uint n = floeGlobalIndex();
     if (n >= params.nodes) return;
-    const vec3 world = FLOE_LOAD_VEC4(predicted, n).xyz + FLOE_LOAD_VEC4(origins, n).xyz;
+    const vec3 world = (FLOE_LOAD_VEC4(positions, n).xyz + FLOE_LOAD_VEC4(predicted, n).xyz) + FLOE_LOAD_VEC4(origins, n).xyz;
     const vec3 c = floor((world - params.gridOrigin.xyz) / params.gridOrigin.w);
     const vec3 dims = vec3(params.gridDims.xyz);
     const bvec3 bad = bvec3(uvec3(isnan(c)) | uvec3(isinf(c))); // a diverged node: cell 0

@@ -26,7 +26,7 @@
 const float kDepenetration = 1.0;
 
 FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
-FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted);
+FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted); // displacements d = p - x
 FLOE_IN_VEC4(FRACTURE_BIND_NODE_ORIGIN, origins); // positions of two fragments compare with their origins' difference
 FLOE_IN_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
 FLOE_IN_VEC4(FRACTURE_BIND_BODY_INFO, bodyInfo);
@@ -42,17 +42,18 @@ void main()
 {
     const uint i = floeGlobalIndex();
     if (i >= params.nodes) return;
-    const vec4 pi = FLOE_LOAD_VEC4(predicted, i);
+    const vec4 di = FLOE_LOAD_VEC4(predicted, i);
     const vec4 xi = FLOE_LOAD_VEC4(positions, i);
-    if (pi.w == 0.0) {
-        FLOE_STORE_VEC4(outPredicted, i, pi);
+    if (di.w == 0.0) {
+        FLOE_STORE_VEC4(outPredicted, i, di);
         FLOE_STORE_VEC4(outStart, i, xi);
         return;
     }
+    const vec4 pi = vec4(xi.xyz + di.xyz, di.w);
     const vec4 ri = FLOE_LOAD_VEC4(restNodes, i);
     const float radiusI = params.methods.w * FLOE_LOAD_VEC4(bodyInfo, uint(ri.w)).w;
     const uint label = FLOE_LOAD_UINT(labels, i);
-    const vec3 movedI = pi.xyz - xi.xyz;
+    const vec3 movedI = di.xyz;
     const float friction = params.domainMin.w;
     const float cell = params.gridOrigin.w;
     const ivec3 dims = ivec3(params.gridDims.xyz);
@@ -70,20 +71,20 @@ void main()
                 for (uint s = FLOE_LOAD_UINT(cellStart, key); s < end; ++s) {
                     const uint j = FLOE_LOAD_UINT(sorted, s);
                     if (j == i || FLOE_LOAD_UINT(labels, j) == label) continue;
-                    const vec4 pj = FLOE_LOAD_VEC4(predicted, j);
+                    const vec4 dj = FLOE_LOAD_VEC4(predicted, j);
+                    const vec3 xj = FLOE_LOAD_VEC4(positions, j).xyz;
                     const vec4 rj = FLOE_LOAD_VEC4(restNodes, j);
                     const float reach = radiusI + params.methods.w * FLOE_LOAD_VEC4(bodyInfo, uint(rj.w)).w;
                     if (rj.w == ri.w && distance(rj.xyz, ri.xyz) < 2.0 * reach) continue; // neighbours at rest
                     const vec3 apart = originI - FLOE_LOAD_VEC4(origins, j).xyz; // how far the two fragments' origins lie apart
-                    const vec3 d = (pi.xyz - pj.xyz) + apart;
+                    const vec3 d = ((xi.xyz - xj) + (di.xyz - dj.xyz)) + apart;
                     const float dist2 = dot(d, d);
                     if (dist2 >= reach * reach || dist2 < 1e-18) continue;
                     const float dist = sqrt(dist2);
                     const vec3 n = d / dist;
-                    const float share = pi.w / (pi.w + pj.w);
+                    const float share = di.w / (di.w + dj.w);
                     const float depth = reach - dist;
-                    const vec3 xj = FLOE_LOAD_VEC4(positions, j).xyz;
-                    const vec3 relative = movedI - (pj.xyz - xj);
+                    const vec3 relative = movedI - dj.xyz;
                     const float before = clamp(reach - length((xi.xyz - xj) + apart), 0.0, depth); // overlap at the start
                     float push = depth;
                     if (rigidPieces) push = depth - before + min(before, kDepenetration * params.gravity.w);
@@ -97,7 +98,8 @@ void main()
             }
     // Averaged over the contacts (Jacobi): summing would overshoot where several overlap.
     const float average = hits > 0u ? 1.0 / float(hits) : 0.0;
-    FLOE_STORE_VEC4(outPredicted, i, vec4(pi.xyz + average * move, pi.w));
+    // The new start x' = x + s and p' = p + m: the displacement p' - x' = d + m - s.
+    FLOE_STORE_VEC4(outPredicted, i, vec4(di.xyz + average * (move - startMove), di.w));
     FLOE_STORE_VEC4(outStart, i, vec4(xi.xyz + average * startMove, xi.w));
     if (hits > 0u) {
         FLOE_STORE_UINT(flags, i, FLOE_RW_LOAD_UINT(flags, i) | FRACTURE_NODE_CONTACT);

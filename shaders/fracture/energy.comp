@@ -29,7 +29,9 @@ void main()
     vec3 C[4];
     float m[4], mass;
     bool fixedCorner;
-    tetGoalOffsets(p, u, C, m, mass, fixedCorner);
+    const vec3 still[4] = vec3[4](vec3(0.0), vec3(0.0), vec3(0.0), vec3(0.0)); // between substeps: no displacement
+    vec3 offset[4];
+    tetGoalOffsets(p, still, u, C, offset, m, mass, fixedCorner);
     const float k = FLOE_LOAD_VEC4(tetInfo, t).z;
     float U = 0.0;
     for (int i = 0; i < 4; ++i) U += 0.5 * (fixedCorner ? k : 4.0 * k * m[i] / mass) * dot(C[i], C[i]);

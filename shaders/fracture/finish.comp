@@ -1,10 +1,13 @@
 #version 460
-// Substep end (one thread per node): v = (p - x) / dt, x = p. The velocity is computed as
-// v + (p - (x + v dt)) / dt with predict's v and the same rounded x + v dt that predict made:
-// equal in exact arithmetic, but the rounding of x + v dt stays in the position instead of
-// entering the velocity. 5 m from the origin that rounding (half of 0.5 um per substep) is
-// biased while a body falls through a binade, and a free fall gained 2.7 % of its speed in
-// 0.5 s once the tet solve stopped adding noise of the same size (FreeFallNeverFractures...).
+// Substep end (one thread per node): with the substep's displacement d = p - x (PREDICTED),
+// v = d / dt and x += d. The velocity is computed as v + (d - v dt) / dt with predict's v and the
+// same rounded v dt that predict made: equal in exact arithmetic, and exactly v where nothing
+// corrected the node. As absolute positions p (metres), the solve's corrections of microns were
+// rounded to the position's float spacing, with a bias for a given body and pose, and a free
+// body drifted in momentum (FractureTest.FreeFlightKeepsItsMomentum); as displacements they keep
+// their digits. The position is rounded once per substep, x + d, and that rounding does not
+// enter the velocity (5 m from the origin it is biased while a body falls through a binade: a
+// free fall gained 2.7 % of its speed in 0.5 s when it did, FreeFallNeverFractures...).
 #include "fracture/fracture_common.glsl"
 
 FLOE_RW_VEC4(FRACTURE_BIND_POSITIONS, positions);
@@ -16,10 +19,10 @@ void main()
     const uint n = floeGlobalIndex();
     if (n >= params.nodes) return;
     const float dt = params.gravity.w;
-    const vec4 p = FLOE_LOAD_VEC4(predicted, n);
+    const vec4 d = FLOE_LOAD_VEC4(predicted, n);
     const vec4 x = FLOE_RW_LOAD_VEC4(positions, n);
     const vec3 v = FLOE_RW_LOAD_VEC4(velocities, n).xyz;
-    precise const vec3 moved = x.xyz + v * dt; // bit-identical to predict's p (both precise: no fused multiply-add)
-    FLOE_STORE_VEC4(velocities, n, vec4(v + (p.xyz - moved) / dt, 0.0));
-    FLOE_STORE_VEC4(positions, n, p);
+    precise const vec3 moved = v * dt; // bit-identical to predict's (both precise: no fused multiply-add)
+    FLOE_STORE_VEC4(velocities, n, vec4(v + (d.xyz - moved) / dt, 0.0));
+    FLOE_STORE_VEC4(positions, n, vec4(x.xyz + d.xyz, d.w));
 }

@@ -10,7 +10,8 @@
 // magnitudes counted the pieces' ringing within a step as load and broke vibrating bodies apart).
 #include "fracture/fracture_common.glsl"
 
-FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted);
+FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted); // displacements d = p - x
+FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_OUT_VEC4(FRACTURE_BIND_CONTACT_OUT, outPredicted);
 FLOE_IN_UVEC4(FRACTURE_BIND_LINKS, links);
 FLOE_IN_UINT(FRACTURE_BIND_NODE_LINK_START, linkStart);
@@ -47,7 +48,7 @@ void main()
         const vec4 pj = FLOE_LOAD_VEC4(predicted, j);
         const float w = pi.w + pj.w;
         if (w == 0.0) continue;
-        const vec3 gap = pj.xyz - pi.xyz;
+        const vec3 gap = (FLOE_LOAD_VEC4(positions, j).xyz - FLOE_LOAD_VEC4(positions, i).xyz) + (pj.xyz - pi.xyz);
         move += (pi.w / w) * gap;
         if (link.x == i) {
             // The impulse this link applies: each end moves by its share of the gap over its

@@ -11,7 +11,14 @@
 // memory, R exact (polarRotation).
 #include "fracture/piece_common.glsl"
 
-FLOE_RW_VEC4(FRACTURE_BIND_PREDICTED, predicted);
+FLOE_RW_VEC4(FRACTURE_BIND_PREDICTED, predicted); // displacements d = p - x
+FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
+
+// Node n's predicted position relative to the piece's first node n0: (x_n - x_n0) + (d_n - d_n0).
+vec3 relative(uint n, vec3 x0, vec3 d0)
+{
+    return (FLOE_LOAD_VEC4(positions, n).xyz - x0) + (FLOE_RW_LOAD_VEC4(predicted, n).xyz - d0);
+}
 FLOE_IN_VEC4(FRACTURE_BIND_REST_NODES, restNodes);
 
 shared mat3 fit;
@@ -24,13 +31,14 @@ void main()
         const uint first = FLOE_LOAD_UINT(pieceStart, piece), end = FLOE_LOAD_UINT(pieceStart, piece + 1u);
         // Positions relative to the piece's first node keep the sums' rounding small.
         const uint n0 = FLOE_LOAD_UINT(pieceNodes, first);
-        const vec3 x0 = FLOE_RW_LOAD_VEC4(predicted, n0).xyz, u0 = FLOE_LOAD_VEC4(restNodes, n0).xyz;
+        const vec3 x0 = FLOE_LOAD_VEC4(positions, n0).xyz, d0 = FLOE_RW_LOAD_VEC4(predicted, n0).xyz;
+        const vec3 u0 = FLOE_LOAD_VEC4(restNodes, n0).xyz;
         vec4 a = vec4(0.0), b = vec4(0.0);
         for (uint k = first + lane; k < end; k += PIECE_GROUP_SIZE) {
             const uint n = FLOE_LOAD_UINT(pieceNodes, k);
             const vec4 p = FLOE_RW_LOAD_VEC4(predicted, n);
             const float m = p.w > 0.0 ? 1.0 / p.w : 0.0;
-            a += vec4(m * (p.xyz - x0), m);
+            a += vec4(m * relative(n, x0, d0), m);
             b += vec4(m * (FLOE_LOAD_VEC4(restNodes, n).xyz - u0), 0.0);
         }
         sumA[lane] = a;
@@ -49,10 +57,10 @@ void main()
             const uint n = FLOE_LOAD_UINT(pieceNodes, k);
             const vec4 p = FLOE_RW_LOAD_VEC4(predicted, n);
             const float m = p.w > 0.0 ? 1.0 / p.w : 0.0;
-            const vec3 d = m * (p.xyz - x0 - c), d0 = FLOE_LOAD_VEC4(restNodes, n).xyz - u0 - c0;
-            r0 += d.x * d0;
-            r1 += d.y * d0;
-            r2 += d.z * d0;
+            const vec3 d = m * (relative(n, x0, d0) - c), e = FLOE_LOAD_VEC4(restNodes, n).xyz - u0 - c0;
+            r0 += d.x * e;
+            r1 += d.y * e;
+            r2 += d.z * e;
         }
         sumA[lane] = vec4(r0, 0.0);
         sumB[lane] = vec4(r1, 0.0);
@@ -67,7 +75,16 @@ void main()
         for (uint k = first + lane; k < end; k += PIECE_GROUP_SIZE) {
             const uint n = FLOE_LOAD_UINT(pieceNodes, k);
             const vec4 p = FLOE_RW_LOAD_VEC4(predicted, n);
-            if (p.w > 0.0) FLOE_STORE_VEC4(predicted, n, vec4(x0 + c + R * (FLOE_LOAD_VEC4(restNodes, n).xyz - u0 - c0), p.w));
+            // The goal relative to n0's predicted position, as a displacement from x_n; n0 last,
+            // since every lane reads its displacement.
+            const vec3 goal = c + R * (FLOE_LOAD_VEC4(restNodes, n).xyz - u0 - c0);
+            if (p.w > 0.0 && n != n0)
+                FLOE_STORE_VEC4(predicted, n, vec4(goal - (FLOE_LOAD_VEC4(positions, n).xyz - x0) + d0, p.w));
+        }
+        barrier();
+        if (lane == 0u) {
+            const vec4 p = FLOE_RW_LOAD_VEC4(predicted, n0);
+            if (p.w > 0.0) FLOE_STORE_VEC4(predicted, n0, vec4(c - R * c0 + d0, p.w));
         }
         barrier(); // the shared sums are reused by the next piece
     }

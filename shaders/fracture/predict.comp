@@ -1,5 +1,7 @@
 #version 460
-// Substep begin (one thread per node): gravity, damping, the predicted position p = x + v dt.
+// Substep begin (one thread per node): gravity, damping, the predicted displacement v dt
+// (PREDICTED holds the substep's displacement p - x, not p, so that the solve's small
+// corrections keep their digits: fracture/finish adds it to the position).
 // Nodes of inverse mass 0 stay. The first substep also clears the nodes' contact flags, peak
 // loads and energy ledger; the kinetic energy the damping takes goes into the ledger.
 #include "fracture/fracture_common.glsl"
@@ -28,7 +30,7 @@ void main()
         v = vec3(0.0);
     }
     FLOE_STORE_VEC4(velocities, n, vec4(v, 0.0));
-    precise const vec3 moved = x.xyz + v * dt; // finish repeats this bit for bit
+    precise const vec3 moved = v * dt; // finish repeats this bit for bit
     FLOE_STORE_VEC4(predicted, n, vec4(moved, x.w));
     const float account = substep == 0u ? 0.0 : FLOE_RW_LOAD_FLOAT(ledger, n);
     FLOE_STORE_FLOAT(ledger, n, account + damped);

@@ -5,7 +5,10 @@
 #ifndef FLOE_FRACTURE_TET_GOAL_GLSL
 #define FLOE_FRACTURE_TET_GOAL_GLSL
 
-void tetGoalOffsets(const vec4 p[4], const vec3 u[4], out vec3 C[4], out float m[4], out float mass, out bool fixedCorner)
+// p_i = x_i + d_i: the corners' positions x (w: inverse mass) and displacements d (0 outside a
+// substep), taken apart as (x_i - x_0) + (d_i - d_0) so that small displacements keep their digits.
+void tetGoalOffsets(const vec4 p[4], const vec3 disp[4], const vec3 u[4], out vec3 C[4], out vec3 offset[4], out float m[4],
+                    out float mass, out bool fixedCorner)
 {
     fixedCorner = p[0].w <= 0.0 || p[1].w <= 0.0 || p[2].w <= 0.0 || p[3].w <= 0.0;
     // Offsets from corner 0, so that float rounding of coordinates metres from the origin does
@@ -16,7 +19,7 @@ void tetGoalOffsets(const vec4 p[4], const vec3 u[4], out vec3 C[4], out float m
     for (int i = 0; i < 4; ++i) {
         m[i] = fixedCorner ? 1.0 : 1.0 / p[i].w;
         mass += m[i];
-        d[i] = p[i].xyz - p[0].xyz;
+        d[i] = (p[i].xyz - p[0].xyz) + (disp[i] - disp[0]);
         c += m[i] * d[i];
         c0 += m[i] * (u[i] - u[0]);
     }
@@ -30,7 +33,10 @@ void tetGoalOffsets(const vec4 p[4], const vec3 u[4], out vec3 C[4], out float m
         A += m[i] * outerProduct(d[i], r[i]);
     }
     const mat3 R = polarRotation(A);
-    for (int i = 0; i < 4; ++i) C[i] = d[i] - R * r[i];
+    for (int i = 0; i < 4; ++i) {
+        C[i] = d[i] - R * r[i];
+        offset[i] = d[i]; // p_i - c
+    }
 }
 
 #endif

@@ -22,7 +22,7 @@
 #define FRACTURE_BIND_NODE_SEPARATION                                                                                              \
     12                              // vec4 per node: unit eigenvector of the node's separation tensor, w its largest eigenvalue (N)
 #define FRACTURE_BIND_FORCES 13     // vec4 per corner (4 tet + c): elastic + damping force (10)+(11) on that node, N
-#define FRACTURE_BIND_PREDICTED 14  // vec4 per node: predicted position of the substep (m, relative as POSITIONS)
+#define FRACTURE_BIND_PREDICTED 14  // vec4 per node: the substep's displacement p - x (m) from POSITIONS, w inverse mass 1/kg
 #define FRACTURE_BIND_REST_NODES 15 // vec4 per node: rest position (m, the body's frame), w body index
 #define FRACTURE_BIND_CORNERS 18    // uint per incidence slot: the corner 4 tet + c, node-ordered
 #define FRACTURE_BIND_STATE 19      // storage buffer: FractureState
