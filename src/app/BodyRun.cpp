@@ -288,7 +288,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
                                                scene.deformable.plateStart - scene.deformable.plateSpeed * float(time)));
             bodies.setSettings(settings);
         }
-        if (renderDoc && step == 1) renderDoc->startFrameCapture(context.instance());
+        if (renderDoc && step == first + 1) renderDoc->startFrameCapture(context.instance());
         VkCommandBuffer cmd = frames.begin(0);
         bodies.addStep(graph);
         bodies.addMetricsReadback(graph, readback);
@@ -296,7 +296,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         bodies.addMotionReadback(graph, motionReadback);
         graph.addHostRead(motionReadback);
         const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step - first;
-        if (picture || (renderDoc && step == 1)) {
+        if (picture || (renderDoc && step == first + 1)) {
             renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, drawn);
             target->addReadback(graph);
         }
@@ -308,7 +308,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         graph.execute(cmd, &frames.timer(0));
         frames.submit(0);
         frames.wait(0);
-        if (renderDoc && step == 1) {
+        if (renderDoc && step == first + 1) {
             end.capture = renderDoc->endFrameCapture(context.instance(), 1);
             renderDoc.reset();
         }

@@ -309,7 +309,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
             break;
         }
         const double time = double(step) * dt;
-        if (renderDoc && step == 1) renderDoc->startFrameCapture(context.instance());
+        if (renderDoc && step == first + 1) renderDoc->startFrameCapture(context.instance());
         VkCommandBuffer cmd = frames.begin(0);
         bodies.addStep(graph);
         bodies.addMetrics(graph, lo, hi, metricsReadback);
@@ -318,7 +318,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         graph.addHostRead(motionReadback);
         const uint32_t motionRows = bodies.fragmentMotionRows();
         const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step - first;
-        if (picture || (renderDoc && step == 1)) addPicture();
+        if (picture || (renderDoc && step == first + 1)) addPicture();
         if (!csv) {
             // Passes that start later (contacts between fragments) get their columns too.
             std::vector<std::string> names = stepNames;
@@ -330,7 +330,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         graph.execute(cmd, &frames.timer(0));
         frames.submit(0);
         frames.wait(0);
-        if (renderDoc && step == 1) {
+        if (renderDoc && step == first + 1) {
             end.capture = renderDoc->endFrameCapture(context.instance(), 1);
             renderDoc.reset();
         }
