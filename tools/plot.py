@@ -207,7 +207,38 @@ def plot_run(csv_path, out_dir):
             ax.legend(loc="lower left", fontsize=7, ncol=4)
             ax.set_title("Energy account: mechanical energy and what took it (sum: the initial energy)")
             save(plt, fig, os.path.join(out_dir, "energy_account.png"), written)
+    plot_trajectories(plt, os.path.join(os.path.dirname(os.path.abspath(csv_path)), "bodies.csv"), out_dir, written)
     return written
+
+
+def plot_trajectories(plt, path, out_dir, written):
+    """bodies.csv of a solid run: each body's or fragment's centre of mass height over time."""
+    if not os.path.exists(path):
+        return
+    tracks = {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            key = (r.get("body", ""), r.get("fragment", ""))
+            t, y = number(r.get("time")), number(r.get("y"))
+            if not (math.isnan(t) or math.isnan(y)):
+                tracks.setdefault(key, ([], []))
+                tracks[key][0].append(t)
+                tracks[key][1].append(y)
+    if not tracks:
+        return
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    many = len(tracks) > 12
+    for (body, fragment), (ts, ys) in sorted(tracks.items()):
+        label = None if many else (f"body {body}, fragment {fragment}" if fragment else f"body {body}")
+        ax.plot(ts, ys, linewidth=0.6 if many else 1.2, alpha=0.5 if many else 1.0, label=label)
+    ax.set_xlabel("simulated time (s)")
+    ax.set_ylabel("centre of mass height y (m)")
+    ax.grid(alpha=0.3)
+    if not many:
+        ax.legend(fontsize=7)
+    kind = "fragments" if any(fragment for _, fragment in tracks) else "bodies"
+    ax.set_title(f"Centre of mass of each of the {len(tracks)} {kind} (bodies.csv)")
+    save(plt, fig, os.path.join(out_dir, "trajectories.png"), written)
 
 
 def bars(ax, groups, series, values, ylabel, title, log=False):

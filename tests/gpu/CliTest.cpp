@@ -596,6 +596,7 @@ TEST(Cli, RunWritesPlotsOfItsMetrics)
     for (const char* name : {"density_error.png", "solver_iterations.png", "gpu_ms.png", "energy_dt.png"})
         expectPlot(out / "plots" / name);
     EXPECT_FALSE(fs::exists(out / "plots" / "volume_error.png"));
+    EXPECT_FALSE(fs::exists(out / "plots" / "trajectories.png")) << "a fluid run has no bodies.csv";
     // Deformable bodies plot their volume and shape errors and their kinetic energy, not a
     // fluid's empty density error and iterations.
     const fs::path bodyOut = tempDir("plots_bodies");
@@ -604,7 +605,8 @@ TEST(Cli, RunWritesPlotsOfItsMetrics)
                           "--plots --out " +
                           bodyOut.string());
     ASSERT_EQ(b.status, 0) << b.output;
-    for (const char* name : {"volume_error.png", "gpu_ms.png", "energy_dt.png"}) expectPlot(bodyOut / "plots" / name);
+    for (const char* name : {"volume_error.png", "gpu_ms.png", "energy_dt.png", "trajectories.png"})
+        expectPlot(bodyOut / "plots" / name);
     for (const char* name : {"density_error.png", "solver_iterations.png"}) EXPECT_FALSE(fs::exists(bodyOut / "plots" / name));
     // Their kinetic energy is in metrics.csv (BodyTest checks its value).
     std::istringstream lines(readFile(bodyOut / "metrics.csv"));
@@ -924,7 +926,8 @@ TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
     EXPECT_GT(energy["contact_loss_J"].get<double>(), 0.0) << energy.dump();
     for (const char* key : {"damping_loss_J", "fracture_loss_J", "solver_loss_J", "most_gained_J"})
         EXPECT_TRUE(energy.contains(key)) << key;
-    for (const char* name : {"fracture.png", "energy_account.png", "energy_dt.png"}) expectPlot(out / "plots" / name);
+    for (const char* name : {"fracture.png", "energy_account.png", "energy_dt.png", "trajectories.png"})
+        expectPlot(out / "plots" / name);
     EXPECT_TRUE(fs::exists(out / "frame_0001.png"));
     // Bad fracture input names the file and the key; --set reaches the Fracture section.
     const fs::path bad = writeScene(dir, "bad.json", R"({"Configuration": {}, "FractureBodies": [{"shape": "cube",
