@@ -2,10 +2,11 @@
 // Substep end (one thread per node): with the substep's displacement d = p - x (PREDICTED),
 // v = d / dt and x += d. The velocity is computed as v + (d - v dt) / dt with predict's v and the
 // same rounded v dt that predict made: equal in exact arithmetic, and exactly v where nothing
-// corrected the node. As absolute positions p (metres), the solve's corrections of microns were
-// rounded to the position's float spacing, with a bias for a given body and pose, and a free
-// body drifted in momentum (FractureTest.FreeFlightKeepsItsMomentum); as displacements they keep
-// their digits. The position is rounded once per substep, x + d, and that rounding does not
+// corrected the node. As absolute positions p (metres), every correction of microns was rounded
+// to the position's float spacing: with each tet's net momentum already taken back
+// (fracture/tet_goals), that still left a free stretched bar 1e-5 kg m off per sweep
+// (FractureTest.FreeFlightKeepsItsMomentum); as displacements the corrections keep their
+// digits. The position is rounded once per substep, x + d, and that rounding does not
 // enter the velocity (5 m from the origin it is biased while a body falls through a binade: a
 // free fall gained 2.7 % of its speed in 0.5 s when it did, FreeFallNeverFractures...).
 #include "fracture/fracture_common.glsl"
