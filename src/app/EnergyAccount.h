@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -36,6 +37,14 @@ struct EnergyAccount {
         const double left = initial - (mechanical + damping + fracture);
         (touched ? contact : solver) += left - remainder();
         mostGained = std::max(mostGained, -left);
+    }
+
+    // Its state as seven numbers, for saved states, and back.
+    std::vector<double> values() const { return {initial, damping, fracture, contact, solver, mechanical, mostGained}; }
+    void restore(const std::vector<double>& v)
+    {
+        initial = v.at(0), damping = v.at(1), fracture = v.at(2), contact = v.at(3);
+        solver = v.at(4), mechanical = v.at(5), mostGained = v.at(6);
     }
 
     nlohmann::ordered_json json() const

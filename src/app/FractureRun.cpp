@@ -272,21 +272,11 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
     const fracture::FractureMetrics start = metricsReadback.readVector<fracture::FractureMetrics>(1)[0];
     EnergyAccount account(double(start.kinetic) + start.potential + start.elastic);
-    if (loaded) {
-        const std::vector<double> saved = loaded->get<double>("energy account", 7, o.loadState);
-        account.initial = saved[0];
-        account.damping = saved[1];
-        account.fracture = saved[2];
-        account.contact = saved[3];
-        account.solver = saved[4];
-        account.mechanical = saved[5];
-        account.mostGained = saved[6];
-    }
+    if (loaded) account.restore(loaded->get<double>("energy account", account.values().size(), o.loadState));
     const auto saveNow = [&](uint64_t at) {
         io::SolidState state{"fracture", bodies.fingerprint(), at, {}};
         bodies.saveState(graph, state);
-        state.add("energy account", std::vector<double>{account.initial, account.damping, account.fracture, account.contact,
-                                                        account.solver, account.mechanical, account.mostGained});
+        state.add("energy account", account.values());
         io::saveSolidState(o.saveState, state);
     };
     RunEnd end;

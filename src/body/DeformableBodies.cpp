@@ -569,31 +569,24 @@ void DeformableBodies::addMotionReadback(graph::RenderGraph& graph, const gpu::B
     graph.addCopy("body/readback_motion", metrics_, target, uint64_t(bodyCount()) * 32, uint64_t(bodyCount()) * 16, 0);
 }
 
+std::vector<sim::CarriedBuffer> DeformableBodies::carried() const
+{
+    const size_t n = particles_;
+    return {{"body positions", &positions_, 16 * n},
+            {"body velocities", &velocities_, 16 * n},
+            {"body polar warm start", &warm_, 48 * n},
+            {"body contact flags", &flags_, 4 * n},
+            {"body displacement", &displacement_, 16 * n}};
+}
+
 void DeformableBodies::saveState(graph::RenderGraph& graph, io::SolidState& state) const
 {
-    const auto save = [&](const char* name, const gpu::Buffer& buffer, size_t bytesPerParticle) {
-        std::vector<char> bytes(size_t(particles_) * bytesPerParticle);
-        sim::downloadNow(context_, graph, buffer, bytes.data(), bytes.size());
-        state.blobs.emplace_back(name, std::move(bytes));
-    };
-    save("body positions", positions_, 16);
-    save("body velocities", velocities_, 16);
-    save("body polar warm start", warm_, 48);
-    save("body contact flags", flags_, 4);
-    save("body displacement", displacement_, 16);
+    sim::saveCarried(context_, graph, carried(), state);
 }
 
 void DeformableBodies::loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file)
 {
-    const auto load = [&](const char* name, const gpu::Buffer& buffer, size_t bytesPerParticle) {
-        const std::vector<char> bytes = state.get<char>(name, size_t(particles_) * bytesPerParticle, file);
-        sim::uploadNow(context_, graph, buffer, bytes.data(), bytes.size());
-    };
-    load("body positions", positions_, 16);
-    load("body velocities", velocities_, 16);
-    load("body polar warm start", warm_, 48);
-    load("body contact flags", flags_, 4);
-    load("body displacement", displacement_, 16);
+    sim::loadCarried(context_, graph, carried(), state, file);
 }
 
 std::vector<glm::vec4> DeformableBodies::download(graph::RenderGraph& graph, const gpu::Buffer& buffer) const

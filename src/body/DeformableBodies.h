@@ -26,6 +26,7 @@
 #include "gpu/Buffer.h"
 #include "gpu/PipelineCache.h"
 #include "io/SolidState.h"
+#include "sim/ParticleBuffers.h"
 #include "sim/SpatialGrid.h"
 #include "sim/prim/SegmentedScan.h"
 
@@ -127,6 +128,7 @@ private:
     void addStaticContacts(graph::RenderGraph& graph); // walls, plate, glass, static meshes
     // body/volume_terms (stage 0: correction terms, 1: measurement) and their per-body sums.
     void addVolumeSums(graph::RenderGraph& graph, uint32_t stage);
+    std::vector<sim::CarriedBuffer> carried() const; // what a saved state holds
 
     gpu::Context& context_;
     gpu::PipelineCache pipelines_;

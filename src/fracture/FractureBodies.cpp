@@ -565,38 +565,29 @@ void FractureBodies::addSurface(graph::RenderGraph& graph)
         .dispatchThreads(tets_);
 }
 
-namespace {
-// The buffers a fracture run carries from one step to the next, with their element counts.
-struct Carried {
-    const char* name;
-    const gpu::Buffer* buffer;
-    size_t bytes;
-};
-} // namespace
+std::vector<sim::CarriedBuffer> FractureBodies::carried() const
+{
+    const size_t n = nodes_, t = tets_;
+    return {{"positions", &positions_, 16 * n},
+            {"velocities", &velocities_, 16 * n},
+            {"origins", &origins_, 16 * n},
+            {"rest nodes", &restNodes_, 16 * n},
+            {"node data", &nodeData_, 16 * n},
+            {"node flags", &nodeFlags_, 4 * n},
+            {"peak loads", &peak_, 16 * n},
+            {"wall approach", &approach_, 16 * n},
+            {"tets", &tetBuffer_, 16 * t},
+            {"tet damage", &tetDamage_, 16 * t},
+            {"constraint state", &constraintState_, 16 * size_t(constraints_)},
+            {"link impulses", &linkImpulse_, 16 * size_t(links_)},
+            {"piece breaks", &pieceBreaks_, 4 * size_t(pieces_)},
+            {"state", &state_, sizeof(shared::FractureState)}};
+}
 
 void FractureBodies::saveState(graph::RenderGraph& graph, io::SolidState& state) const
 {
     state.add("fracture nodes", std::vector<uint32_t>{nodes_});
-    for (const auto& [name, buffer, bytes] : std::initializer_list<Carried>{
-             {"positions", &positions_, 16u * nodes_},
-             {"velocities", &velocities_, 16u * nodes_},
-             {"origins", &origins_, 16u * nodes_},
-             {"rest nodes", &restNodes_, 16u * nodes_},
-             {"node data", &nodeData_, 16u * nodes_},
-             {"node flags", &nodeFlags_, 4u * nodes_},
-             {"peak loads", &peak_, 16u * nodes_},
-             {"wall approach", &approach_, 16u * nodes_},
-             {"tets", &tetBuffer_, 16u * tets_},
-             {"tet damage", &tetDamage_, 16u * tets_},
-             {"constraint state", &constraintState_, 16u * constraints_},
-             {"link impulses", &linkImpulse_, 16u * links_},
-             {"piece breaks", &pieceBreaks_, 4u * pieces_},
-             {"state", &state_, sizeof(shared::FractureState)},
-         }) {
-        std::vector<char> data(bytes);
-        if (bytes) sim::downloadNow(context_, graph, *buffer, data.data(), bytes);
-        state.blobs.emplace_back(name, std::move(data));
-    }
+    sim::saveCarried(context_, graph, carried(), state);
 }
 
 void FractureBodies::loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file)
@@ -606,25 +597,7 @@ void FractureBodies::loadState(graph::RenderGraph& graph, const io::SolidState& 
         throw Error(fmt::format("--load-state {}: {} nodes, these bodies start with {} and hold at most {}", file.string(), nodes,
                                 nodes_, capacity_));
     nodes_ = nodes;
-    for (const auto& [name, buffer, bytes] : std::initializer_list<Carried>{
-             {"positions", &positions_, 16u * nodes_},
-             {"velocities", &velocities_, 16u * nodes_},
-             {"origins", &origins_, 16u * nodes_},
-             {"rest nodes", &restNodes_, 16u * nodes_},
-             {"node data", &nodeData_, 16u * nodes_},
-             {"node flags", &nodeFlags_, 4u * nodes_},
-             {"peak loads", &peak_, 16u * nodes_},
-             {"wall approach", &approach_, 16u * nodes_},
-             {"tets", &tetBuffer_, 16u * tets_},
-             {"tet damage", &tetDamage_, 16u * tets_},
-             {"constraint state", &constraintState_, 16u * constraints_},
-             {"link impulses", &linkImpulse_, 16u * links_},
-             {"piece breaks", &pieceBreaks_, 4u * pieces_},
-             {"state", &state_, sizeof(shared::FractureState)},
-         }) {
-        const std::vector<char> data = state.get<char>(name, bytes, file);
-        if (bytes) sim::uploadNow(context_, graph, *buffer, data.data(), bytes);
-    }
+    sim::loadCarried(context_, graph, carried(), state, file);
     // The incidence, masses and fragments follow from the tets, as after a step with cuts.
     writeParams();
     addRebuild(graph);

@@ -33,6 +33,7 @@
 #include "gpu/Buffer.h"
 #include "gpu/PipelineCache.h"
 #include "io/SolidState.h"
+#include "sim/ParticleBuffers.h"
 #include "sim/SpatialGrid.h"
 #include "sim/prim/RadixSort.h"
 #include "sim/prim/Reduce.h"
@@ -213,6 +214,7 @@ private:
     void addCollide(graph::RenderGraph& graph);                       // the domain's walls (fracture/collide)
     void addElasticEnergy(graph::RenderGraph& graph, uint32_t stage); // fracture/energy
     StressInputs stressInputs() const;
+    std::vector<sim::CarriedBuffer> carried() const; // what a saved state holds, for the current node count
 
     gpu::Context& context_;
     gpu::PipelineCache pipelines_;

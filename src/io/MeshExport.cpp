@@ -14,22 +14,6 @@
 namespace floe::io {
 namespace {
 
-// Legacy VTK binary is big-endian.
-void putBig(std::ostream& out, uint32_t bits)
-{
-    const unsigned char bytes[4] = {static_cast<unsigned char>(bits >> 24), static_cast<unsigned char>(bits >> 16),
-                                    static_cast<unsigned char>(bits >> 8), static_cast<unsigned char>(bits)};
-    out.write(reinterpret_cast<const char*>(bytes), 4);
-}
-void putBig(std::ostream& out, float value)
-{
-    putBig(out, std::bit_cast<uint32_t>(value));
-}
-void putBig(std::ostream& out, int32_t value)
-{
-    putBig(out, std::bit_cast<uint32_t>(value));
-}
-
 template <class T> void putLittle(std::ostream& out, T value) // x86 and every Vulkan host Floe runs on
 {
     static_assert(std::endian::native == std::endian::little);
@@ -83,31 +67,31 @@ void writeMesh(const std::filesystem::path& path, const MeshFrame& f, ExportForm
             << fmt::format("Floe {}, step {}, time {} s\n", f.what, f.step, f.time) << "BINARY\nDATASET UNSTRUCTURED_GRID\n";
         out << "POINTS " << n << " float\n";
         for (const glm::vec3& p : f.positions)
-            for (int k = 0; k < 3; ++k) putBig(out, p[k]);
+            for (int k = 0; k < 3; ++k) putBigEndian(out, p[k]);
         out << "\nCELLS " << cells << " " << cells * (corners + 1) << "\n";
         for (size_t c = 0; c < cells; ++c) {
-            putBig(out, int32_t(corners));
+            putBigEndian(out, int32_t(corners));
             for (int k = 0; k < corners; ++k) {
                 const uint32_t p = tets ? f.tets[c][k] : f.triangles[c][k];
                 if (p >= n) throw Error(fmt::format("{}: cell {} names point {} of {}", path.string(), c, p, n));
-                putBig(out, int32_t(p));
+                putBigEndian(out, int32_t(p));
             }
         }
         out << "\nCELL_TYPES " << cells << "\n";
-        for (size_t c = 0; c < cells; ++c) putBig(out, int32_t(tets ? 10 : 5)); // VTK_TETRA, VTK_TRIANGLE
+        for (size_t c = 0; c < cells; ++c) putBigEndian(out, int32_t(tets ? 10 : 5)); // VTK_TETRA, VTK_TRIANGLE
         out << "\nPOINT_DATA " << n << "\nVECTORS velocity float\n";
         for (size_t i = 0; i < n; ++i) {
             const glm::vec3 v = velocity(i);
-            for (int k = 0; k < 3; ++k) putBig(out, v[k]);
+            for (int k = 0; k < 3; ++k) putBigEndian(out, v[k]);
         }
         out << "\nSCALARS group int 1\nLOOKUP_TABLE default\n";
-        for (size_t i = 0; i < n; ++i) putBig(out, int32_t(pointGroup(i)));
+        for (size_t i = 0; i < n; ++i) putBigEndian(out, int32_t(pointGroup(i)));
         out << "\nCELL_DATA " << cells << "\nSCALARS group int 1\nLOOKUP_TABLE default\n";
         const std::vector<uint32_t>& groups = tets ? f.tetGroup : f.triangleGroup;
-        for (size_t c = 0; c < cells; ++c) putBig(out, int32_t(c < groups.size() ? groups[c] : 0u));
+        for (size_t c = 0; c < cells; ++c) putBigEndian(out, int32_t(c < groups.size() ? groups[c] : 0u));
         for (const auto& [name, values] : f.cellScalars) {
             out << "\nSCALARS " << name << " float 1\nLOOKUP_TABLE default\n";
-            for (size_t c = 0; c < cells; ++c) putBig(out, c < values.size() ? values[c] : 0.0f);
+            for (size_t c = 0; c < cells; ++c) putBigEndian(out, c < values.size() ? values[c] : 0.0f);
         }
         out << "\n";
     }

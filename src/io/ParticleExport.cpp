@@ -10,7 +10,6 @@
 #include "base/Error.h"
 
 namespace floe::io {
-namespace {
 
 void putBigEndian(std::ostream& out, float value)
 {
@@ -24,8 +23,6 @@ void putBigEndian(std::ostream& out, int32_t value)
 {
     putBigEndian(out, std::bit_cast<float>(value));
 }
-
-} // namespace
 
 ExportFormat parseExportFormat(const std::string& name)
 {

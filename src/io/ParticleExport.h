@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ enum class ExportFormat { Ply, Vtk };
 ExportFormat parseExportFormat(const std::string& name);                                                 // throws floe::Error
 const char* extensionOf(ExportFormat format);                                                            // ".ply", ".vtk"
 void writeParticles(const std::filesystem::path& path, const ParticleFrame& frame, ExportFormat format); // throws floe::Error
+
+// One 4-byte word of a legacy binary VTK file, which is big-endian (also io/MeshExport).
+void putBigEndian(std::ostream& out, float value);
+void putBigEndian(std::ostream& out, int32_t value);
 
 // Reads back a PLY written by writeParticles (tests, tools).
 ParticleFrame readPly(const std::filesystem::path& path);

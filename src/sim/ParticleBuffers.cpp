@@ -76,4 +76,22 @@ void downloadNow(gpu::Context& context, graph::RenderGraph& graph, const gpu::Bu
     staging.read(data, bytes);
 }
 
+void saveCarried(gpu::Context& context, graph::RenderGraph& graph, const std::vector<CarriedBuffer>& buffers, io::SolidState& state)
+{
+    for (const CarriedBuffer& c : buffers) {
+        std::vector<char> bytes(c.bytes);
+        if (c.bytes) downloadNow(context, graph, *c.buffer, bytes.data(), c.bytes);
+        state.blobs.emplace_back(c.name, std::move(bytes));
+    }
+}
+
+void loadCarried(gpu::Context& context, graph::RenderGraph& graph, const std::vector<CarriedBuffer>& buffers,
+                 const io::SolidState& state, const std::filesystem::path& file)
+{
+    for (const CarriedBuffer& c : buffers) {
+        const std::vector<char> bytes = state.get<char>(c.name, c.bytes, file);
+        if (c.bytes) uploadNow(context, graph, *c.buffer, bytes.data(), c.bytes);
+    }
+}
+
 } // namespace floe::sim

@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <span>
 #include <vector>
 
 #include <glm/vec4.hpp>
 
 #include "gpu/Buffer.h"
+#include "io/SolidState.h"
 
 namespace floe::graph {
 class RenderGraph;
@@ -43,6 +45,20 @@ struct ParticleBuffers {
 void uploadNow(gpu::Context& context, graph::RenderGraph& graph, const gpu::Buffer& dst, const void* data, VkDeviceSize bytes);
 // Copies a device buffer to the host after the pending passes of `graph`, submits and waits.
 void downloadNow(gpu::Context& context, graph::RenderGraph& graph, const gpu::Buffer& src, void* data, VkDeviceSize bytes);
+
+// The first `bytes` of a device buffer that a solid's saved state carries, under `name`.
+struct CarriedBuffer {
+    const char* name;
+    const gpu::Buffer* buffer;
+    size_t bytes;
+};
+// Downloads each buffer into a blob of `state` (submits and waits).
+void saveCarried(gpu::Context& context, graph::RenderGraph& graph, const std::vector<CarriedBuffer>& buffers,
+                 io::SolidState& state);
+// Uploads each buffer from its blob; throws floe::Error naming `file` for a missing blob or one of
+// another size.
+void loadCarried(gpu::Context& context, graph::RenderGraph& graph, const std::vector<CarriedBuffer>& buffers,
+                 const io::SolidState& state, const std::filesystem::path& file);
 
 // A device-local buffer holding `data` (at least one element's room), texel views in `format`.
 template <class T> gpu::Buffer uploaded(gpu::Context& context, graph::RenderGraph& graph, const char* name,
