@@ -5,6 +5,10 @@
 #include "shared/types.h"
 
 #define FRACTURE_GROUP_SIZE 128
+// Contacts between fragments (fracture/contacts): the candidates a node keeps for a substep's later
+// rounds, and how far beyond a pair's reach they are kept (as a fraction of it).
+#define FRACTURE_CONTACT_CANDIDATES 31u
+#define FRACTURE_CONTACT_MARGIN 0.5
 
 #define FRACTURE_BIND_PARAMS 0       // uniform buffer: FractureParams
 #define FRACTURE_BIND_POSITIONS 1    // vec4 per node: xyz m (relative to its fragment's origin, NODE_ORIGIN), w inverse mass 1/kg
@@ -69,7 +73,9 @@
 #define FRACTURE_BIND_WALL_MASK 60     // uint per node, at fragment roots: FRACTURE_NODE_WALLS its nodes touched this step
 #define FRACTURE_BIND_HEADS 61         // uint per sorted slot: 1 where a fragment starts (fracture/bounce's segmented scan)
 #define FRACTURE_BIND_FRAGMENT_ROWS 62 // 3 vec4 per fragment: centre of mass m, mass kg; velocity m/s, label (bits); body (bounce)
-#define FRACTURE_BIND_TET_DAMAGE 16    // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
+#define FRACTURE_BIND_CONTACT_CANDIDATES                                                                                           \
+    63 // uint per node x (FRACTURE_CONTACT_CANDIDATES + 1): its count, then nodes near it (fracture/contacts)
+#define FRACTURE_BIND_TET_DAMAGE 16       // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
 #define FRACTURE_BIND_PIECE_NODE_START 17 // uint per piece + 1: first entry of its nodes (Constraint)
 #define FRACTURE_BIND_PIECE_NODES 34      // uint: node indices grouped by piece (Constraint)
 #define FRACTURE_BIND_CONTACT_START                                                                                                \
@@ -132,7 +138,8 @@ struct FractureState {
     uvec4 reachArgs; // indirect dispatch over tets for the next reach round (x = 0: done or no cut)
     uvec4 wave;      // Wave: x start tet (+ tets if not weak; atomicMin), y energy used, z energy available (fixed point), w level
     uvec4 ductile;   // x largest damage of a ductile node so far (float bits), y workgroups done (last_group.glsl),
-                     // z fragment rows fracture/bounce wrote this step, w 0
+                     // z fragment rows fracture/bounce wrote this step, w nodes (per substep, total) with more
+                     // contact candidates than FRACTURE_CONTACT_CANDIDATES (fracture/contacts)
 };
 SHARED_SIZE(FractureState, 192);
 

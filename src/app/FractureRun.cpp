@@ -415,6 +415,8 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     summary["cuts"] = report.cuts;
     summary["max_separation"] = worstLoad;
     summary["max_damage"] = report.maxDamage;
+    // Node-substeps whose contact candidates did not fit their list: those walked the grid again.
+    summary["contact_candidate_overflows"] = report.contactOverflows;
     summary["metrics"] = {{"max_separation", loadStat.json()}};
     summary["energy"] = account.json();
     summary["first_step"] = first + 1;

@@ -341,6 +341,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
         grid_.emplace(context, shaders, spec, capacity_, "fracture contact grid");
         contactOut_ = sized("fracture contact positions", capacity_, 16, kVec4);
         contactStart_ = sized("fracture contact starts", capacity_, 16, kVec4);
+        contactCandidates_ = sized("fracture contact candidates", capacity_, 4 * (FRACTURE_CONTACT_CANDIDATES + 1), kUint);
     }
 
     shared::FractureState initial{};
@@ -503,6 +504,7 @@ FractureReport FractureBodies::afterStep(graph::RenderGraph& graph, gpu::FrameRe
     std::memcpy(&load, &s.extra.x, sizeof(load));
     report_.maxLoad = load;
     std::memcpy(&report_.maxDamage, &s.ductile.x, sizeof(report_.maxDamage));
+    report_.contactOverflows = s.ductile.w;
     return report_;
 }
 

@@ -116,8 +116,9 @@ static_assert(sizeof(FragmentMotion) == 48);
 struct FractureReport {
     uint32_t nodes = 0, fragments = 0, events = 0, cuts = 0;
     bool contact = false;
-    float maxLoad = 0.0f;   // largest node load / tau this step
-    float maxDamage = 0.0f; // largest damage of a ductile body's node so far (1: its ductility is spent)
+    float maxLoad = 0.0f;          // largest node load / tau this step
+    float maxDamage = 0.0f;        // largest damage of a ductile body's node so far (1: its ductility is spent)
+    uint64_t contactOverflows = 0; // node-substeps with more contact candidates than kept: those walked the grid again
 };
 
 // What addMetrics() writes: sums over the nodes and tets (J unless noted).
@@ -157,6 +158,11 @@ public:
     // Restitution at the walls (fracture/bounce), the last pass of a step's dynamics: recorded by
     // addStep(); alone, it acts on the buffers as they are (tests).
     void addBounce(graph::RenderGraph& graph);
+    // Contacts between fragments and bodies (fracture/contacts), one round of a substep's: with
+    // detect, the contact grid is built and each node keeps its candidates (the first round),
+    // else only those are tested. Recorded by addStep(); alone, it acts on the buffers as they
+    // are (tests).
+    void addContacts(graph::RenderGraph& graph, bool detect);
     // Each fragment's motion in the step recorded last (before its cuts), for bodies.csv:
     // fragmentMotionRows() rows of FragmentMotion, in no particular order, copied to `target`.
     void addFragmentMotionReadback(graph::RenderGraph& graph, const gpu::Buffer& target) const;
@@ -186,10 +192,13 @@ public:
     const gpu::Buffer& positions() const { return positions_; } // relative to each node's origin (origins())
     const gpu::Buffer& origins() const { return origins_; }     // vec4 per node: its fragment's origin (world, m)
     const gpu::Buffer& velocities() const { return velocities_; }
+    const gpu::Buffer& displacements() const { return predicted_; }             // vec4 per node: the substep's p - x, inverse mass
+    const gpu::Buffer& contactCandidates() const { return contactCandidates_; } // uint per node x 32: count, nodes
     const gpu::Buffer& tets() const { return tetBuffer_; }
     const gpu::Buffer& labels() const { return labels_; }
     const gpu::Buffer& nodeData() const { return nodeData_; }
     const gpu::Buffer& restNodes() const { return restNodes_; } // vec4 per node: rest position (body frame), body
+    const gpu::Buffer& bodyInfo() const { return bodyInfo_; }   // vec4 per body: tau, breakable, mean tet volume, mean edge
     const gpu::Buffer& tetInfo() const { return tetInfo_; }     // vec4 per tet: body, density, stiffness E L, yield
     const gpu::Buffer& peakLoads() const { return peak_; }      // vec4 per node: crack normal, the step's peak load
     const gpu::Buffer& tetDamage() const { return tetDamage_; } // vec4 per tet: ductile damage, 1 / ductility
@@ -210,7 +219,6 @@ private:
     void addConstraintUpdate(graph::RenderGraph& graph);
     void addPieceMatch(graph::RenderGraph& graph); // the Constraint method's pieces rigid
     void addPieceVelocity(graph::RenderGraph& graph);
-    void addContacts(graph::RenderGraph& graph);
     void addCollide(graph::RenderGraph& graph);                       // the domain's walls (fracture/collide)
     void addElasticEnergy(graph::RenderGraph& graph, uint32_t stage); // fracture/energy
     StressInputs stressInputs() const;
@@ -236,8 +244,8 @@ private:
     gpu::Buffer tetBuffer_, tetRest_, tetMaterial_, tetInfo_, tetDamage_, tetSide_, tetReach_, nodeReach_, lambdas_;
     gpu::Buffer corners_, slots_, nodeStart_, heads_, bodyInfo_;
     gpu::Buffer surface_, surfaceNormals_, surfaceTriangles_;
-    gpu::Buffer contactOut_, contactStart_, linkBuffer_, nodeLinkStart_, nodeLinks_, constraintInfo_, constraintState_,
-        linkImpulse_, pieceBreaks_, pieceNodeStart_, pieceNodes_;
+    gpu::Buffer contactOut_, contactStart_, contactCandidates_, linkBuffer_, nodeLinkStart_, nodeLinks_, constraintInfo_,
+        constraintState_, linkImpulse_, pieceBreaks_, pieceNodeStart_, pieceNodes_;
     std::optional<sim::SpatialGrid> grid_;
     std::optional<sim::RadixSort> sort_;
     std::optional<sim::Scan> scan_;

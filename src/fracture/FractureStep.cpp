@@ -88,7 +88,7 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
     // Constraint method's rigid pieces move as a whole with a push (after their links and shape
     // match it left a piece bent until the next substep, where the links took the bend for load).
     for (uint32_t k = 0; k < std::max(settings_.iterations, 1u); ++k) {
-        addContacts(graph);
+        addContacts(graph, k == 0);
         addCollide(graph);
         for (const ColourRun& run : colourRuns_) {
             const bool fused = run.colours > 0;
@@ -213,18 +213,20 @@ void FractureBodies::addCollide(graph::RenderGraph& graph)
         .dispatchThreads(nodes_);
 }
 
-void FractureBodies::addContacts(graph::RenderGraph& graph)
+void FractureBodies::addContacts(graph::RenderGraph& graph, bool detect)
 {
     // Contacts between fragments and bodies: only once there are several.
     if (!settings_.contacts || (report_.fragments < 2 && !allPasses_)) return; // as of the last afterStep()
-    graph.addCompute(pipelines_.compute("fracture/contact_cells"))
-        .read(FRACTURE_BIND_PARAMS, params_)
-        .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
-        .read(FRACTURE_BIND_PREDICTED, predicted_)
-        .read(FRACTURE_BIND_POSITIONS, positions_)
-        .write(FRACTURE_BIND_CONTACT_START, contactStart_)
-        .dispatchThreads(nodes_);
-    grid_->addBuild(graph, contactStart_, nodes_);
+    if (detect) {
+        graph.addCompute(pipelines_.compute("fracture/contact_cells"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
+            .read(FRACTURE_BIND_PREDICTED, predicted_)
+            .read(FRACTURE_BIND_POSITIONS, positions_)
+            .write(FRACTURE_BIND_CONTACT_START, contactStart_)
+            .dispatchThreads(nodes_);
+        grid_->addBuild(graph, contactStart_, nodes_);
+    }
     graph.addCompute(pipelines_.compute("fracture/contacts"))
         .read(FRACTURE_BIND_PARAMS, params_)
         .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
@@ -238,7 +240,9 @@ void FractureBodies::addContacts(graph::RenderGraph& graph)
         .write(FRACTURE_BIND_CONTACT_OUT, contactOut_)
         .write(FRACTURE_BIND_CONTACT_START, contactStart_)
         .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
+        .readWrite(FRACTURE_BIND_CONTACT_CANDIDATES, contactCandidates_)
         .readWrite(FRACTURE_BIND_STATE, state_)
+        .push(uint32_t(detect ? 1u : 0u))
         .dispatchThreads(nodes_);
     graph.addCopy("fracture/contact_positions", contactOut_, predicted_, uint64_t(nodes_) * 16);
     graph.addCopy("fracture/contact_starts", contactStart_, positions_, uint64_t(nodes_) * 16);

@@ -913,6 +913,7 @@ TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
     EXPECT_GE(summary["fracture_events"].get<int>(), 1) << summary.dump();
     EXPECT_GE(summary["fragments"].get<int>(), 2) << summary.dump();
     EXPECT_GT(summary["nodes_final"].get<int>(), summary["nodes_initial"].get<int>());
+    EXPECT_GE(summary["contact_candidate_overflows"].get<int>(), 0) << summary.dump();
     const std::string csv = readFile(out / "metrics.csv");
     for (const char* column : {"fragments", "fracture_events", "max_separation", "max_damage", "gpu_ms:fracture/tet_goals",
                                "gpu_ms:fracture/stress", "gpu_ms:fracture/cut_classify", "potential_energy", "elastic_energy",

@@ -1030,6 +1030,140 @@ TEST_F(FractureTest, ConstraintPiecesMoveAsRigidBodies)
     EXPECT_GT(worst[FractureMethod::None], 1e-4f) << "elastic tets still ring with the stretch";
 }
 
+TEST_F(FractureTest, ContactsMatchTheCpuAndLaterRoundsTestTheKeptCandidates)
+{
+    // Four glass cubes overlapping in a cluster, each node displaced at random within the
+    // substep: the first round of fracture/contacts against a CPU replica over all node pairs
+    // (float sums in another order: 1e-6 m), its kept candidates against the CPU's criterion,
+    // a second round on the same state bit-identical to the first (kept lists, and the grid
+    // walked again where a node had more candidates than it keeps), and a round after the nodes
+    // moved against the CPU over the kept candidates.
+    FractureSettings s = freeFlight();
+    s.method = FractureMethod::None;
+    s.contacts = true;
+    std::vector<FractureBodyInstance> list;
+    for (const glm::vec3 at :
+         {glm::vec3(0.0f), glm::vec3(0.8f, 0.1f, 0.0f), glm::vec3(0.1f, 0.8f, 0.1f), glm::vec3(0.4f, 0.4f, 0.9f)})
+        list.push_back(body(TetShape::Cube, 3, "glass", at));
+    FractureBodies bodies(context(), shaders(), graph(), list, s);
+    ASSERT_GE(bodies.report().fragments, 2u);
+    const uint32_t n = bodies.nodeCount();
+    const std::vector<glm::vec4> x = download<glm::vec4>(bodies.positions(), n);
+    const std::vector<glm::vec4> origin = download<glm::vec4>(bodies.origins(), n);
+    const std::vector<glm::vec4> rest = download<glm::vec4>(bodies.restNodes(), n);
+    const std::vector<glm::vec4> info = download<glm::vec4>(bodies.bodyInfo(), bodies.bodyCount());
+    const std::vector<uint32_t> labels = download<uint32_t>(bodies.labels(), n);
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> jitter(-0.04f, 0.04f);
+    std::vector<glm::vec4> d(n);
+    for (uint32_t i = 0; i < n; ++i) d[i] = glm::vec4(jitter(rng), jitter(rng), jitter(rng), x[i].w);
+    float maxEdge = 0.0f;
+    for (const glm::vec4& b : info) maxEdge = std::max(maxEdge, b.w);
+    const float cell = std::max(2.0f * s.contactRadius * maxEdge, 1e-6f);
+    const float factor = std::min(s.contactRadius, 0.5f * cell / std::max(maxEdge, 1e-30f));
+
+    // The CPU replica of one node's round (the shader's touch()): its new displacement and start,
+    // over the nodes `others` (all, or its kept candidates).
+    struct Result {
+        glm::vec3 d, x;
+        int hits = 0;
+    };
+    const auto cpuNode = [&](uint32_t i, const std::vector<glm::vec4>& xs, const std::vector<glm::vec4>& ds,
+                             const std::vector<uint32_t>& others) {
+        glm::vec3 move(0.0f), startMove(0.0f);
+        int hits = 0;
+        const float radiusI = factor * info[uint32_t(rest[i].w)].w;
+        for (uint32_t j : others) {
+            if (j == i || labels[j] == labels[i]) continue;
+            const float reach = radiusI + factor * info[uint32_t(rest[j].w)].w;
+            if (rest[j].w == rest[i].w && glm::distance(glm::vec3(rest[j]), glm::vec3(rest[i])) < 2.0f * reach) continue;
+            const glm::vec3 apart = glm::vec3(origin[i]) - glm::vec3(origin[j]);
+            const glm::vec3 dd = ((glm::vec3(xs[i]) - glm::vec3(xs[j])) + (glm::vec3(ds[i]) - glm::vec3(ds[j]))) + apart;
+            const float dist = glm::length(dd);
+            if (dist >= reach || dist * dist < 1e-18f) continue;
+            const glm::vec3 nrm = dd / dist;
+            const float share = ds[i].w / (ds[i].w + ds[j].w);
+            const float depth = reach - dist;
+            const glm::vec3 relative = glm::vec3(ds[i]) - glm::vec3(ds[j]);
+            const float before = std::clamp(reach - glm::length((glm::vec3(xs[i]) - glm::vec3(xs[j])) + apart), 0.0f, depth);
+            startMove += share * before * nrm;
+            const glm::vec3 tangential = relative - glm::dot(relative, nrm) * nrm;
+            const float slide = glm::length(tangential), stop = s.friction * depth;
+            move += share * (depth * nrm - (slide <= stop ? tangential : tangential * (stop / slide)));
+            ++hits;
+        }
+        const float average = hits > 0 ? 1.0f / float(hits) : 0.0f;
+        return Result{glm::vec3(ds[i]) + average * (move - startMove), glm::vec3(xs[i]) + average * startMove, hits};
+    };
+    std::vector<uint32_t> all(n);
+    std::iota(all.begin(), all.end(), 0u);
+    const auto runRound = [&](const std::vector<glm::vec4>& xs, const std::vector<glm::vec4>& ds, bool detect) {
+        upload(bodies.positions(), xs);
+        upload(bodies.displacements(), ds);
+        bodies.addContacts(graph(), detect);
+        submit();
+        return std::make_pair(download<glm::vec4>(bodies.positions(), n), download<glm::vec4>(bodies.displacements(), n));
+    };
+
+    // Round one: detection.
+    const auto [x1, d1] = runRound(x, d, true);
+    const uint32_t stride = FRACTURE_CONTACT_CANDIDATES + 1;
+    const std::vector<uint32_t> kept = download<uint32_t>(bodies.contactCandidates(), size_t(n) * stride);
+    int touching = 0, overflowing = 0;
+    std::vector<std::vector<uint32_t>> keptOf(n);
+    for (uint32_t i = 0; i < n; ++i) {
+        const Result r = cpuNode(i, x, d, all);
+        touching += r.hits > 0;
+        for (int k = 0; k < 3; ++k) {
+            ASSERT_NEAR(d1[i][k], r.d[k], 1e-6f) << "node " << i;
+            ASSERT_NEAR(x1[i][k], r.x[k], 1e-6f) << "node " << i;
+        }
+        const uint32_t count = kept[i * stride];
+        overflowing += count > FRACTURE_CONTACT_CANDIDATES;
+        for (uint32_t k = 0; k < std::min(count, FRACTURE_CONTACT_CANDIDATES); ++k) keptOf[i].push_back(kept[i * stride + 1 + k]);
+        // Each kept node is another fragment's, not a neighbour at rest, within 1.5 reaches.
+        const float radiusI = factor * info[uint32_t(rest[i].w)].w;
+        for (uint32_t j : keptOf[i]) {
+            ASSERT_LT(j, n);
+            ASSERT_NE(labels[j], labels[i]);
+            const float reach = radiusI + factor * info[uint32_t(rest[j].w)].w;
+            const glm::vec3 dd = glm::vec3(x[i] + d[i] + origin[i]) - glm::vec3(x[j] + d[j] + origin[j]);
+            EXPECT_LT(glm::length(dd), (1.0f + FRACTURE_CONTACT_MARGIN) * reach * 1.0001f) << i << " keeps " << j;
+        }
+        // A node whose list is whole keeps every pair in contact.
+        if (count <= FRACTURE_CONTACT_CANDIDATES) {
+            EXPECT_EQ(cpuNode(i, x, d, keptOf[i]).hits, r.hits) << "node " << i;
+        }
+    }
+    EXPECT_GT(touching, int(n) / 10) << "the cubes should overlap";
+    EXPECT_GT(overflowing, 0) << "some node should have more candidates than it keeps";
+    EXPECT_LT(overflowing, int(n)) << "and some fewer";
+
+    // Round two on the same state: the kept lists (and the walks where they overflowed) give
+    // the first round's result bit for bit.
+    const auto [x2, d2] = runRound(x, d, false);
+    int differ = 0;
+    for (uint32_t i = 0; i < n; ++i) differ += x2[i] != x1[i] || d2[i] != d1[i];
+    EXPECT_EQ(differ, 0) << "nodes whose second round differs from the first";
+
+    // A round after the nodes moved a little: the CPU over the kept candidates.
+    std::uniform_real_distribution<float> nudge(-0.01f, 0.01f);
+    std::vector<glm::vec4> dm = d1;
+    for (glm::vec4& v : dm) v += glm::vec4(nudge(rng), nudge(rng), nudge(rng), 0.0f);
+    const auto [x3, d3] = runRound(x1, dm, false);
+    int compared = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (kept[i * stride] > FRACTURE_CONTACT_CANDIDATES) continue; // walked the grid of round one
+        const Result r = cpuNode(i, x1, dm, keptOf[i]);
+        for (int k = 0; k < 3; ++k) {
+            ASSERT_NEAR(d3[i][k], r.d[k], 1e-6f) << "node " << i;
+            ASSERT_NEAR(x3[i][k], r.x[k], 1e-6f) << "node " << i;
+        }
+        ++compared;
+    }
+    EXPECT_GT(compared, int(n) / 2);
+}
+
 TEST_F(FractureTest, BodiesCollideInsteadOfPassingThroughEachOther)
 {
     // A ball dropped onto a fixed plate stays above it (up to the nodes' contact spheres) with
