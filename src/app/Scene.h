@@ -154,7 +154,7 @@ struct DeformableSettings {
     int weightSmoothing = 2;        // umbrella passes over the local weights
     float beta = 0.0f;              // influence of the interior joints on the local weights
     int jacobiSweeps = 5;           // polar decomposition sweeps per step (warm started)
-    int volumeIterations = 3;       // rounds of volume correction and static contacts per step
+    int volumeIterations = 4;       // rounds of volume correction and static contacts per step
     float friction = 0.4f;          // Coulomb coefficient at walls and the plate
     float restitution = 0.0f;       // normal velocity kept at impacts
     float plateStart = 0.0f;        // m: height of a horizontal plate pressing down from above (0: none)

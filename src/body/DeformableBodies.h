@@ -45,7 +45,7 @@ struct BodySettings {
     int weightSmoothing = 2;      // umbrella passes over the local volume weights (§2.7.9)
     float beta = 0.0f;            // influence of the interior joints on the local weights (§2.7.9)
     int jacobiSweeps = 5;         // polar decomposition sweeps per step (warm started)
-    int volumeIterations = 3;     // rounds of volume correction and static contacts per step
+    int volumeIterations = 4;     // rounds of volume correction and static contacts per step
     float friction = 0.4f;        // Coulomb coefficient at the walls
     float restitution = 0.0f;     // normal velocity kept (reversed) at impacts
     float contactDistance = 0.0f; // m, particles stay this far inside the walls

@@ -898,6 +898,24 @@ TEST(Cli, DeformableBodyScenesRunWithVolumeErrors)
     EXPECT_NE(o.output.find("DeformableBodies[0]"), std::string::npos) << o.output;
 }
 
+// Issue 17 items 1 and 5: every body of the pile keeps its volume. Near step 161 a sphere is pressed
+// into the hole of the torus on the floor by the bodies above: three rounds of volume correction
+// and wall contacts left it 2.5 % short (global; local 1.0 %), the default four 0.36 % (0.009 %).
+TEST(Cli, EveryBodyOfThePileKeepsItsVolume)
+{
+    const fs::path dir = tempDir("pile");
+    const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/bodies_pile.json";
+    const auto worst = [&](const std::string& name, const std::string& set) {
+        const fs::path out = dir / name;
+        const Result r = floe("run " + scene + " --steps 170 --frames 0 --quiet --timers off " + set + " --out " + out.string());
+        EXPECT_EQ(r.status, 0) << r.output;
+        return nlohmann::json::parse(readFile(out / "summary.json"))["volume_error_abs_max"].get<double>();
+    };
+    EXPECT_LT(worst("global", ""), 0.005);
+    EXPECT_LT(worst("local", "--set Deformable.volume=local"), 0.005);
+    EXPECT_GT(worst("three", "--set Deformable.volumeIterations=3"), 0.01) << "the squeeze this test is about is gone";
+}
+
 TEST(Cli, FractureScenesBreakWithFragmentsAndEvents)
 {
     const fs::path dir = tempDir("fracture");
