@@ -1140,11 +1140,14 @@ TEST_F(FractureTest, ContactsMatchTheCpuAndLaterRoundsTestTheKeptCandidates)
     EXPECT_LT(overflowing, int(n)) << "and some fewer";
 
     // Round two on the same state: the kept lists (and the walks where they overflowed) give
-    // the first round's result bit for bit.
+    // the first round's result: the same pairs in the same order. Bit for bit on lavapipe; an
+    // NVIDIA H200 differed in the last bits at 138 of the 256 nodes, its compiler contracting the
+    // two loops' copies of the pair test differently, so the bound is float rounding (1e-6 m).
     const auto [x2, d2] = runRound(x, d, false);
-    int differ = 0;
-    for (uint32_t i = 0; i < n; ++i) differ += x2[i] != x1[i] || d2[i] != d1[i];
-    EXPECT_EQ(differ, 0) << "nodes whose second round differs from the first";
+    float differ = 0.0f;
+    for (uint32_t i = 0; i < n; ++i)
+        differ = std::max({differ, glm::length(glm::vec3(x2[i] - x1[i])), glm::length(glm::vec3(d2[i] - d1[i]))});
+    EXPECT_LE(differ, 1e-6f) << "m: the second round differs from the first";
 
     // A round after the nodes moved a little: the CPU over the kept candidates.
     std::uniform_real_distribution<float> nudge(-0.01f, 0.01f);
