@@ -20,7 +20,8 @@
 // catch what was missed in the next step). The first of a substep's rounds (push.detect = 1)
 // walks the grid, built from that round's positions, and keeps each node's candidates: the
 // nodes of other fragments within (1 + FRACTURE_CONTACT_MARGIN) times the pair's reach, up to
-// FRACTURE_CONTACT_CANDIDATES of them. Later rounds test only those, or walk the same grid again
+// FRACTURE_CONTACT_CANDIDATES of them (fewer where the table would pass the device's texel
+// limit: FractureBodies sizes it). Later rounds test only those, or walk the same grid again
 // where a node had more (counted in FractureState.ductile.w, never cut off). A pair that closes from
 // beyond the margin within one substep's rounds is found in the next substep; the rounds move
 // nodes by the contacts' and tets' corrections only, a fraction of a contact radius. Before,
@@ -47,12 +48,13 @@ FLOE_IN_UINT(FRACTURE_BIND_CELL_START, cellStart);
 FLOE_OUT_VEC4(FRACTURE_BIND_CONTACT_OUT, outPredicted);
 FLOE_OUT_VEC4(FRACTURE_BIND_CONTACT_START, outStart);
 FLOE_RW_UINT(FRACTURE_BIND_NODE_FLAGS, flags);
-FLOE_RW_UINT(FRACTURE_BIND_CONTACT_CANDIDATES, candidates); // per node: count, then up to FRACTURE_CONTACT_CANDIDATES nodes
+FLOE_RW_UINT(FRACTURE_BIND_CONTACT_CANDIDATES, candidates); // per node (push.stride entries): count, then nodes
 FRACTURE_STATE_BLOCK;
 
 layout(push_constant) uniform Push
 {
     uint detect; // 1: walk the grid and keep the candidates (a substep's first round); 0: test the kept ones
+    uint stride; // entries per node: the count, then up to stride - 1 candidates (at most FRACTURE_CONTACT_CANDIDATES)
 }
 push;
 
@@ -104,7 +106,8 @@ void main()
     gI = i;
     gDi = FLOE_LOAD_VEC4(predicted, i);
     gXi = FLOE_LOAD_VEC4(positions, i);
-    const uint base = i * (FRACTURE_CONTACT_CANDIDATES + 1u);
+    const uint base = i * push.stride;
+    const uint room = push.stride - 1u;
     if (gDi.w == 0.0) {
         FLOE_STORE_VEC4(outPredicted, i, gDi);
         FLOE_STORE_VEC4(outStart, i, gXi);
@@ -120,7 +123,7 @@ void main()
     gStartMove = vec3(0.0);
     gHits = 0u;
     const uint kept = push.detect != 0u ? 0u : FLOE_RW_LOAD_UINT(candidates, base);
-    if (push.detect == 0u && kept <= FRACTURE_CONTACT_CANDIDATES) {
+    if (push.detect == 0u && kept <= room) {
         for (uint k = 0u; k < kept; ++k) touch(FLOE_RW_LOAD_UINT(candidates, base + 1u + k));
     } else {
         const float cell = params.gridOrigin.w;
@@ -137,14 +140,14 @@ void main()
                     for (uint s = FLOE_LOAD_UINT(cellStart, key); s < end; ++s) {
                         const uint j = FLOE_LOAD_UINT(sorted, s);
                         if (touch(j) && push.detect != 0u) {
-                            if (found < FRACTURE_CONTACT_CANDIDATES) FLOE_STORE_UINT(candidates, base + 1u + found, j);
+                            if (found < room) FLOE_STORE_UINT(candidates, base + 1u + found, j);
                             ++found;
                         }
                     }
                 }
         if (push.detect != 0u) {
             FLOE_STORE_UINT(candidates, base, found);
-            if (found > FRACTURE_CONTACT_CANDIDATES) atomicAdd(state.ductile.w, 1u);
+            if (found > room) atomicAdd(state.ductile.w, 1u);
         }
     }
     // Averaged over the contacts (Jacobi): summing would overshoot where several overlap.

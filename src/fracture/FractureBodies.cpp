@@ -341,7 +341,14 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
         grid_.emplace(context, shaders, spec, capacity_, "fracture contact grid");
         contactOut_ = sized("fracture contact positions", capacity_, 16, kVec4);
         contactStart_ = sized("fracture contact starts", capacity_, 16, kVec4);
-        contactCandidates_ = sized("fracture contact candidates", capacity_, 4 * (FRACTURE_CONTACT_CANDIDATES + 1), kUint);
+        // Up to FRACTURE_CONTACT_CANDIDATES per node (128 bytes), fewer where a body is so large
+        // that the table would pass the device's maxTexelBufferElements (about a million tets at
+        // 2^27): a node with more candidates than its room walks the grid again, counted in
+        // FractureReport::contactOverflows, so a smaller table costs time, never contacts.
+        const uint64_t texels = context.limits().maxTexelBufferElements;
+        contactStride_ =
+            uint32_t(std::clamp<uint64_t>(texels / std::max<uint64_t>(capacity_, 1), 1, FRACTURE_CONTACT_CANDIDATES + 1));
+        contactCandidates_ = sized("fracture contact candidates", capacity_, 4 * contactStride_, kUint);
     }
 
     shared::FractureState initial{};

@@ -193,7 +193,8 @@ public:
     const gpu::Buffer& origins() const { return origins_; }     // vec4 per node: its fragment's origin (world, m)
     const gpu::Buffer& velocities() const { return velocities_; }
     const gpu::Buffer& displacements() const { return predicted_; }             // vec4 per node: the substep's p - x, inverse mass
-    const gpu::Buffer& contactCandidates() const { return contactCandidates_; } // uint per node x 32: count, nodes
+    const gpu::Buffer& contactCandidates() const { return contactCandidates_; } // uint per node x stride: count, nodes
+    uint32_t contactCandidateStride() const { return contactStride_; }
     const gpu::Buffer& tets() const { return tetBuffer_; }
     const gpu::Buffer& labels() const { return labels_; }
     const gpu::Buffer& nodeData() const { return nodeData_; }
@@ -246,6 +247,7 @@ private:
     gpu::Buffer surface_, surfaceNormals_, surfaceTriangles_;
     gpu::Buffer contactOut_, contactStart_, contactCandidates_, linkBuffer_, nodeLinkStart_, nodeLinks_, constraintInfo_,
         constraintState_, linkImpulse_, pieceBreaks_, pieceNodeStart_, pieceNodes_;
+    uint32_t contactStride_ = 1; // entries per node of contactCandidates_ (the count, then candidates)
     std::optional<sim::SpatialGrid> grid_;
     std::optional<sim::RadixSort> sort_;
     std::optional<sim::Scan> scan_;

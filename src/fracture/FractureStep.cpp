@@ -242,7 +242,7 @@ void FractureBodies::addContacts(graph::RenderGraph& graph, bool detect)
         .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
         .readWrite(FRACTURE_BIND_CONTACT_CANDIDATES, contactCandidates_)
         .readWrite(FRACTURE_BIND_STATE, state_)
-        .push(uint32_t(detect ? 1u : 0u))
+        .push(glm::uvec2(detect ? 1u : 0u, contactStride_))
         .dispatchThreads(nodes_);
     graph.addCopy("fracture/contact_positions", contactOut_, predicted_, uint64_t(nodes_) * 16);
     graph.addCopy("fracture/contact_starts", contactStart_, positions_, uint64_t(nodes_) * 16);
