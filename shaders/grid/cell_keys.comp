@@ -1,5 +1,6 @@
 #version 460
-// Cell key and index of every particle, the input of the stable sort by cell.
+// Cell key (bin key where the grid resolves x finer than its cells) of every particle, and the particles per cell (counts, zero before this pass): the
+// counting sort's first pass (src/sim/SpatialGrid.h).
 #include "shared/grid.h"
 #include "common/dispatch.glsl"
 #include "common/texel.glsl"
@@ -9,13 +10,13 @@ layout(local_size_x = GRID_GROUP_SIZE) in;
 layout(push_constant) uniform Push { GridParams params; };
 FLOE_IN_VEC4(GRID_BIND_POSITIONS, positions);
 FLOE_OUT_UINT(GRID_BIND_KEYS, keys);
-FLOE_OUT_UINT(GRID_BIND_VALUES, values);
+layout(std430, binding = GRID_BIND_COUNTS) buffer Counts { uint counts[]; };
 
 void main()
 {
     const uint i = floeGlobalIndex();
     if (i >= params.dims.w) return;
-    const vec3 x = FLOE_LOAD_VEC4(positions, i).xyz;
-    FLOE_STORE_UINT(keys, i, gridKey(gridCell(x, params.origin, params.dims), params.dims));
-    FLOE_STORE_UINT(values, i, i);
+    const uint key = gridKey(gridBin(FLOE_LOAD_VEC4(positions, i).xyz, params.origin, params.dims, params.bins.x), params.dims);
+    FLOE_STORE_UINT(keys, i, key);
+    atomicAdd(counts[key], 1u);
 }

@@ -3,12 +3,20 @@
 #ifndef FLOE_GRID_COMMON_GLSL
 #define FLOE_GRID_COMMON_GLSL
 
-ivec3 gridCell(vec3 x, vec4 origin, uvec4 dims)
+// The bin of x in a grid that resolves x into xBins bins per cell (dims.x counts the bins), bins
+// of cellSize / xBins along x.
+ivec3 gridBin(vec3 x, vec4 origin, uvec4 dims, uint xBins)
 {
-    const vec3 c = floor((x - origin.xyz) / origin.w);
+    const vec3 size = vec3(origin.w / float(xBins), origin.w, origin.w);
+    const vec3 c = floor((x - origin.xyz) / size);
     // Non-finite positions (a diverged particle) land in cell 0 instead of an undefined cast.
     const vec3 safe = mix(c, vec3(0.0), isnan(c));
     return clamp(ivec3(clamp(safe, vec3(-1.0), vec3(dims.xyz))), ivec3(0), ivec3(dims.xyz) - 1);
+}
+
+ivec3 gridCell(vec3 x, vec4 origin, uvec4 dims)
+{
+    return gridBin(x, origin, dims, 1u);
 }
 
 uint gridKey(ivec3 c, uvec4 dims)

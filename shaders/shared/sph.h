@@ -233,7 +233,7 @@ SHARED_FN uint dfsphMinNeighbours(uint dims)
 struct SphParams {
     vec4 gravity;    // xyz m/s^2, w rest density rho0 kg/m^3
     vec4 gridOrigin; // xyz m (minimum corner of cell 0), w cell size = support 2h (m)
-    uvec4 gridDims;  // xyz cells per axis, w fluid particle count
+    uvec4 gridDims;  // x bins along x (GRID_X_BINS per cell), yz cells per axis, w fluid particle count
     vec4 material;   // x spacing h (m), y viscosity nu (m^2/s), z EOS stiffness k, w XSPH epsilon
     uvec4 flags;     // x dimensions (2/3), y boundary particle count, z EOS kind, w clamp negative pressure
     vec4 iisph;      // x omega, y tolerance (relative), z min iterations, w max iterations

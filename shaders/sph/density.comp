@@ -35,7 +35,6 @@ void main()
     if (i >= sphFluidCount()) return;
     const vec4 pi4 = FLOE_LOAD_VEC4(positions, i);
     const vec3 xi = pi4.xyz;
-    const ivec3 c = sphCell(xi);
     const float support2 = sphSupport() * sphSupport();
     float rho = pi4.w * sphW(0.0); // the particle itself; the neighbours add theirs in the mask's loop
     vec3 gradFluid = vec3(0.0), gradBoundary = vec3(0.0);
@@ -43,7 +42,7 @@ void main()
     const uint capacity = sphNeighbourCapacity(DIMS);
     uint listed = 0u;      // fluid neighbours found; the list holds the first `capacity`
     bool overflow = false; // more than the list or a strip's mask holds: later passes walk the grid
-    GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
+    NEAR_BINS_BEGIN(cellStart, xi, begin, end)
     // The candidates: a mask of the neighbours among the strip's first 64, from the squared
     // distance alone. Nothing else happens per candidate: lavapipe executes every branch of the
     // loop for all of them, about six times the neighbours, so the square root, the kernel and
@@ -83,7 +82,7 @@ void main()
         if (listed < capacity) FLOE_STORE_UVEC4(neighbours, listed * sphFluidCount() + i, uvec4(floatBitsToUint(g), j));
         ++listed;
     }
-    // A strip with more candidates than its mask holds (the fluid compressed by about 170 %):
+    // A row with more candidates than its mask holds (the fluid at over three times its rest density):
     // the rest are not listed, and the particle walks the grid in the later passes.
     for (uint j = masked; j < end; ++j) {
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);
@@ -99,7 +98,7 @@ void main()
             }
         }
     }
-    GRID_STRIPS_END
+    NEAR_BINS_END
     overflow = overflow || listed > capacity;
     if (sphBoundaryCount() > 0u) {
         BOUNDARY_NEAR_BEGIN(xi, begin, end)

@@ -26,29 +26,33 @@ vec3 sphGradW(vec3 xij, float r)
     return r > 0.0 ? (kernelDW(KERNEL, r, sphH(), DIMS) / r) * xij : vec3(0.0);
 }
 
+// The fluid grid resolves x into GRID_X_BINS bins per cell (sim::Simulation's fluidGrid): the
+// fluid's cell-start table and the boundary's table are both per bin, rows of gridDims.x bins.
+layout(constant_id = 11) const uint GRID_X_BINS = 1u;
+
+// The bin of x: (bin along x, cell row y, cell row z).
 ivec3 sphCell(vec3 x)
 {
-    return gridCell(x, params.gridOrigin, params.gridDims);
+    return gridBin(x, params.gridOrigin, params.gridDims, GRID_X_BINS);
 }
 
-// The static boundary samples near x (SPH_BIND_BOUNDARY_START bound as boundaryStart): they are
-// sorted by grid row (y, z) and, within a row, by x in bins of 1/BOUNDARY_SUBCELLS of a cell,
-// and boundaryStart holds each bin's first sample (sim::Simulation::buildBoundary). Of the nine
-// rows around x, a row farther than the support is skipped, and in the others only the bins
-// within the support's chord at that row's distance are walked: about half the samples of the
-// 27 cells, every one within the support among them. A slack of 1e-4 of the support on the reach
-// keeps float rounding of bin edges from dropping a sample at the border. Non-finite positions
-// walk nothing. Use as
-//   BOUNDARY_NEAR_BEGIN(x, begin, end) for (uint b = begin; b < end; ++b) {...} BOUNDARY_NEAR_END
-layout(constant_id = 11) const uint BOUNDARY_SUBCELLS = 1u;
-#define BOUNDARY_NEAR_BEGIN(x_, begin, end)                                                                       \
+// The entries of a per-bin table near x: the fluid's (cellStart) or the boundary's static
+// samples (boundaryStart; sorted by grid row (y, z) and, within a row, by x bin, as
+// sim::Simulation::buildBoundary lays them out). Of the nine rows around x, a row farther than
+// the support is skipped, and in the others only the bins within the support's chord at that
+// row's distance are walked: in 3D about 116 candidates at rest spacing with quarter-cell bins,
+// against 216 in the 27 cells, and every one within the support among them. A slack of 1e-4 of
+// the support on the reach keeps float rounding of bin edges from dropping one at the border.
+// Non-finite positions walk nothing. Use as
+//   NEAR_BINS_BEGIN(table, x, begin, end) for (uint j = begin; j < end; ++j) {...} NEAR_BINS_END
+#define NEAR_BINS_BEGIN(table_, x_, begin, end)                                                                   \
     {                                                                                                            \
         const vec3 bx_ = (x_);                                                                                   \
         const ivec3 bc_ = sphCell(bx_);                                                                          \
         const float bcell_ = params.gridOrigin.w;                                                                \
         const float bsupport_ = 1.0001 * sphSupport();                                                           \
-        const float bfine_ = bcell_ / float(BOUNDARY_SUBCELLS);                                                  \
-        const uint brow_ = params.gridDims.x * BOUNDARY_SUBCELLS;                                                \
+        const float bfine_ = bcell_ / float(GRID_X_BINS);                                                        \
+        const uint brow_ = params.gridDims.x;                                                                    \
         const bool bfinite_ = !any(isnan(bx_)) && !any(isinf(bx_));                                             \
         for (int bz_ = max(bc_.z - 1, 0); bz_ <= min(bc_.z + 1, int(params.gridDims.z) - 1); ++bz_)              \
             for (int by_ = max(bc_.y - 1, 0); by_ <= min(bc_.y + 1, int(params.gridDims.y) - 1); ++by_) {        \
@@ -61,11 +65,15 @@ layout(constant_id = 11) const uint BOUNDARY_SUBCELLS = 1u;
                 const uint bfirst_ = uint(clamp(floor((bx_.x - breach_ - params.gridOrigin.x) / bfine_), 0.0, blast_)); \
                 const uint bend_ = uint(clamp(floor((bx_.x + breach_ - params.gridOrigin.x) / bfine_), 0.0, blast_)) + 1u; \
                 const uint bbase_ = (uint(by_) + params.gridDims.y * uint(bz_)) * brow_;                         \
-                const uint begin = FLOE_LOAD_UINT(boundaryStart, bbase_ + bfirst_);                              \
-                const uint end = FLOE_LOAD_UINT(boundaryStart, bbase_ + bend_);
-#define BOUNDARY_NEAR_END \
-    }                     \
+                const uint begin = FLOE_LOAD_UINT(table_, bbase_ + bfirst_);                                     \
+                const uint end = FLOE_LOAD_UINT(table_, bbase_ + bend_);
+#define NEAR_BINS_END \
+    }                 \
     }
+
+// The static boundary samples near x (SPH_BIND_BOUNDARY_START bound as boundaryStart).
+#define BOUNDARY_NEAR_BEGIN(x_, begin, end) NEAR_BINS_BEGIN(boundaryStart, x_, begin, end)
+#define BOUNDARY_NEAR_END NEAR_BINS_END
 
 // The fluid neighbours sph/density listed this step (SPH_BIND_NEIGHBOURS), two ways to walk them.
 // Both need
@@ -99,8 +107,8 @@ layout(constant_id = 11) const uint BOUNDARY_SUBCELLS = 1u;
                 if (row_.y < 0 || row_.y >= int(params.gridDims.y) || row_.z < 0 || row_.z >= int(params.gridDims.z)) \
                     continue;                                                                                   \
                 const uint base_ = gridKey(row_, params.gridDims);                                              \
-                begin_ = FLOE_LOAD_UINT(cellStart, base_ + uint(max(cell_.x - 1, 0)));                          \
-                end_ = FLOE_LOAD_UINT(cellStart, base_ + uint(min(cell_.x + 1, int(params.gridDims.x) - 1)) + 1u); \
+                begin_ = FLOE_LOAD_UINT(cellStart, base_ + uint(max(cell_.x - int(GRID_X_BINS), 0)));           \
+                end_ = FLOE_LOAD_UINT(cellStart, base_ + uint(min(cell_.x + int(GRID_X_BINS), int(params.gridDims.x) - 1)) + 1u); \
             }                                                                                                   \
             for (uint slot_ = begin_; slot_ < end_; ++slot_) {                                                  \
                 const uint j = walk_ ? slot_ : FLOE_LOAD_UVEC4(neighbours, slot_ * sphFluidCount() + (i)).w;    \
@@ -121,7 +129,7 @@ layout(constant_id = 11) const uint BOUNDARY_SUBCELLS = 1u;
             FLUID_PAIR(pair_.w, uintBitsToFloat(pair_.xyz))                                                     \
         }                                                                                                      \
         if (walk_) {                                                                                           \
-            GRID_STRIPS_BEGIN(cellStart, sphCell(x_), params.gridDims, begin_, end_)                           \
+            NEAR_BINS_BEGIN(cellStart, x_, begin_, end_)                                                       \
             for (uint k_ = begin_; k_ < end_; ++k_) {                                                          \
                 const vec4 pk_ = FLOE_LOAD_VEC4(positions, k_);                                                \
                 const vec3 xik_ = (x_) - pk_.xyz;                                                              \
@@ -129,7 +137,7 @@ layout(constant_id = 11) const uint BOUNDARY_SUBCELLS = 1u;
                 if (k_ == (i) || !(r_ < sphSupport())) continue;                                               \
                 FLUID_PAIR(k_, pk_.w * sphGradW(xik_, r_))                                                      \
             }                                                                                                  \
-            GRID_STRIPS_END                                                                                    \
+            NEAR_BINS_END                                                                                      \
         }                                                                                                      \
     }
 

@@ -1,6 +1,6 @@
 #version 460
 // Test pass: for every sorted particle, the number of fluid neighbours within the kernel
-// support found through the grid strips, and the sum and xor of their sorted indices (compared
+// support found through the grid's bins within the support's chord (NEAR_BINS_BEGIN), and the sum and xor of their sorted indices (compared
 // with brute force by tests/gpu/SphTest.cpp).
 #include "sph/sph_common.glsl"
 
@@ -14,9 +14,8 @@ void main()
     const uint i = floeGlobalIndex();
     if (i >= sphFluidCount()) return;
     const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
-    const ivec3 c = sphCell(xi);
     uvec4 result = uvec4(0u);
-    GRID_STRIPS_BEGIN(cellStart, c, params.gridDims, begin, end)
+    NEAR_BINS_BEGIN(cellStart, xi, begin, end)
     for (uint j = begin; j < end; ++j) {
         if (length(xi - FLOE_LOAD_VEC4(positions, j).xyz) < sphSupport()) {
             result.x += 1u;
@@ -24,6 +23,6 @@ void main()
             result.z ^= j * 2654435761u;
         }
     }
-    GRID_STRIPS_END
+    NEAR_BINS_END
     FLOE_STORE_UVEC4(found, i, result);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -24,6 +25,28 @@ gpu::Buffer deviceBuffer(gpu::Context& context, const std::string& name, VkDevic
     return gpu::Buffer(context, {name, std::max<VkDeviceSize>(bytes, 16), gpu::MemoryKind::DeviceLocal, format});
 }
 
+// The fluid grid: cells of the kernel support, with x resolved into bins of a quarter cell, or
+// a half, or whole cells where the finer table would not fit one texel buffer. The fluid's keys
+// and the boundary's table share the bins, and a walk reads only the bins within the support's
+// chord at each of its nine rows (NEAR_BINS_BEGIN): in 3D at rest spacing about 116 candidates
+// per particle with quarters, 132 with halves, 216 in 27 whole cells, for about 33 neighbours.
+GridSpec fluidGrid(const gpu::Context& context, const WorldSettings& world)
+{
+    GridSpec g = GridSpec::cover(world.domainMin, world.domainMax, 4.0f * world.particleRadius, world.sim2D);
+    const uint64_t maxEntries =
+        std::min<uint64_t>(context.limits().maxTexelBufferElements, context.limits().maxStorageBufferRange / 4);
+    uint32_t most = 4;
+    // FLOE_GRID_X_BINS=1, 2 or 4 (docs/testing.md): at most that many, to compare them.
+    if (const char* e = std::getenv("FLOE_GRID_X_BINS"); e && *e) {
+        const std::string v = e;
+        if (v != "1" && v != "2" && v != "4")
+            throw Error(fmt::format("FLOE_GRID_X_BINS is '{}': expected 1, 2 or 4 (x bins per grid cell)", v));
+        most = uint32_t(std::stoul(v));
+    }
+    for (g.xBins = most; g.xBins > 1 && g.bins() + 1 > maxEntries;) g.xBins /= 2;
+    return g;
+}
+
 } // namespace
 
 Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
@@ -31,8 +54,7 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
                        std::span<const glm::vec4> velocities)
     : context_(context), world_(world), settings_(settings), pipelines_(context, shaders),
       particles_(ParticleBuffers::create(context, graph, positions, velocities)),
-      grid_(context, shaders, GridSpec::cover(world.domainMin, world.domainMax, 4.0f * world.particleRadius, world.sim2D),
-            static_cast<uint32_t>(positions.size()), "particle"),
+      grid_(context, shaders, fluidGrid(context, world), static_cast<uint32_t>(positions.size()), "particle"),
       reduce_(context, shaders, static_cast<uint32_t>(positions.size()))
 {
     const uint64_t n = particles_.count;
@@ -96,12 +118,6 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     graph.addFill("sph/arguments_clear", groupsDone_, 0); // then reset by the last workgroup of each update
     graph.addFill("sph/arguments_clear", iterationFlags_, 0);
     setSettings(settings); // and what the settings derive (PCISPH's scaling)
-    // Bins of a quarter cell in x for the boundary's table where it fits one texel buffer (as
-    // the grid's own table must), else halves, else whole cells.
-    const uint64_t maxEntries =
-        std::min<uint64_t>(context.limits().maxTexelBufferElements, context.limits().maxStorageBufferRange / 4);
-    for (boundarySubcells_ = 4; boundarySubcells_ > 1 && grid_.spec().cells() * boundarySubcells_ + 1 > maxEntries;)
-        boundarySubcells_ /= 2;
     buildBoundary(graph);
 }
 
@@ -110,13 +126,13 @@ Simulation::~Simulation() = default;
 void Simulation::buildBoundary(graph::RenderGraph& graph)
 {
     boundaryCount_ = static_cast<uint32_t>(world_.boundary.size());
-    // The boundary's table: its samples sorted by grid row (y, z) and, within a row, by x in bins
-    // of 1/boundarySubcells_ of a cell; the table holds each bin's first sample (one more entry
-    // closes the last bin). The walks (BOUNDARY_NEAR_BEGIN) read only the bins within the
-    // support's chord at each row, about half the samples of the 27 cells around a particle.
-    // Built once, on the CPU: the samples never move.
+    // The boundary's table, laid out as the fluid grid's (the same bins): its samples sorted by
+    // grid row (y, z) and, within a row, by x in bins of 1/xBins of a cell; the table holds each
+    // bin's first sample (one more entry closes the last bin). The walks (NEAR_BINS_BEGIN) read
+    // only the bins within the support's chord at each row, about half the samples of the 27
+    // cells around a particle. Built once, on the CPU: the samples never move.
     const GridSpec& g = grid_.spec();
-    const uint64_t rowBins = uint64_t(g.dims.x) * boundarySubcells_;
+    const uint64_t rowBins = uint64_t(g.dims.x) * g.xBins;
     const uint64_t bins = rowBins * g.dims.y * g.dims.z;
     std::vector<uint32_t> keys(boundaryCount_);
     const auto cell = [&](float x, int axis) {
@@ -124,7 +140,7 @@ void Simulation::buildBoundary(graph::RenderGraph& graph)
         const float c = std::floor((x - g.origin[axis]) / g.cellSize);
         return uint32_t(std::clamp(std::isnan(c) ? 0.0f : c, 0.0f, float(g.dims[axis] - 1)));
     };
-    const float fine = g.cellSize / float(boundarySubcells_);
+    const float fine = g.cellSize / float(g.xBins);
     for (uint32_t b = 0; b < boundaryCount_; ++b) {
         const glm::vec3& x = world_.boundary[b];
         const float bin = std::floor((x.x - g.origin.x) / fine);
@@ -154,7 +170,7 @@ void Simulation::buildBoundary(graph::RenderGraph& graph)
     shared::SphParams p{};
     p.gravity = glm::vec4(world_.gravity, world_.restDensity);
     p.gridOrigin = glm::vec4(g.origin, g.cellSize);
-    p.gridDims = glm::uvec4(g.dims, particles_.count);
+    p.gridDims = glm::uvec4(g.binDims(), particles_.count);
     const uint32_t kernelSet = settings_.muellerKernels() ? SPH_KERNEL_MUELLER : SPH_KERNEL_CUBIC;
     boundaryScale_ = boundaryVolumeScale(kernelSet, world_.sim2D ? 2 : 3, settings_.boundarySpacing, settings_.boundaryLayers);
     p.material = glm::vec4(2.0f * world_.particleRadius, 0, 0, boundaryScale_);
@@ -173,7 +189,7 @@ std::vector<gpu::SpecConstant> Simulation::spec() const
 {
     return {{0, settings_.muellerKernels() ? uint32_t(SPH_KERNEL_MUELLER) : uint32_t(SPH_KERNEL_CUBIC)},
             {1, world_.sim2D ? 2u : 3u},
-            {11, boundarySubcells_}};
+            {11, grid_.spec().xBins}};
 }
 
 void Simulation::setSettings(const SphSettings& settings)
@@ -296,7 +312,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
     shared::SphParams p{};
     p.gravity = glm::vec4(world_.gravity, world_.restDensity);
     p.gridOrigin = glm::vec4(grid_.spec().origin, grid_.spec().cellSize);
-    p.gridDims = glm::uvec4(grid_.spec().dims, n);
+    p.gridDims = glm::uvec4(grid_.spec().binDims(), n);
     p.material = glm::vec4(2.0f * world_.particleRadius, settings_.viscosity, settings_.stiffness, settings_.xsph);
     p.flags = glm::uvec4(world_.sim2D ? 2 : 3, boundaryCount_, settings_.eosKind(), settings_.clampPressure ? 1 : 0);
     // The thesis's IISPH (digest-001 §2.7): no warm start, at least one iteration, signed error.

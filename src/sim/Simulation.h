@@ -89,7 +89,6 @@ private:
     ParticleBuffers particles_;
     SpatialGrid grid_;
     uint32_t boundaryCount_ = 0;
-    uint32_t boundarySubcells_ = 1; // x bins per grid cell in the boundary's table (buildBoundary)
     float boundaryScale_ = 1.0f;
     gpu::Buffer boundary_, boundaryStart_;
     // Sorted per-step arrays.

@@ -1,7 +1,6 @@
 #include "sim/SpatialGrid.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -33,20 +32,27 @@ GridSpec GridSpec::cover(const glm::vec3& lo, const glm::vec3& hi, float cellSiz
 SpatialGrid::SpatialGrid(gpu::Context& context, const gpu::ShaderLibrary& shaders, const GridSpec& spec, uint32_t capacity,
                          const std::string& name)
     : spec_(spec), capacity_(capacity), cellKeys_(gpu::createComputePipeline(context, shaders, "grid/cell_keys")),
-      cellStartPass_(gpu::createComputePipeline(context, shaders, "grid/cell_start")), sort_(context, shaders, capacity)
+      cellScatter_(gpu::createComputePipeline(context, shaders, "grid/cell_scatter")),
+      cellRank_(gpu::createComputePipeline(context, shaders, "grid/cell_rank")),
+      scan_(context, shaders, static_cast<uint32_t>(std::min<uint64_t>(spec.bins() + 1, UINT32_MAX)))
 {
     // The cell-start table is read through a uniform texel view: its length is the limit.
     const uint64_t maxCells =
         std::min<uint64_t>(context.limits().maxTexelBufferElements, context.limits().maxStorageBufferRange / 4) - 1;
-    if (spec.cells() > maxCells)
-        throw Error(fmt::format("the {} grid needs {}x{}x{} = {} cells of {} m, over this device's {} (maxTexelBufferElements); "
-                                "shrink the domain or enlarge particleRadius",
-                                name, spec.dims.x, spec.dims.y, spec.dims.z, spec.cells(), spec.cellSize, maxCells));
+    if (spec.bins() > maxCells)
+        throw Error(fmt::format("the {} grid needs {}x{}x{} = {} cells of {} m ({} bins), over this device's {} "
+                                "(maxTexelBufferElements); shrink the domain or enlarge particleRadius",
+                                name, spec.dims.x, spec.dims.y, spec.dims.z, spec.cells(), spec.cellSize, spec.bins(), maxCells));
     const uint64_t n = std::max<uint64_t>(capacity, 1);
-    keys_ = gpu::Buffer(context, {name + " cell keys", n * 4, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
-    values_ = gpu::Buffer(context, {name + " sorted index", n * 4, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
-    cellStart_ =
-        gpu::Buffer(context, {name + " cell start", (spec.cells() + 1) * 4, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
+    const auto uints = [&](const std::string& what, uint64_t count) {
+        return gpu::Buffer(context, {name + " " + what, count * 4, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});
+    };
+    keys_ = uints("cell keys", n);
+    values_ = uints("sorted index", n);
+    scattered_ = uints("scattered index", n);
+    sortedKeys_ = uints("sorted cell keys", n);
+    cellStart_ = uints("cell start", spec.bins() + 1);
+    counts_ = uints("cell counts", spec.bins() + 1);
 }
 
 void SpatialGrid::addBuild(graph::RenderGraph& graph, const gpu::Buffer& positions, uint32_t count)
@@ -58,20 +64,34 @@ void SpatialGrid::addBuild(graph::RenderGraph& graph, const gpu::Buffer& positio
         graph.endGroup();
         return;
     }
-    const shared::GridParams params{glm::vec4(spec_.origin, spec_.cellSize), glm::uvec4(spec_.dims, count)};
+    const shared::GridParams params{glm::vec4(spec_.origin, spec_.cellSize), glm::uvec4(spec_.binDims(), count),
+                                    glm::uvec4(spec_.xBins, 0, 0, 0)};
+    const uint32_t table = static_cast<uint32_t>(spec_.bins() + 1);
+    // The counts end every build at zero again (the scatter counts them down), but a fill costs
+    // next to nothing and keeps a build independent of the one before.
+    graph.addFill("grid/clear", counts_, 0);
     graph.addCompute(cellKeys_)
         .read(GRID_BIND_POSITIONS, positions, VK_FORMAT_R32G32B32A32_SFLOAT)
         .write(GRID_BIND_KEYS, keys_)
-        .write(GRID_BIND_VALUES, values_)
+        .readWrite(GRID_BIND_COUNTS, counts_)
         .push(params)
         .dispatchThreads(count);
-    const uint32_t keyBits = std::max(1u, static_cast<uint32_t>(std::bit_width(spec_.cells())));
-    sort_.sort(graph, keys_, values_, count, keyBits);
-    graph.addCompute(cellStartPass_)
+    scan_.exclusive(graph, counts_, cellStart_, table);
+    graph.addCompute(cellScatter_)
         .read(GRID_BIND_KEYS, keys_)
-        .write(GRID_BIND_CELL_START, cellStart_)
+        .read(GRID_BIND_CELL_START, cellStart_)
+        .readWrite(GRID_BIND_COUNTS, counts_)
+        .write(GRID_BIND_SCATTERED, scattered_)
         .push(params)
-        .dispatchThreads((spec_.cells() + GRID_CELLS_PER_THREAD) / GRID_CELLS_PER_THREAD);
+        .dispatchThreads(count);
+    graph.addCompute(cellRank_)
+        .read(GRID_BIND_KEYS, keys_)
+        .read(GRID_BIND_CELL_START, cellStart_)
+        .read(GRID_BIND_SCATTERED, scattered_)
+        .write(GRID_BIND_VALUES, values_)
+        .write(GRID_BIND_SORTED_KEYS, sortedKeys_)
+        .push(params)
+        .dispatchThreads(count);
     graph.endGroup();
 }
 

@@ -77,7 +77,7 @@ protected:
 // ---- Neighbour search --------------------------------------------------------------------------
 
 void checkNeighbours(SphTest& t, gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
-                     const std::vector<glm::vec4>& points, float radius, const char* what)
+                     const std::vector<glm::vec4>& points, float radius, const std::string& what, uint32_t xBins)
 {
     const uint32_t n = static_cast<uint32_t>(points.size());
     const float support = 4.0f * radius;
@@ -86,7 +86,8 @@ void checkNeighbours(SphTest& t, gpu::Context& context, const gpu::ShaderLibrary
         lo = glm::min(lo, glm::vec3(p));
         hi = glm::max(hi, glm::vec3(p));
     }
-    const sim::GridSpec spec = sim::GridSpec::cover(lo, hi, support, false);
+    sim::GridSpec spec = sim::GridSpec::cover(lo, hi, support, false);
+    spec.xBins = xBins;
     sim::SpatialGrid grid(context, shaders, spec, n, "test");
     gpu::Buffer positions(context, {"points", n * 16ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
     gpu::Buffer sorted(context, {"sorted points", n * 16ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
@@ -98,10 +99,11 @@ void checkNeighbours(SphTest& t, gpu::Context& context, const gpu::ShaderLibrary
     std::vector<glm::vec4> inOrder(n);
     for (uint32_t s = 0; s < n; ++s) inOrder[s] = points[order[s]];
     sim::uploadNow(context, graph, sorted, inOrder.data(), n * 16ull);
-    const gpu::Pipeline pass = gpu::createComputePipeline(context, shaders, "tests/neighbours");
+    const std::vector<gpu::SpecConstant> bins{{11, xBins}};
+    const gpu::Pipeline pass = gpu::createComputePipeline(context, shaders, "tests/neighbours", bins);
     shared::SphParams params{};
     params.gridOrigin = glm::vec4(spec.origin, spec.cellSize);
-    params.gridDims = glm::uvec4(spec.dims, n);
+    params.gridDims = glm::uvec4(spec.binDims(), n);
     params.material.x = 2.0f * radius;
     graph.addCompute(pass)
         .read(SPH_BIND_POSITIONS, sorted)
@@ -157,9 +159,14 @@ TEST_F(SphTest, NeighbourSetsEqualBruteForce)
             walls.emplace_back(0.04f * i, 0.0f, 0.04f * j, 1.0f);
             walls.emplace_back(0.0f, 0.04f * i, 0.04f * j, 1.0f);
         }
-    checkNeighbours(*this, context(), shaders(), graph(), random, r, "random");
-    checkNeighbours(*this, context(), shaders(), graph(), clustered, r, "clustered");
-    checkNeighbours(*this, context(), shaders(), graph(), walls, r, "boundary-heavy");
+    // Whole cells and x resolved into halves and quarters (the fluid grid's bins, walked within
+    // the support's chord at each row).
+    for (const uint32_t bins : {1u, 2u, 4u}) {
+        const std::string tag = fmt::format(" ({} x bins per cell)", bins);
+        checkNeighbours(*this, context(), shaders(), graph(), random, r, "random" + tag, bins);
+        checkNeighbours(*this, context(), shaders(), graph(), clustered, r, "clustered" + tag, bins);
+        checkNeighbours(*this, context(), shaders(), graph(), walls, r, "boundary-heavy" + tag, bins);
+    }
 }
 
 // The boundary's walk reads only the x bins within the support's chord at each grid row
@@ -234,35 +241,62 @@ TEST_F(SphTest, CellStartTableIsCompleteInASparseLargeGrid)
     std::vector<glm::vec4> x;
     for (int i = 0; i < 1500; ++i) x.emplace_back(0.2f * u(rng), 0.2f * u(rng), 0.2f * u(rng), 1.0f);
     for (int i = 0; i < 20; ++i) x.emplace_back(2.9f * u(rng), 2.9f * u(rng), 2.9f * u(rng), 1.0f); // strays
-    // Crowded cells (more particles than the walk limit in one cell), at three cell positions.
+    // Crowded cells at three cell positions, 192 particles each, and one with more than the rank
+    // pass orders (grid/cell_rank: such a cell is grouped, in the atomics' order).
     for (const glm::vec3 c : {glm::vec3(1.01f), glm::vec3(1.09f, 1.01f, 1.01f), glm::vec3(-1.5f, 0.7f, 2.2f)})
-        for (int i = 0; i < 3 * GRID_WALK_LIMIT; ++i)
-            x.emplace_back(c + 0.03f * glm::vec3(u(rng), u(rng), u(rng)) * 0.5f + 0.015f, 1.0f);
+        for (int i = 0; i < 192; ++i) x.emplace_back(c + 0.03f * glm::vec3(u(rng), u(rng), u(rng)) * 0.5f + 0.015f, 1.0f);
+    // Its particles lie within one cell, and within one quarter of it along x.
+    const glm::vec3 packed(-2.02f, -0.99f, 0.53f);
+    for (int i = 0; i < GRID_RANK_LIMIT + 100; ++i)
+        x.emplace_back(packed + glm::vec3(0.005f + 0.004f * u(rng), 0.015f + 0.015f * u(rng), 0.015f + 0.015f * u(rng)), 1.0f);
+    // Interleave them with the rest, so that input order and cell order differ everywhere.
+    std::shuffle(x.begin(), x.end(), rng);
     const uint32_t n = static_cast<uint32_t>(x.size());
-    const sim::GridSpec spec = sim::GridSpec::cover(glm::vec3(-3), glm::vec3(3), 0.08f, false);
-    ASSERT_GT(spec.cells(), 400000u);
-    sim::SpatialGrid grid(context(), shaders(), spec, n, "sparse");
-    gpu::Buffer positions(context(), {"points", n * 16ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
-    sim::uploadNow(context(), graph(), positions, x.data(), n * 16ull);
-    graph().addFill("test/garbage", grid.cellStart(), 0xdeadbeefu);
-    grid.addBuild(graph(), positions, n);
-    const size_t cells = spec.cells() + 1;
-    std::vector<uint32_t> table(cells), order(n), keys(n);
-    sim::downloadNow(context(), graph(), grid.cellStart(), table.data(), cells * 4);
-    sim::downloadNow(context(), graph(), grid.sortedIndex(), order.data(), n * 4ull);
-    sim::downloadNow(context(), graph(), grid.sortedKeys(), keys.data(), n * 4ull);
-    // The sorted keys are the CPU's keys of the particles in sorted order.
-    for (uint32_t s = 0; s < n; ++s) {
-        const glm::uvec3 c = glm::uvec3(glm::floor((glm::vec3(x[order[s]]) - spec.origin) / spec.cellSize));
-        ASSERT_EQ(keys[s], (c.z * spec.dims.y + c.y) * spec.dims.x + c.x) << "sorted slot " << s;
+    // Whole cells, and x resolved into quarters (the fluid grid's bins: four times the keys).
+    for (const uint32_t xBins : {1u, 4u}) {
+        SCOPED_TRACE(fmt::format("{} x bins per cell", xBins));
+        sim::GridSpec spec = sim::GridSpec::cover(glm::vec3(-3), glm::vec3(3), 0.08f, false);
+        spec.xBins = xBins;
+        ASSERT_GT(spec.cells(), 400000u);
+        sim::SpatialGrid grid(context(), shaders(), spec, n, "sparse");
+        gpu::Buffer positions(context(), {"points", n * 16ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+        sim::uploadNow(context(), graph(), positions, x.data(), n * 16ull);
+        graph().addFill("test/garbage", grid.cellStart(), 0xdeadbeefu);
+        grid.addBuild(graph(), positions, n);
+        const size_t cells = spec.bins() + 1;
+        std::vector<uint32_t> table(cells), order(n), keys(n);
+        sim::downloadNow(context(), graph(), grid.cellStart(), table.data(), cells * 4);
+        sim::downloadNow(context(), graph(), grid.sortedIndex(), order.data(), n * 4ull);
+        sim::downloadNow(context(), graph(), grid.sortedKeys(), keys.data(), n * 4ull);
+        // The order is a permutation; the sorted keys are the CPU's keys of the particles in sorted
+        // order; equal keys keep their input order (the stable sort by key), but in the one cell
+        // over the rank pass's limit.
+        std::vector<bool> seen(n, false);
+        const glm::vec3 bin(spec.cellSize / float(xBins), spec.cellSize, spec.cellSize);
+        const glm::uvec3 dims = spec.binDims();
+        const auto keyOf = [&](const glm::vec4& p) {
+            const glm::uvec3 c = glm::uvec3(glm::floor((glm::vec3(p) - spec.origin) / bin));
+            return (c.z * dims.y + c.y) * dims.x + c.x;
+        };
+        const uint32_t crowded = keyOf(glm::vec4(packed + glm::vec3(0.005f, 0.015f, 0.015f), 1.0f));
+        for (uint32_t s = 0; s < n; ++s) {
+            ASSERT_LT(order[s], n);
+            ASSERT_FALSE(seen[order[s]]) << "sorted index repeats " << order[s];
+            seen[order[s]] = true;
+            ASSERT_EQ(keys[s], keyOf(x[order[s]])) << "sorted slot " << s;
+            if (s > 0 && keys[s] == keys[s - 1] && keys[s] != crowded) {
+                ASSERT_LT(order[s - 1], order[s]) << "sorted slot " << s << ": equal keys out of input order";
+            }
+        }
+        ASSERT_TRUE(std::is_sorted(keys.begin(), keys.end()));
+        EXPECT_GT(std::count(keys.begin(), keys.end(), crowded), GRID_RANK_LIMIT);
+        size_t wrong = 0, first = cells;
+        for (size_t c = 0; c < cells; ++c) {
+            const uint32_t expected = uint32_t(std::lower_bound(keys.begin(), keys.end(), uint32_t(c)) - keys.begin());
+            if (table[c] != expected && wrong++ == 0) first = c;
+        }
+        EXPECT_EQ(wrong, 0u) << "cell-start entries wrong of " << cells << ", the first at cell " << first;
     }
-    ASSERT_TRUE(std::is_sorted(keys.begin(), keys.end()));
-    size_t wrong = 0, first = cells;
-    for (size_t c = 0; c < cells; ++c) {
-        const uint32_t expected = uint32_t(std::lower_bound(keys.begin(), keys.end(), uint32_t(c)) - keys.begin());
-        if (table[c] != expected && wrong++ == 0) first = c;
-    }
-    EXPECT_EQ(wrong, 0u) << "cell-start entries wrong of " << cells << ", the first at cell " << first;
 }
 
 // ---- GPU step against the CPU reference ---------------------------------------------------------
