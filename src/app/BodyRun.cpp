@@ -41,24 +41,11 @@ namespace floe {
 
 body::BodySettings bodySettings(const Scene& scene)
 {
-    body::BodySettings s;
     const DeformableSettings& d = scene.deformable;
-    s.omega = d.omega;
-    s.stiffness = d.stiffness;
-    s.damping = d.damping;
+    body::BodySettings s = d.body;
     s.volumeMode = d.volume == "none" ? BODY_VOLUME_NONE : d.volume == "local" ? BODY_VOLUME_LOCAL : BODY_VOLUME_GLOBAL;
-    s.alpha = d.alpha;
-    s.weightSmoothing = d.weightSmoothing;
-    s.beta = d.beta;
-    s.jacobiSweeps = d.jacobiSweeps;
-    s.volumeIterations = d.volumeIterations;
-    s.friction = d.friction;
-    s.restitution = d.restitution;
     s.timeStep = scene.config.timeStepSize;
     s.gravity = scene.config.gravitation;
-    s.glassCentre = d.glassCentre;
-    s.glassRadius = d.glassRadius;
-    s.glassHeight = d.glassHeight;
     scene.domain(s.domainMin, s.domainMax);
     return s;
 }

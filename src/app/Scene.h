@@ -12,6 +12,7 @@
 #include <glm/vec4.hpp>
 
 #include "base/Settings.h"
+#include "body/BodySettings.h"
 #include "fracture/TetMesh.h"
 #include "geometry/Mesh.h"
 #include "sim/sph/SphSettings.h"
@@ -145,24 +146,14 @@ struct DeformableBody {
 };
 
 // "Deformable": the solver of the deformable bodies (digest-002 §2.7, Table 7.2 defaults).
+// "Deformable": the bodies' own settings (body::BodySettings, its table nested here) and what
+// the scene adds: the volume mode by name and the plate.
 struct DeformableSettings {
-    int omega = 2;                  // region size: omega-ring
-    float stiffness = 1.0f;         // s: 1 rigid per region, lower is softer
-    float damping = 0.0f;           // k: per-region velocity damping in [0, 1]
-    std::string volume = "global";  // global, local or none
-    float alpha = 0.5f;             // local volume weights (7.14): 1 global, small local
-    int weightSmoothing = 2;        // umbrella passes over the local weights
-    float beta = 0.0f;              // influence of the interior joints on the local weights
-    int jacobiSweeps = 5;           // polar decomposition sweeps per step (warm started)
-    int volumeIterations = 4;       // rounds of volume correction and static contacts per step
-    float friction = 0.4f;          // Coulomb coefficient at walls and the plate
-    float restitution = 0.0f;       // normal velocity kept at impacts
-    float plateStart = 0.0f;        // m: height of a horizontal plate pressing down from above (0: none)
-    float plateEnd = 0.0f;          // m: where the plate stops
-    float plateSpeed = 0.0f;        // m/s
-    glm::vec3 glassCentre{0, 0, 0}; // m: a cylindrical glass standing on the floor (x, z used)
-    float glassRadius = 0.0f;       // m, inner radius (0: none)
-    float glassHeight = 0.0f;       // m, rim height above the floor
+    body::BodySettings body;       // omega, stiffness, damping, volume weights, contacts, the glass
+    std::string volume = "global"; // global, local or none (body.volumeMode)
+    float plateStart = 0.0f;       // m: height of a horizontal plate pressing down from above (0: none)
+    float plateEnd = 0.0f;         // m: where the plate stops
+    float plateSpeed = 0.0f;       // m/s
     static const SettingsTable& table();
 };
 

@@ -416,22 +416,22 @@ void checkBodyPlacement(const Scene& scene, const std::string& where)
                                         where, i, bodies[i].shape, bounds[i].hi.y, d.plateStart));
     // The glass's wall (a cylinder of glassRadius around glassCentre, up to glassHeight above the
     // floor): a body must start wholly inside or wholly outside it below the rim.
-    if (d.glassRadius > 0.0f) {
+    if (d.body.glassRadius > 0.0f) {
         glm::vec3 lo, hi;
         scene.domain(lo, hi);
-        const float rim = lo.y + d.glassHeight;
+        const float rim = lo.y + d.body.glassHeight;
         for (size_t i = 0; i < bodies.size(); ++i) {
             bool in = false, out = false;
             for (const glm::vec3& v : bodies[i].mesh.vertices) {
                 if (v.y > rim) continue;
-                const float r = glm::length(glm::vec2(v.x - d.glassCentre.x, v.z - d.glassCentre.z));
-                (r < d.glassRadius ? in : out) = true;
+                const float r = glm::length(glm::vec2(v.x - d.body.glassCentre.x, v.z - d.body.glassCentre.z));
+                (r < d.body.glassRadius ? in : out) = true;
             }
             if (in && out)
                 throw Error(
                     fmt::format("{}: DeformableBodies[{}] ({}) crosses the glass's wall (radius {:.4g} m around x = {:.4g}, "
                                 "z = {:.4g}, up to y = {:.4g} m); expected a body inside the glass, outside it or above its rim",
-                                where, i, bodies[i].shape, d.glassRadius, d.glassCentre.x, d.glassCentre.z, rim));
+                                where, i, bodies[i].shape, d.body.glassRadius, d.body.glassCentre.x, d.body.glassCentre.z, rim));
         }
     }
 }

@@ -67,6 +67,19 @@ public:
         return *this;
     }
 
+    // Every row of `inner`, for the settings object `inner` describes held as member `sub` (a
+    // subsystem's own settings inside a scene section): the subsystem declares its keys, ranges,
+    // help and defaults once.
+    template <class S, class T> SettingsTable& nested(T S::*sub, const SettingsTable& inner)
+    {
+        for (const SettingRow& r : inner.rows()) {
+            SettingRow row = r;
+            row.member = [sub, get = r.member](void* s) { return get(&(static_cast<S*>(s)->*sub)); };
+            rows_.push_back(std::move(row));
+        }
+        return *this;
+    }
+
     const std::string& section() const { return section_; }
     const std::vector<SettingRow>& rows() const { return rows_; }
     const SettingRow* find(const std::string& key) const;

@@ -23,6 +23,7 @@
 #include <glm/vec4.hpp>
 
 #include "body/BodyLayout.h"
+#include "body/BodySettings.h"
 #include "gpu/Buffer.h"
 #include "gpu/PipelineCache.h"
 #include "io/SolidState.h"
@@ -35,29 +36,6 @@ class RenderGraph;
 }
 
 namespace floe::body {
-
-struct BodySettings {
-    int omega = 2;                // region size: omega-ring (fixed when the bodies are built)
-    float stiffness = 1.0f;       // s in [0, 1]: 1 rigid per region, lower is softer
-    float damping = 0.0f;         // k in [0, 1]: per-region velocity damping (§2.7.10), 1 rigid per region
-    int volumeMode = 1;           // BODY_VOLUME_NONE / GLOBAL / LOCAL
-    float alpha = 0.5f;           // local volume: 1 global, small local (7.14)
-    int weightSmoothing = 2;      // umbrella passes over the local volume weights (§2.7.9)
-    float beta = 0.0f;            // influence of the interior joints on the local weights (§2.7.9)
-    int jacobiSweeps = 5;         // polar decomposition sweeps per step (warm started)
-    int volumeIterations = 4;     // rounds of volume correction and static contacts per step
-    float friction = 0.4f;        // Coulomb coefficient at the walls
-    float restitution = 0.0f;     // normal velocity kept (reversed) at impacts
-    float contactDistance = 0.0f; // m, particles stay this far inside the walls
-    float timeStep = 0.005f;      // s (digest-002: 5 ms)
-    glm::vec3 gravity{0.0f, -9.81f, 0.0f};
-    glm::vec3 domainMin{-1e3f}, domainMax{1e3f}; // walls; the floor is domainMin.y
-    glm::vec3 glassCentre{0.0f};                 // m: a vertical cylindrical glass standing on the floor (radius 0: none)
-    float glassRadius = 0.0f;                    // m, inner radius
-    float glassHeight = 0.0f;                    // m, rim height above the floor; above it the wall does not act
-    bool naiveSummation = false;                 // regions sum their members directly (benchmarks and tests; fixed at construction)
-    bool bodyContacts = true;                    // contacts between bodies (with more than one body; fixed at construction)
-};
 
 struct BodyInstance {
     geometry::TriangleMesh mesh;       // rest shape, placed in the world (m)

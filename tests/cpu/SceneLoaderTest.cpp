@@ -201,6 +201,39 @@ TEST_F(SceneFile, NumberTooLargeForADoubleNamesItsKey)
     }
 }
 
+// The "Deformable" section nests the bodies' own settings table (body::BodySettings::table()):
+// its keys land in the settings the bodies run with, from the file and from --set, with the
+// bodies' defaults where the scene says nothing, and out-of-range values name the key.
+TEST_F(SceneFile, DeformableSectionSetsTheBodiesOwnSettings)
+{
+    const std::string scene =
+        R"({"Configuration": {"timeStepSize": 0.005}, "Floe": {"domainMin": [-2, 0, -2], "domainMax": [2, 3, 2]},
+        "Deformable": {"omega": 3, "volumeIterations": 7, "friction": 0.25, "glassRadius": 0.9, "glassHeight": 0.5,
+                       "glassCentre": [0.1, 0, 0.2], "volume": "local", "plateStart": 2.5},
+        "DeformableBodies": [{"shape": "sphere", "radius": 0.3, "translation": [0, 1, 0]}]})";
+    Scene s = loadScene(write(scene));
+    const body::BodySettings defaults;
+    EXPECT_EQ(s.deformable.body.omega, 3);
+    EXPECT_EQ(s.deformable.body.volumeIterations, 7);
+    EXPECT_FLOAT_EQ(s.deformable.body.friction, 0.25f);
+    EXPECT_FLOAT_EQ(s.deformable.body.glassRadius, 0.9f);
+    EXPECT_FLOAT_EQ(s.deformable.body.glassCentre.z, 0.2f);
+    EXPECT_EQ(s.deformable.volume, "local");
+    EXPECT_FLOAT_EQ(s.deformable.plateStart, 2.5f);
+    EXPECT_FLOAT_EQ(s.deformable.body.stiffness, defaults.stiffness);
+    EXPECT_EQ(s.deformable.body.jacobiSweeps, defaults.jacobiSweeps);
+    applyOverride(s, "Deformable.stiffness=0.5");
+    applyOverride(s, "Deformable.omega=4");
+    EXPECT_FLOAT_EQ(s.deformable.body.stiffness, 0.5f);
+    EXPECT_EQ(s.deformable.body.omega, 4);
+    try {
+        applyOverride(s, "Deformable.volumeIterations=40");
+        ADD_FAILURE() << "volumeIterations 40 was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("Deformable.volumeIterations"), std::string::npos) << e.what();
+    }
+}
+
 TEST_F(SceneFile, DeformableBodiesOutsideTheDomainOrInsideEachOtherAreRefused)
 {
     const std::string domain =
