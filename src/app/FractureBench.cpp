@@ -77,11 +77,9 @@ FractureBodyInstance instance(TetMesh mesh, const glm::mat3& rotation, const glm
 
 FractureSettings dropSettings(FractureMethod method, uint32_t iterations)
 {
-    const FractureSceneSettings defaults;
-    FractureSettings s;
+    FractureSettings s; // the scene's defaults: a scene's Fracture section nests these settings
     s.method = method;
     s.maxIterations = iterations;
-    s.tauScale = defaults.tauScale;
     s.domainMin = glm::vec3(-10.0f, 0.0f, -10.0f);
     s.domainMax = glm::vec3(10.0f, 20.0f, 10.0f);
     return s;

@@ -40,32 +40,13 @@ namespace floe {
 fracture::FractureSettings fractureSettings(const Scene& scene)
 {
     const FractureSceneSettings& f = scene.fracture;
-    fracture::FractureSettings s;
+    fracture::FractureSettings s = f.fracture;
     s.method = *fracture::fractureMethodFromName(f.method);
     s.separation = f.separation == "averaged" ? fracture::SeparationMode::Averaged : fracture::SeparationMode::Eq16;
-    s.maxIterations = uint32_t(f.maxIterations);
-    s.fragility = f.fragility;
-    s.radiusFactor = f.radiusFactor;
-    s.tauScale = f.tauScale;
-    s.evaluateEveryStep = f.evaluateEveryStep;
-    s.substeps = uint32_t(f.substeps);
-    s.iterations = uint32_t(f.iterations);
-    s.friction = f.friction;
-    s.damping = f.damping;
     s.timeStep = scene.config.timeStepSize;
     s.gravity = scene.config.gravitation;
     s.colourMode = f.view == "stress" ? 1u : 0u;
-    s.waveToughness = f.waveToughness;
     s.waveSplitBand = f.waveBand == "split";
-    s.weakEvery = uint32_t(f.weakEvery);
-    s.pieces = uint32_t(f.pieces);
-    s.pieceSeed = uint32_t(f.pieceSeed);
-    s.linkScale = f.linkScale;
-    s.weakening = f.weakening;
-    s.weakeningFloor = f.weakeningFloor;
-    s.wear = f.wear;
-    s.contacts = f.contacts;
-    s.contactRadius = f.contactRadius;
     if (scene.domainGiven()) {
         scene.domain(s.domainMin, s.domainMax);
     } else {
@@ -402,7 +383,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     summary["nodes_final"] = report.nodes;
     summary["method"] = scene.fracture.method;
     summary["separation"] = scene.fracture.separation;
-    summary["max_iterations"] = scene.fracture.maxIterations;
+    summary["max_iterations"] = scene.fracture.fracture.maxIterations;
     if (bodies.constraintCount() > 0) {
         // Constraint method: cuts are broken constraints; the pieces' nodes are copies.
         summary["pieces"] = bodies.pieceCount();

@@ -241,30 +241,11 @@ const SettingsTable& FractureSceneSettings::table()
                  "fracture method (digest-004 §3; radius_connected: Radius without cracks across air)")
             .choice("separation", &S::separation, {"eq16", "averaged"},
                     "node separation tensor: equation (16) or the mean of the elements' (the thesis' code)")
-            .integer("maxIterations", &S::maxIterations, 0, 150, "cuts per fracture event (secondary splits: 1 + this many)")
-            .number("fragility", &S::fragility, "", 1, 100, "secondary splits: crack nodes cut at tau / fragility (20)")
-            .number("radiusFactor", &S::radiusFactor, "", 0, 1e3, "radius: crack radius in mean edge lengths per load / tau")
-            .number("tauScale", &S::tauScale, "", 1e-9, 1e9, "load (Pa) to tau units (docs/fracture.md)")
             .number("dampingTime", &S::dampingTime, "s", 0, 1e3, "phi and psi of Table 1 are used times this")
-            .flag("evaluateEveryStep", &S::evaluateEveryStep, "evaluate fracture every step, not only on contact")
-            .integer("substeps", &S::substeps, 1, 1000, "substeps of the tet dynamics per time step")
-            .integer("iterations", &S::iterations, 1, 100, "constraint iterations per substep")
-            .number("friction", &S::friction, "", 0, 10, "Coulomb friction coefficient at the floor and walls")
-            .number("damping", &S::damping, "1/s", 0, 1e3, "velocity damping per second")
             .choice("view", &S::view, {"fragments", "stress"}, "colours: one per fragment, or load / tau (green 0, red tau)")
-            .number("waveToughness", &S::waveToughness, "", 0, 1e3, "wave: G_c / gamma in tau units (energy stop, (18)/(19))")
             .choice("waveBand", &S::waveBand, {"detach", "split"},
                     "wave: the crossed band detaches (the thesis' code) or splits by side (Glondu)")
-            .integer("weakEvery", &S::weakEvery, 1, 1000000, "wave: about one tet in this many is weak")
-            .integer("pieces", &S::pieces, 0, 1000000, "constraint: Voronoi pieces per body (0: every tet a piece)")
-            .integer("pieceSeed", &S::pieceSeed, 0, 1000000, "constraint: seed of the Voronoi sites")
-            .number("linkScale", &S::linkScale, "", 1e-9, 1e9, "constraint: link threshold = this x tau x (m_A + m_B) (N s)")
-            .number("weakening", &S::weakening, "", 0, 1, "constraint: threshold factor per broken neighbour (0.975)")
-            .number("weakeningFloor", &S::weakeningFloor, "", 0, 1, "constraint: neighbour weakening stops at this fraction")
-            .number("wear", &S::wear, "", 0, 1,
-                    "constraint: share of a non-breaking impulse taken off the threshold (1: the thesis)")
-            .flag("contacts", &S::contacts, "contacts between bodies and fragments (node spheres on the grid)")
-            .number("contactRadius", &S::contactRadius, "", 0.01, 1, "node sphere radius in mean edge lengths of its body");
+            .nested(&S::fracture, fracture::FractureSettings::table());
         return s;
     }();
     return t;

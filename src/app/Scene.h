@@ -13,6 +13,7 @@
 
 #include "base/Settings.h"
 #include "body/BodySettings.h"
+#include "fracture/FractureSettings.h"
 #include "fracture/TetMesh.h"
 #include "geometry/Mesh.h"
 #include "sim/sph/SphSettings.h"
@@ -183,32 +184,16 @@ struct FractureBody {
     static const SettingsTable& table();
 };
 
-// "Fracture": the fracture method and the tetrahedral dynamics (digest-004 §3, §5.2).
+// "Fracture": the fracture bodies' own settings (fracture::FractureSettings, its table nested
+// here) and what the scene adds: the method, separation, colours and wave band by name, and the
+// time scale of Table 1's damping.
 struct FractureSceneSettings {
+    fracture::FractureSettings fracture;     // cuts, substeps, iterations, friction, wave, constraint, contacts
     std::string method = "secondary_splits"; // none, radius, radius_connected, secondary_splits, wave, constraint
     std::string separation = "eq16";         // eq16 (digest-004 (16)) or averaged (the thesis' code)
-    int maxIterations = 3;                   // cuts per fracture event (secondary splits: 1 + this many)
-    float fragility = 2.0f;                  // secondary splits: crack nodes cut at tau / fragility
-    float radiusFactor = 3.0f;               // radius: mean edge lengths per unit of load / tau
-    float tauScale = 900.0f;                 // load -> tau units (calibrated, docs/fracture.md)
     float dampingTime = 1.0e-6f;             // s: phi and psi of Table 1 are taken times this
-    bool evaluateEveryStep = false;          // else only on steps with contact (the thesis)
-    int substeps = 20;
-    int iterations = 3;              // walls and tets; 1 made energy at corner impacts (docs/fracture.md, *Energy*)
-    float friction = 0.5f;           // Coulomb coefficient at the floor and walls
-    float damping = 0.0f;            // velocity damping per second
-    std::string view = "fragments";  // colours: fragments or stress
-    float waveToughness = 0.2f;      // wave: G_c / gamma (tau units)
-    std::string waveBand = "detach"; // wave: detach the crossed band (the thesis) or split it by side (Glondu)
-    int weakEvery = 10;              // wave: one tet in this many is weak
-    int pieces = 64;                 // constraint: Voronoi pieces per body (0: every tet)
-    int pieceSeed = 1;               // constraint: seed of the Voronoi sites
-    float linkScale = 0.9f;          // constraint: threshold = this x tau x (m_A + m_B)
-    float weakening = 0.975f;        // constraint: per broken neighbour
-    float weakeningFloor = 0.5f;     // constraint: neighbour weakening stops at this fraction
-    float wear = 0.0f;               // constraint: share of a non-breaking impulse taken off the threshold (1: the thesis)
-    bool contacts = true;            // contacts between bodies and fragments
-    float contactRadius = 0.4f;      // node sphere radius in mean edge lengths
+    std::string view = "fragments";          // colours: fragments or stress
+    std::string waveBand = "detach";         // wave: detach the crossed band (the thesis) or split it by side (Glondu)
     static const SettingsTable& table();
 };
 

@@ -33,6 +33,7 @@ std::string valueOf(const SettingRow& row, void* object)
     const SettingRow::Value v = row.member(object);
     if (float* const* f = std::get_if<float*>(&v)) return number(**f);
     if (int* const* i = std::get_if<int*>(&v)) return fmt::format("{}", **i);
+    if (uint32_t* const* u = std::get_if<uint32_t*>(&v)) return fmt::format("{}", **u);
     if (bool* const* b = std::get_if<bool*>(&v)) return **b ? "true" : "false";
     if (glm::vec3* const* x = std::get_if<glm::vec3*>(&v))
         return fmt::format("[{}, {}, {}]", number((*x)->x), number((*x)->y), number((*x)->z));

@@ -61,6 +61,9 @@ void SettingsTable::apply(void* settings, const std::string& key, const nlohmann
     } else if (int* const* i = std::get_if<int*>(&target)) {
         if (!value.is_number_integer() || !inRange(value.get<double>())) fail();
         **i = value.get<int>();
+    } else if (uint32_t* const* u = std::get_if<uint32_t*>(&target)) {
+        if (!value.is_number_integer() || !inRange(value.get<double>()) || value.get<double>() < 0) fail();
+        **u = uint32_t(value.get<int64_t>());
     } else if (bool* const* b = std::get_if<bool*>(&target)) {
         // SPlisHSPlasH writes some booleans as 0/1.
         if (value.is_boolean())

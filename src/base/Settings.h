@@ -3,6 +3,7 @@
 // so a setting is declared exactly once.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <variant>
@@ -22,7 +23,7 @@ struct SettingRow {
     std::string help;
     std::vector<std::string> choices; // enums: the accepted strings
     // Type-erased access to the member, bound to one settings object.
-    using Value = std::variant<float*, int*, bool*, glm::vec3*, std::string*>;
+    using Value = std::variant<float*, int*, uint32_t*, bool*, glm::vec3*, std::string*>;
     std::function<Value(void*)> member;
 };
 
@@ -38,6 +39,14 @@ public:
         return *this;
     }
     template <class S> SettingsTable& integer(const std::string& key, int S::*m, double lo, double hi, const std::string& help)
+    {
+        rows_.push_back({SettingRow::Kind::Integer, key, "", lo, hi, help, {}, [m](void* s) {
+                             return SettingRow::Value(&(static_cast<S*>(s)->*m));
+                         }});
+        return *this;
+    }
+    // Counts a subsystem keeps unsigned (an Integer row; the range must lie within uint32_t).
+    template <class S> SettingsTable& integer(const std::string& key, uint32_t S::*m, double lo, double hi, const std::string& help)
     {
         rows_.push_back({SettingRow::Kind::Integer, key, "", lo, hi, help, {}, [m](void* s) {
                              return SettingRow::Value(&(static_cast<S*>(s)->*m));

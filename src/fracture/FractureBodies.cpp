@@ -28,17 +28,6 @@ constexpr VkFormat kFloat = VK_FORMAT_R32_SFLOAT;
 constexpr VkFormat kUvec4 = VK_FORMAT_R32G32B32A32_UINT;
 constexpr uint32_t kComponentRounds = 32; // hooking + jumping rounds; stops early when nothing changes
 
-struct NamedMethod {
-    const char* name;
-    FractureMethod method;
-};
-constexpr NamedMethod kMethods[] = {{"none", FractureMethod::None},
-                                    {"radius", FractureMethod::Radius},
-                                    {"radius_connected", FractureMethod::RadiusConnected},
-                                    {"secondary_splits", FractureMethod::SecondarySplits},
-                                    {"wave", FractureMethod::Wave},
-                                    {"constraint", FractureMethod::Constraint}};
-
 } // namespace
 
 uint32_t bitsFor(uint32_t n)
@@ -46,20 +35,6 @@ uint32_t bitsFor(uint32_t n)
     uint32_t bits = 1;
     while (bits < 32 && (uint64_t(1) << bits) <= n) ++bits;
     return bits;
-}
-
-std::optional<FractureMethod> fractureMethodFromName(const std::string& name)
-{
-    for (const NamedMethod& m : kMethods)
-        if (name == m.name) return m.method;
-    return std::nullopt;
-}
-
-const char* fractureMethodName(FractureMethod method)
-{
-    for (const NamedMethod& m : kMethods)
-        if (m.method == method) return m.name;
-    return "?";
 }
 
 FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,

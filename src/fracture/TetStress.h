@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fracture/Elasticity.h"
+#include "fracture/FractureSettings.h"
 #include "fracture/TetMesh.h"
 #include "gpu/Buffer.h"
 #include "gpu/PipelineCache.h"
@@ -20,11 +21,6 @@ class RenderGraph;
 }
 
 namespace floe::fracture {
-
-enum class SeparationMode : uint32_t {
-    Eq16 = 0,     // digest-004 (16) per node (the recommended reading, §3.0)
-    Averaged = 1, // mean of the incident elements' tensors (what the thesis' code does)
-};
 
 // What the stress passes read; FractureBodies owns these, TetMeshBuffers makes them for a
 // fixed mesh.

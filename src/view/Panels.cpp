@@ -165,6 +165,12 @@ bool settingWidget(const SettingRow& row, void* settings)
             **i = int(std::clamp(double(v), row.min, row.max));
             changed = true;
         }
+    } else if (auto* u = std::get_if<uint32_t*>(&value)) {
+        int v = int(std::min<uint32_t>(**u, uint32_t(INT32_MAX)));
+        if (ImGui::InputInt(label.c_str(), &v)) {
+            **u = uint32_t(std::clamp(double(v), std::max(row.min, 0.0), row.max));
+            changed = true;
+        }
     } else if (auto* b = std::get_if<bool*>(&value)) {
         changed = ImGui::Checkbox(label.c_str(), *b);
     } else if (auto* vec = std::get_if<glm::vec3*>(&value)) {

@@ -234,6 +234,35 @@ TEST_F(SceneFile, DeformableSectionSetsTheBodiesOwnSettings)
     }
 }
 
+// The "Fracture" section nests the fracture bodies' own settings table
+// (fracture::FractureSettings::table(), unsigned counts among them) beside the choices by name.
+TEST_F(SceneFile, FractureSectionSetsTheFractureBodiesOwnSettings)
+{
+    Scene s = loadScene(write(R"({"Configuration": {"timeStepSize": 0.01},
+        "Fracture": {"method": "wave", "substeps": 12, "pieces": 0, "weakEvery": 7, "contacts": false, "friction": 0.3},
+        "FractureBodies": [{"shape": "cube", "size": [0.5, 0.5, 0.5], "resolution": 3, "translation": [0, 1, 0]}]})"));
+    const fracture::FractureSettings defaults;
+    EXPECT_EQ(s.fracture.method, "wave");
+    EXPECT_EQ(s.fracture.fracture.substeps, 12u);
+    EXPECT_EQ(s.fracture.fracture.pieces, 0u);
+    EXPECT_EQ(s.fracture.fracture.weakEvery, 7u);
+    EXPECT_FALSE(s.fracture.fracture.contacts);
+    EXPECT_FLOAT_EQ(s.fracture.fracture.friction, 0.3f);
+    EXPECT_EQ(s.fracture.fracture.iterations, defaults.iterations);
+    EXPECT_FLOAT_EQ(s.fracture.fracture.tauScale, defaults.tauScale);
+    applyOverride(s, "Fracture.iterations=5");
+    EXPECT_EQ(s.fracture.fracture.iterations, 5u);
+    for (const char* bad : {"Fracture.substeps=-3", "Fracture.substeps=2.5", "Fracture.pieces=2000000"}) {
+        try {
+            applyOverride(s, bad);
+            ADD_FAILURE() << bad << " was accepted";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("expected an integer in"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_EQ(s.fracture.fracture.substeps, 12u);
+}
+
 TEST_F(SceneFile, DeformableBodiesOutsideTheDomainOrInsideEachOtherAreRefused)
 {
     const std::string domain =
