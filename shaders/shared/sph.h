@@ -10,6 +10,8 @@
 #include "shared/types.h"
 
 #define SPH_GROUP_SIZE 256
+// Up to this many particles the step's metrics are reduced by one workgroup (sph/metrics_reduce).
+#define SPH_ONE_GROUP_REDUCE 65536u
 
 // Kernel sets (specialization constant KERNEL).
 #define SPH_KERNEL_CUBIC 0   // cubic spline for density, pressure and viscosity (digest-001)
