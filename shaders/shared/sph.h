@@ -11,7 +11,7 @@
 
 #define SPH_GROUP_SIZE 256
 // Up to this many particles the step's metrics are reduced by one workgroup (sph/metrics_reduce).
-#define SPH_ONE_GROUP_REDUCE 65536u
+#define SPH_ONE_GROUP_REDUCE 32768u
 
 // Kernel sets (specialization constant KERNEL).
 #define SPH_KERNEL_CUBIC 0   // cubic spline for density, pressure and viscosity (digest-001)

@@ -4,7 +4,8 @@
 // (largest speed m/s, non-finite particles, wall contacts, density summed) from sph/integrate's
 // per-particle records. prim/reduce takes two dispatches for each at 10k particles; on lavapipe a
 // dispatch costs about 45 us whatever its size, and the four took 0.20-0.26 ms of a 6 ms WCSPH step.
-// Larger runs use prim/reduce, whose levels spread the work over the device. The order of the
+// Larger runs use prim/reduce, whose levels spread the work over the device (on an H200 one
+// workgroup was faster at 20k particles, slower at 64k). The order of the
 // operations depends only on the particle count: the results are deterministic.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
