@@ -298,6 +298,15 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
         changed |= ImGui::SliderInt("Jacobi sweeps", &b.jacobiSweeps, 1, 16);
         changed |= ImGui::SliderInt("volume rounds", &b.volumeIterations, 1, 8);
         changed |= ImGui::SliderFloat("beta (joints, local)", &b.beta, 0.0f, 1.0f);
+        // Every key of the bodies' own settings table (the scene's Deformable section), with its
+        // range: what the sliders above leave out (weight smoothing, restitution, the glass).
+        if (ImGui::TreeNode("every setting##bodies")) {
+            ImGui::TextDisabled("Enter applies");
+            ImGui::PushItemWidth(150.0f);
+            for (const SettingRow& row : body::BodySettings::table().rows()) changed |= settingWidget(row, &b);
+            ImGui::PopItemWidth();
+            ImGui::TreePop();
+        }
         if (changed) actions.bodySettingsChanged = true;
         plot("volume error (worst body)", s.volumeError, "%");
         plot("rigid error (worst body)", s.rigidError, "% of size");
@@ -344,6 +353,14 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
         if (ImGui::Combo("colours", &colours, "fragments (cluster view)\0stress (green 0, red tau)\0")) {
             f.colourMode = uint32_t(colours);
             changed = true;
+        }
+        // Every key of the fracture bodies' own settings table (the scene's Fracture section).
+        if (ImGui::TreeNode("every setting##fracture")) {
+            ImGui::TextDisabled("Enter applies");
+            ImGui::PushItemWidth(150.0f);
+            for (const SettingRow& row : fracture::FractureSettings::table().rows()) changed |= settingWidget(row, &f);
+            ImGui::PopItemWidth();
+            ImGui::TreePop();
         }
         if (changed) actions.fractureSettingsChanged = true;
         const fracture::FractureReport& r = s.fractureReport;
