@@ -82,7 +82,8 @@ void main()
         if (listed < capacity) FLOE_STORE_UVEC4(neighbours, listed * sphFluidCount() + i, uvec4(floatBitsToUint(g), j));
         ++listed;
     }
-    // A row with more candidates than its mask holds (the fluid at over three times its rest density):
+    // A row with more candidates than its mask holds (the fluid at about three times its rest
+    // density, 3.6 times with quarter-cell bins):
     // the rest are not listed, and the particle walks the grid in the later passes.
     for (uint j = masked; j < end; ++j) {
         const vec4 pj = FLOE_LOAD_VEC4(positions, j);

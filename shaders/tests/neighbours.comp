@@ -1,7 +1,7 @@
 #version 460
 // Test pass: for every sorted particle, the number of fluid neighbours within the kernel
-// support found through the grid's bins within the support's chord (NEAR_BINS_BEGIN), and the sum and xor of their sorted indices (compared
-// with brute force by tests/gpu/SphTest.cpp).
+// support found through the grid's bins within the support's chord (NEAR_BINS_BEGIN), and the
+// sum and xor of their sorted indices (compared with brute force by tests/gpu/SphTest.cpp).
 #include "sph/sph_common.glsl"
 
 layout(local_size_x = SPH_GROUP_SIZE) in;
