@@ -146,7 +146,6 @@ struct DeformableBody {
     static const SettingsTable& table();
 };
 
-// "Deformable": the solver of the deformable bodies (digest-002 §2.7, Table 7.2 defaults).
 // "Deformable": the bodies' own settings (body::BodySettings, its table nested here) and what
 // the scene adds: the volume mode by name and the plate.
 struct DeformableSettings {

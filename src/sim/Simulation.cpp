@@ -580,20 +580,20 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .write(SPH_BIND_OUT5, particles_.solverState)
         .push(p)
         .dispatchThreads(n);
-    if (n <= SPH_ONE_GROUP_REDUCE) {
-        graph.beginGroup("prim/reduce");
-        graph.addCompute(pipelines_.compute("sph/metrics_reduce", kernel))
-            .read(SPH_BIND_IN0, particles_.metricsA)
-            .read(SPH_BIND_IN1, particles_.metricsB)
-            .write(SPH_BIND_OUT0, reducedA_)
-            .write(SPH_BIND_OUT1, reducedB_)
-            .push(p)
-            .dispatch(1);
-        graph.endGroup();
+    if (n > SPH_ONE_GROUP_REDUCE) {
+        reduce_.vec4(graph, particles_.metricsA, reducedA_, n, {ReduceOp::Sum, ReduceOp::Sum, ReduceOp::Max, ReduceOp::Sum});
+        reduce_.vec4(graph, particles_.metricsB, reducedB_, n, {ReduceOp::Max, ReduceOp::Sum, ReduceOp::Sum, ReduceOp::Sum});
         return;
     }
-    reduce_.vec4(graph, particles_.metricsA, reducedA_, n, {ReduceOp::Sum, ReduceOp::Sum, ReduceOp::Max, ReduceOp::Sum});
-    reduce_.vec4(graph, particles_.metricsB, reducedB_, n, {ReduceOp::Max, ReduceOp::Sum, ReduceOp::Sum, ReduceOp::Sum});
+    graph.beginGroup("prim/reduce");
+    graph.addCompute(pipelines_.compute("sph/metrics_reduce", kernel))
+        .read(SPH_BIND_IN0, particles_.metricsA)
+        .read(SPH_BIND_IN1, particles_.metricsB)
+        .write(SPH_BIND_OUT0, reducedA_)
+        .write(SPH_BIND_OUT1, reducedB_)
+        .push(p)
+        .dispatch(1);
+    graph.endGroup();
 }
 
 void Simulation::addReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset)

@@ -148,6 +148,23 @@ void plot(const char* label, const History& h, const char* unit, float height = 
 }
 
 // One settings row as an ImGui widget; true when the value changed.
+bool settingWidget(const SettingRow& row, void* settings);
+
+// A subsystem's whole settings table under a collapsed "every setting" node (`id` keeps the
+// nodes of two panels apart); true when a value changed.
+bool everySetting(const char* id, const SettingsTable& table, void* settings)
+{
+    bool changed = false;
+    if (ImGui::TreeNode(fmt::format("every setting##{}", id).c_str())) {
+        ImGui::TextDisabled("Enter applies");
+        ImGui::PushItemWidth(150.0f);
+        for (const SettingRow& row : table.rows()) changed |= settingWidget(row, settings);
+        ImGui::PopItemWidth();
+        ImGui::TreePop();
+    }
+    return changed;
+}
+
 bool settingWidget(const SettingRow& row, void* settings)
 {
     const SettingRow::Value value = row.member(settings);
@@ -300,13 +317,7 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
         changed |= ImGui::SliderFloat("beta (joints, local)", &b.beta, 0.0f, 1.0f);
         // Every key of the bodies' own settings table (the scene's Deformable section), with its
         // range: what the sliders above leave out (weight smoothing, restitution, the glass).
-        if (ImGui::TreeNode("every setting##bodies")) {
-            ImGui::TextDisabled("Enter applies");
-            ImGui::PushItemWidth(150.0f);
-            for (const SettingRow& row : body::BodySettings::table().rows()) changed |= settingWidget(row, &b);
-            ImGui::PopItemWidth();
-            ImGui::TreePop();
-        }
+        changed |= everySetting("bodies", body::BodySettings::table(), &b);
         if (changed) actions.bodySettingsChanged = true;
         plot("volume error (worst body)", s.volumeError, "%");
         plot("rigid error (worst body)", s.rigidError, "% of size");
@@ -355,13 +366,7 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
             changed = true;
         }
         // Every key of the fracture bodies' own settings table (the scene's Fracture section).
-        if (ImGui::TreeNode("every setting##fracture")) {
-            ImGui::TextDisabled("Enter applies");
-            ImGui::PushItemWidth(150.0f);
-            for (const SettingRow& row : fracture::FractureSettings::table().rows()) changed |= settingWidget(row, &f);
-            ImGui::PopItemWidth();
-            ImGui::TreePop();
-        }
+        changed |= everySetting("fracture", fracture::FractureSettings::table(), &f);
         if (changed) actions.fractureSettingsChanged = true;
         const fracture::FractureReport& r = s.fractureReport;
         ImGui::Text("%u fragments, %u fracture events, %u cuts", r.fragments, r.events, r.cuts);
