@@ -30,21 +30,37 @@
 #define BODY_BIND_FLAGS 21          // uint per particle: 1 if a contact moved it this step
 #define BODY_BIND_DISPLACEMENT 22   // vec4 per particle: shape-matching displacement c (m), w |c|
 #define BODY_BIND_METRICS                                                                                                          \
-    23                              // vec4 per body: volume error (V - V0) / V0, potential energy J, rigid error, kinetic energy J;
-                                    // then 2 vec4 per body: centre of mass (world m), mass kg; its velocity m/s, volume m^3
-#define BODY_BIND_ORIGINS 24        // vec4 per body: origin of the local frame this step (m)
-#define BODY_BIND_SORTED 25         // uint per sorted slot: particle (the contact grid)
-#define BODY_BIND_CELL_START 26     // uint per cell + 1: first sorted slot
-#define BODY_BIND_OUT_VELOCITIES 27 // contacts: velocities written (positions go to BODY_BIND_OUT)
-#define BODY_BIND_CENTROIDS 28      // vec4 per region: centroid t (local frame) of the last shape matching
-#define BODY_BIND_WEIGHTS 29        // vec4 per particle: x volume weight w (7.14), smoothed
-#define BODY_BIND_ADJ_START 30      // uint per particle + 1: first 1-ring neighbour
-#define BODY_BIND_ADJ 31            // uint: 1-ring neighbours
+    23                       // vec4 per body: volume error (V - V0) / V0, potential energy J, rigid error, kinetic energy J;
+                             // then 2 vec4 per body: centre of mass (world m), mass kg; its velocity m/s, volume m^3
+#define BODY_BIND_ORIGINS 24 // vec4 per body: origin of the local frame this step (m)
+#define BODY_BIND_CONTACT_ENTRIES 25    // uint: triangle indices per cell of the contact grid (body/triangle_bins)
+#define BODY_BIND_CELL_START 26         // uint per cell + 1: first entry of the contact grid's cell
+#define BODY_BIND_OUT_VELOCITIES 27     // contacts: velocities written (positions go to BODY_BIND_OUT)
+#define BODY_BIND_CENTROIDS 28          // vec4 per region: centroid t (local frame) of the last shape matching
+#define BODY_BIND_WEIGHTS 29            // vec4 per particle: x volume weight w (7.14), smoothed
+#define BODY_BIND_ADJ_START 30          // uint per particle + 1: first 1-ring neighbour
+#define BODY_BIND_ADJ 31                // uint: 1-ring neighbours
 #define BODY_BIND_OBSTACLE_TRIANGLES 33 // vec4 x3 per static triangle: a, b, c (xyz m); a.w unused
 #define BODY_BIND_OBSTACLE_CELLS 34     // uint per obstacle grid cell + 1: first entry
 #define BODY_BIND_OBSTACLE_ENTRIES 35   // uint: triangle ids per cell
 #define BODY_BIND_BODY_VOLUME 36        // vec4 per body: volume mode, alpha, beta (the settings or the body's own), 0
 #define BODY_BIND_JOINTS 32             // vec4 per particle: interior joint partner (index), rest length m, stiffness, 1 if any
+#define BODY_BIND_CONTACT_SUMS 37       // int x BODY_CONTACT_WIDTH per particle: contacts between bodies (fixed point)
+#define BODY_BIND_CONTACT_COUNTS 38     // uint per cell + 1: triangles per contact-grid cell (body/triangle_bins)
+#define BODY_BIND_CONTACT_MASKS 40      // uint per cell: bit (body mod 32) set for each body with a triangle in the cell
+#define BODY_BIND_CONTACT_PLANES 41     // 2 vec4 per triangle: plane now, at the step's start (unit normal, n . corner m)
+#define BODY_BIND_CONTACTS                                                                                                         \
+    42                             // 3 vec4 per particle: its contact with another body (normal, depth m; triangle,
+                                   // weights; normal speed to reach m/s, normal impulse so far N s)
+#define BODY_BIND_CONTACT_STATE 39 // uvec4: x contact-grid entries left out (over the capacity), since the start
+
+// The contacts between bodies' per-particle sums (body/contacts, contacts_resolve, contacts_apply):
+// position correction xyz (m), the number of contacts, velocity correction xyz (m/s), unused; fixed point
+// of BODY_CONTACT_SCALE per unit (2^20: a micrometre, a micrometre per second). One contact adds
+// at most BODY_CONTACT_LIMIT m or m/s, so 63 of them fit the 32-bit sum.
+#define BODY_CONTACT_WIDTH 8u
+#define BODY_CONTACT_SCALE 1048576.0
+#define BODY_CONTACT_LIMIT 32.0
 
 // Volume modes (digest-002 §2.7.8-2.7.9).
 #define BODY_VOLUME_NONE 0
@@ -68,7 +84,7 @@ struct BodyParams {
     uint particles;
     uint bodies;
     uint triangles;
-    uint pad;
+    uint contactCapacity; // entries the contact grid holds (body/triangle_bins)
 };
 SHARED_SIZE(BodyParams, 192);
 

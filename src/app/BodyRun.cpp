@@ -375,7 +375,17 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     summary["metrics"] = {{"volume_error_abs_max", volumeStat.json()}, {"rigid_error_max", rigidStat.json()}};
     summary["volume_error_final"] = finalVolume;
     summary["gpu_ms_per_step"] = done ? gpuTotal / double(done) : 0.0;
-    writeRunSummary(summary, end, context, scene.warnings, outDir);
+    // Entries the contact grid between bodies had no room for: some contacts were missed.
+    const uint32_t overflows = bodies.contactGridOverflows(graph);
+    summary["contact_grid_overflows"] = overflows;
+    std::vector<std::string> warnings = scene.warnings;
+    if (overflows > 0) {
+        warnings.push_back(fmt::format("the contact grid between bodies left out {} triangle entries (a body stretched far beyond "
+                                       "its rest size); contacts with those triangles were missed",
+                                       overflows));
+        fmt::print(stderr, "floe run: warning: {}\n", warnings.back());
+    }
+    writeRunSummary(summary, end, context, warnings, outDir);
 
     fmt::print("floe run: {} ({} bodies, {} particles, omega {}, volume {}, {} steps, t = {:.4g} s) on {}\n", scene.name,
                bodies.bodyCount(), bodies.particleCount(), settings.omega, scene.deformable.volume, done, double(first + done) * dt,

@@ -17,7 +17,10 @@ const SettingsTable& BodySettings::table()
             .integer("volumeIterations", &S::volumeIterations, 1, 16,
                      "rounds of volume correction and wall/plate contacts per step (more keep a body crushed flat closer "
                      "to its volume)")
-            .number("friction", &S::friction, "", 0, 10, "Coulomb friction coefficient at walls and the plate")
+            .integer("contactIterations", &S::contactIterations, 1, 32,
+                     "Jacobi iterations of the contacts between bodies per step (a vertex in n contacts counts with 1/n "
+                     "of its mass in each)")
+            .number("friction", &S::friction, "", 0, 10, "Coulomb friction coefficient at walls, the plate and between bodies")
             .number("restitution", &S::restitution, "", 0, 1, "normal velocity kept at impacts")
             .vector("glassCentre", &S::glassCentre, "m", -1e6, 1e6, "centre of a cylindrical glass on the floor (x, z)")
             .number("glassRadius", &S::glassRadius, "m", 0, 1e3, "inner radius of the glass (0: none)")

@@ -18,6 +18,7 @@ struct BodySettings {
     float beta = 0.0f;            // influence of the interior joints on the local weights (§2.7.9)
     int jacobiSweeps = 5;         // polar decomposition sweeps per step (warm started)
     int volumeIterations = 4;     // rounds of volume correction and static contacts per step
+    int contactIterations = 4;    // Jacobi iterations of the contacts between bodies per step
     float friction = 0.4f;        // Coulomb coefficient at the walls
     float restitution = 0.0f;     // normal velocity kept (reversed) at impacts
     float contactDistance = 0.0f; // m, particles stay this far inside the walls
@@ -29,7 +30,7 @@ struct BodySettings {
     float glassHeight = 0.0f;                    // m, rim height above the floor; above it the wall does not act
     bool naiveSummation = false;                 // regions sum their members directly (benchmarks and tests; fixed at construction)
     bool bodyContacts = true;                    // contacts between bodies (with more than one body; fixed at construction)
-    // The user-facing rows, omega to glassHeight (the scene's "Deformable" section nests them; the
+    // The user-facing rows, omega to glassHeight and contactIterations (the scene's "Deformable" section nests them; the
     // defaults above are the only ones). volumeMode is that section's "volume" choice; the time
     // step, gravity, walls and contact distance come from the scene.
     static const SettingsTable& table();

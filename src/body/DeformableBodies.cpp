@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -105,7 +106,10 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     incidentStart.push_back(static_cast<uint32_t>(incident.size()));
     adjStart.push_back(static_cast<uint32_t>(adj.size()));
     particles_ = static_cast<uint32_t>(positions.size());
-    // Contact spheres between bodies: half the mean edge length of the coarsest body.
+    // The contact radius between bodies: half the mean edge length of the finest body (a vertex
+    // is kept that far in front of another body's triangles; body/contacts finds triangles of
+    // any size, so coarse bodies need no larger one).
+    contactRadius_ = std::numeric_limits<float>::max();
     for (const BodyLayout& L : layouts_) {
         double sum = 0;
         size_t edges = 0;
@@ -114,7 +118,7 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
                 sum += glm::length(L.rest[p] - L.rest[q]);
                 ++edges;
             }
-        contactRadius_ = std::max(contactRadius_, float(0.5 * sum / double(std::max<size_t>(edges, 1))));
+        contactRadius_ = std::min(contactRadius_, float(0.5 * sum / double(std::max<size_t>(edges, 1))));
     }
     triangles_ = static_cast<uint32_t>(triangles.size());
     if (uint64_t(particles_) * 48 > context.limits().maxStorageBufferRange)
@@ -177,11 +181,38 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     if (settings.bodyContacts && bodies.size() > 1) {
         // Cells of at least 2r over the domain, larger where the domain would need too many.
         const glm::vec3 extent = glm::max(settings.domainMax - settings.domainMin, glm::vec3(1e-3f));
-        const float cell = std::max(2.0f * contactRadius_, std::cbrt(extent.x * extent.y * extent.z / 2.0e6f));
-        grid_.emplace(context, shaders, sim::GridSpec::cover(settings.domainMin, settings.domainMax, cell, false), particles_,
-                      "body contact grid");
-        contactPositions_ = perParticle("body contact positions", 1);
-        contactVelocities_ = perParticle("body contact velocities", 1);
+        const float cell = std::max(4.0f * contactRadius_, std::cbrt(extent.x * extent.y * extent.z / 2.0e6f));
+        contactGrid_ = sim::GridSpec::cover(settings.domainMin, settings.domainMax, cell, false);
+        const uint64_t maxCells =
+            std::min<uint64_t>(context.limits().maxTexelBufferElements, context.limits().maxStorageBufferRange / 4) - 1;
+        if (contactGrid_.cells() > maxCells)
+            throw Error(fmt::format("deformable bodies: the contact grid needs {} cells of {} m, over this device's {}; shrink "
+                                    "the domain",
+                                    contactGrid_.cells(), cell, maxCells));
+        // Room for each triangle's cells at rest (its box grown by r, straddling cell borders),
+        // twice over for stretching and moving bodies; body/triangle_bins counts what is left out.
+        uint64_t entries = 0;
+        for (const glm::uvec4& t : triangles) {
+            glm::vec3 lo(positions[t.x]), hi(positions[t.x]);
+            for (uint32_t k : {t.y, t.z}) lo = glm::min(lo, glm::vec3(positions[k])), hi = glm::max(hi, glm::vec3(positions[k]));
+            const glm::vec3 n = glm::floor((hi - lo + 2.0f * contactRadius_) / cell) + 2.0f;
+            entries += uint64_t(n.x) * uint64_t(n.y) * uint64_t(n.z);
+        }
+        contactCapacity_ = static_cast<uint32_t>(std::min<uint64_t>(2 * entries, maxCells));
+        const auto uints = [&](const char* name, uint64_t count) {
+            return gpu::Buffer(context, {name, count * 4, gpu::MemoryKind::DeviceLocal, kUint});
+        };
+        contactCounts_ = uints("body contact grid counts", contactGrid_.cells() + 1);
+        contactStart_ = uints("body contact grid cell starts", contactGrid_.cells() + 1);
+        contactEntries_ = uints("body contact grid entries", contactCapacity_);
+        contactState_ = uints("body contact grid state", 4);
+        contactMasks_ = uints("body contact grid body masks", contactGrid_.cells());
+        contactPlanes_ =
+            gpu::Buffer(context, {"body triangle planes", uint64_t(triangles.size()) * 32, gpu::MemoryKind::DeviceLocal, kVec4});
+        contactScan_.emplace(context, shaders, static_cast<uint32_t>(contactGrid_.cells() + 1));
+        contactSums_ = uints("body contact sums", uint64_t(particles_) * BODY_CONTACT_WIDTH);
+        contacts_ = perParticle("body contacts", 3);
+        graph.addFill("body contact grid state clear", contactState_, 0);
     }
     buildObstacles(graph, obstacles);
     // Normals of the start shape, for pictures taken before the first step.
@@ -266,9 +297,10 @@ void DeformableBodies::setSettings(const BodySettings& s)
     p.contact = glm::vec4(s.friction, s.restitution, s.contactDistance, contactRadius_);
     p.obstacleOrigin = obstacleOrigin_;
     p.obstacleDims = obstacleDims_;
-    if (grid_) {
-        p.gridOrigin = glm::vec4(grid_->spec().origin, grid_->spec().cellSize);
-        p.gridDims = glm::uvec4(grid_->spec().dims, 0u);
+    if (contactScan_) {
+        p.gridOrigin = glm::vec4(contactGrid_.origin, contactGrid_.cellSize);
+        p.gridDims = glm::uvec4(contactGrid_.dims, 0u);
+        p.contactCapacity = contactCapacity_;
     }
     p.domainMin = glm::vec4(s.domainMin, 0.0f);
     p.domainMax = glm::vec4(s.domainMax, 0.0f);
@@ -302,24 +334,7 @@ void DeformableBodies::addStep(graph::RenderGraph& graph)
     addShapeMatching(graph);
     if (settings_.damping > 0.0f) addDamping(graph);
     addStaticContacts(graph);
-    if (grid_) {
-        grid_->addBuild(graph, positions_, particles_);
-        addNormals(graph);
-        graph.addCompute(pipelines_.compute("body/contacts"))
-            .read(BODY_BIND_PARAMS, params_)
-            .read(BODY_BIND_POSITIONS, positions_)
-            .read(BODY_BIND_VELOCITIES, velocities_)
-            .read(BODY_BIND_REST, rest_)
-            .read(BODY_BIND_SORTED, grid_->sortedIndex())
-            .read(BODY_BIND_CELL_START, grid_->cellStart())
-            .read(BODY_BIND_NORMALS, normals_)
-            .readWrite(BODY_BIND_FLAGS, flags_)
-            .write(BODY_BIND_OUT, contactPositions_)
-            .write(BODY_BIND_OUT_VELOCITIES, contactVelocities_)
-            .dispatchThreads(particles_);
-        graph.addCopy("body/contacts_positions", contactPositions_, positions_, uint64_t(particles_) * 16);
-        graph.addCopy("body/contacts_velocities", contactVelocities_, velocities_, uint64_t(particles_) * 16);
-    }
+    if (contactScan_) addBodyContacts(graph);
     if (anyVolume_) {
         // The volume correction and the static contacts, projected in turn (Gauss-Seidel, as
         // PBD iterates its constraints). The correction moves only particles without contact;
@@ -331,9 +346,84 @@ void DeformableBodies::addStep(graph::RenderGraph& graph)
         for (int round = 0; round < std::clamp(settings_.volumeIterations, 1, 16); ++round) {
             addVolume(graph);
             addStaticContacts(graph);
+            // The contacts between bodies too: the correction moves vertices the contacts
+            // stopped (the walls' pass clears their flags), and may push them into the other
+            // body; one more iteration of this step's contacts puts them back and flags them.
+            if (contactScan_) addBodyContactIterations(graph, 1);
         }
     }
     addMeasure(graph);
+}
+
+void DeformableBodies::addBodyContacts(graph::RenderGraph& graph)
+{
+    graph.beginGroup("body/triangle_bins");
+    graph.addFill("body/contact_sums_clear", contactSums_, 0);
+    graph.addFill("body/contact_grid_clear", contactCounts_, 0);
+    graph.addFill("body/contact_grid_masks_clear", contactMasks_, 0);
+    const auto bins = [&](uint32_t stage) {
+        graph.addCompute(pipelines_.compute("body/triangle_bins"))
+            .read(BODY_BIND_PARAMS, params_)
+            .read(BODY_BIND_POSITIONS, positions_)
+            .read(BODY_BIND_PREVIOUS, previous_)
+            .read(BODY_BIND_TRIANGLES, triangleBuffer_)
+            .read(BODY_BIND_CELL_START, contactStart_)
+            .readWrite(BODY_BIND_CONTACT_COUNTS, contactCounts_)
+            .readWrite(BODY_BIND_CONTACT_ENTRIES, contactEntries_)
+            .readWrite(BODY_BIND_CONTACT_STATE, contactState_)
+            .readWrite(BODY_BIND_CONTACT_MASKS, contactMasks_)
+            .write(BODY_BIND_CONTACT_PLANES, contactPlanes_)
+            .push(shared::BodyPush{stage, 0, 0, 0})
+            .dispatchThreads(triangles_);
+    };
+    bins(0);
+    contactScan_->exclusive(graph, contactCounts_, contactStart_, static_cast<uint32_t>(contactGrid_.cells() + 1));
+    bins(1);
+    graph.endGroup();
+    graph.addCompute(pipelines_.compute("body/contacts"))
+        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_VELOCITIES, velocities_)
+        .read(BODY_BIND_PREVIOUS, previous_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_CELL_START, contactStart_)
+        .read(BODY_BIND_CONTACT_ENTRIES, contactEntries_)
+        .read(BODY_BIND_CONTACT_MASKS, contactMasks_)
+        .read(BODY_BIND_CONTACT_PLANES, contactPlanes_)
+        .read(BODY_BIND_TRIANGLES, triangleBuffer_)
+        .readWrite(BODY_BIND_CONTACT_SUMS, contactSums_)
+        .write(BODY_BIND_CONTACTS, contacts_)
+        .dispatchThreads(particles_);
+    addBodyContactIterations(graph, std::clamp(settings_.contactIterations, 1, 32));
+}
+
+void DeformableBodies::addBodyContactIterations(graph::RenderGraph& graph, int iterations)
+{
+    for (int k = 0; k < iterations; ++k) {
+        graph.addCompute(pipelines_.compute("body/contacts_resolve"))
+            .read(BODY_BIND_PARAMS, params_)
+            .read(BODY_BIND_POSITIONS, positions_)
+            .read(BODY_BIND_VELOCITIES, velocities_)
+            .read(BODY_BIND_TRIANGLES, triangleBuffer_)
+            .readWrite(BODY_BIND_CONTACTS, contacts_)
+            .readWrite(BODY_BIND_CONTACT_SUMS, contactSums_)
+            .dispatchThreads(particles_);
+        graph.addCompute(pipelines_.compute("body/contacts_apply"))
+            .read(BODY_BIND_PARAMS, params_)
+            .readWrite(BODY_BIND_POSITIONS, positions_)
+            .readWrite(BODY_BIND_VELOCITIES, velocities_)
+            .readWrite(BODY_BIND_FLAGS, flags_)
+            .readWrite(BODY_BIND_CONTACT_SUMS, contactSums_)
+            .dispatchThreads(particles_);
+    }
+}
+
+uint32_t DeformableBodies::contactGridOverflows(graph::RenderGraph& graph) const
+{
+    if (!contactScan_) return 0;
+    glm::uvec4 state(0);
+    sim::downloadNow(context_, graph, contactState_, &state, 16);
+    return state.x;
 }
 
 void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)

@@ -6,7 +6,8 @@
 //   segmented scan of the transforms -> body/sm_goals (goal average, v += s (g - x)/dt, x) ->
 //   [damping: body/damp_terms -> scan -> body/damp_regions -> scan -> body/damp_apply] ->
 //   body/collide (walls, plate, glass) -> [body/obstacles (static meshes)] -> [grid build,
-//   body/normals, body/contacts (between bodies)] -> body/normals -> body/volume_terms ->
+//   body/contacts (point against triangle, between bodies), body/contacts_apply] ->
+//   body/normals -> body/volume_terms ->
 //   per-body scan -> body/volume_weights (need), [body/weights_smooth x N] ->
 //   body/volume_weights (zero collided) -> per-body scan -> body/volume_apply (positions,
 //   velocities) -> body/collide, [body/obstacles] -> body/normals -> body/volume_terms
@@ -29,6 +30,7 @@
 #include "io/SolidState.h"
 #include "sim/ParticleBuffers.h"
 #include "sim/SpatialGrid.h"
+#include "sim/prim/Scan.h"
 #include "sim/prim/SegmentedScan.h"
 
 namespace floe::graph {
@@ -67,8 +69,11 @@ public:
     // centre's velocity (m/s) and the volume (m^3), copied to `target`.
     void addMotionReadback(graph::RenderGraph& graph, const gpu::Buffer& target) const;
 
+    // Entries the contact grid between bodies left out since the start (a body stretched far
+    // beyond its rest size; their triangles were missed by some contacts). Submits and waits.
+    uint32_t contactGridOverflows(graph::RenderGraph& graph) const;
     uint32_t particleCount() const { return particles_; }
-    float contactRadius() const { return contactRadius_; } // m, between bodies: half the mean edge length
+    float contactRadius() const { return contactRadius_; } // m, between bodies: half the finest body's mean edge length
     uint32_t bodyCount() const { return static_cast<uint32_t>(layouts_.size()); }
     uint32_t triangleCount() const { return triangles_; }
     const std::vector<BodyLayout>& layouts() const { return layouts_; }
@@ -116,9 +121,16 @@ private:
     uint32_t particles_ = 0, triangles_ = 0;
     uint64_t fingerprint_ = 0;
     std::optional<sim::SegmentedScan> scan_;
-    std::optional<sim::SpatialGrid> grid_; // contacts between bodies
+    // Contacts between bodies: the triangles binned into a grid (body/triangle_bins), and
+    // body/contacts' fixed-point corrections, BODY_CONTACT_WIDTH ints per particle.
     float contactRadius_ = 0.0f;
-    gpu::Buffer contactPositions_, contactVelocities_;
+    sim::GridSpec contactGrid_;
+    uint32_t contactCapacity_ = 0;
+    std::optional<sim::Scan> contactScan_;
+    gpu::Buffer contactCounts_, contactStart_, contactEntries_, contactMasks_, contactPlanes_, contactState_, contactSums_,
+        contacts_;
+    void addBodyContacts(graph::RenderGraph& graph);                          // bins, detection, iterations
+    void addBodyContactIterations(graph::RenderGraph& graph, int iterations); // resolve and apply
     gpu::Buffer centroids_, dampRigid_;               // damping: region centroids, per-region rigid velocity terms
     gpu::Buffer weights_, weightsB_, adjStart_, adj_; // volume weights and their smoothing over the 1-rings
     gpu::Buffer joints_;                              // interior joints (partner, rest length, stiffness)
