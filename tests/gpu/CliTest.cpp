@@ -1163,7 +1163,9 @@ TEST(Cli, SolidRunsResumeBitIdentically)
         const char* scene;
         int before, after;
     };
-    for (const Case& c : {Case{"bodies_drop", 35, 25}, Case{"fracture_cube", 58, 12}}) {
+    // The pile's bodies touch each other from about step 100: their contacts sum in fixed point,
+    // so the order the GPU's atomics add them in changes nothing.
+    for (const Case& c : {Case{"bodies_drop", 35, 25}, Case{"bodies_pile", 130, 20}, Case{"fracture_cube", 58, 12}}) {
         SCOPED_TRACE(c.scene);
         const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/" + c.scene + ".json";
         const fs::path straight = dir / (std::string(c.scene) + "-straight"), first = dir / (std::string(c.scene) + "-first"),
