@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <map>
 
 #include <fmt/format.h>
@@ -216,8 +217,14 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     const std::span<const render::MeshDraw> drawn =
         mode == RENDER_MODE_PARTICLES ? meshes.subspan(bodies.obstacleTriangleCount() ? 1 : meshes.size()) : meshes;
 
-    gpu::FrameResources frames(context, 1);
-    gpu::Buffer readback(context, {"body metrics read-back", uint64_t(bodies.bodyCount()) * 16, gpu::MemoryKind::Readback});
+    gpu::FrameResources frames(context, body::DeformableBodies::kFrames);
+    std::vector<gpu::Buffer> readbacks, motionReadbacks; // per frame: metrics, and bodies.csv's rows
+    for (uint32_t f = 0; f < frames.count(); ++f) {
+        readbacks.emplace_back(context, gpu::BufferDesc{fmt::format("body metrics read-back {}", f),
+                                                        uint64_t(bodies.bodyCount()) * 16, gpu::MemoryKind::Readback});
+        motionReadbacks.emplace_back(context, gpu::BufferDesc{fmt::format("body motion read-back {}", f),
+                                                              uint64_t(bodies.bodyCount()) * 32, gpu::MemoryKind::Readback});
+    }
     std::vector<std::string> columns = {"step",
                                         "time",
                                         "dt",
@@ -249,9 +256,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     double worstVolume = 0.0, gpuTotal = 0.0;
     std::vector<double> finalVolume(bodies.bodyCount(), 0.0);
     RunEnd end;
-    uint64_t step = 0;
     // bodies.csv: each body's centre of mass, velocity and volume error per step.
-    gpu::Buffer motionReadback(context, {"body motion read-back", uint64_t(bodies.bodyCount()) * 32, gpu::MemoryKind::Readback});
     BodiesCsv bodiesCsv(outDir);
     const auto exportNow = [&](uint64_t at, double time) {
         const std::string name = fmt::format("bodies_{:06d}{}", at, io::extensionOf(*exports.format));
@@ -262,48 +267,28 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     setup.stop();
     Progress progress("floe run", steps, !o.quiet);
     watchInterrupts();
-    for (step = first + 1; step <= span.last(); ++step) {
-        if (interruptRequested()) {
-            end.interrupted = true;
-            break;
-        }
-        const double time = double(step) * dt;
-        if (scene.deformable.plateSpeed > 0.0f) {
-            // The plate is the domain's ceiling, moving down at plateSpeed until plateEnd.
-            settings.domainMax.y =
-                std::min(domainMax.y, std::max(scene.deformable.plateEnd,
-                                               scene.deformable.plateStart - scene.deformable.plateSpeed * float(time)));
-            bodies.setSettings(settings);
-        }
-        if (renderDoc && step == first + 1) renderDoc->startFrameCapture(context.instance());
-        VkCommandBuffer cmd = frames.begin(0);
-        bodies.addStep(graph);
-        bodies.addMetricsReadback(graph, readback);
-        graph.addHostRead(readback);
-        bodies.addMotionReadback(graph, motionReadback);
-        graph.addHostRead(motionReadback);
-        const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step - first;
-        if (picture || (renderDoc && step == first + 1)) {
-            renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, drawn);
-            target->addReadback(graph);
-        }
-        if (!csv) {
-            gpuColumns = passColumns(graph.pendingTimerNames());
-            for (const std::string& n : gpuColumns) columns.push_back("gpu_ms:" + n);
-            csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns);
-        }
-        graph.execute(cmd, &frames.timer(0));
-        frames.submit(0);
-        frames.wait(0);
-        if (renderDoc && step == first + 1) {
+    // Two steps in flight: the host records step k + 1 while the device runs step k, and reads a
+    // step's metrics when its slot comes round again. A step that takes a picture, exports,
+    // saves or is captured is waited for before the next is recorded (those read the bodies'
+    // buffers, or the one picture target, as the step left them).
+    struct Pending {
+        uint64_t step;
+        uint32_t slot;
+        bool picture;
+    };
+    std::deque<Pending> pending;
+    uint64_t collected = first; // the last step whose results were read
+    bool stop = false;          // diverged: later steps' results are dropped
+    const auto collect = [&](const Pending& p) {
+        frames.wait(p.slot);
+        if (stop) return;
+        const double time = double(p.step) * dt;
+        if (renderDoc && p.step == first + 1) {
             end.capture = renderDoc->endFrameCapture(context.instance(), 1);
             renderDoc.reset();
         }
-        if (picture) {
-            pictures.save(outDir, overlayContent(scene.name, method, time));
-            ++nextPicture;
-        }
-        const std::vector<glm::vec4> m = readback.readVector<glm::vec4>(bodies.bodyCount());
+        if (p.picture) pictures.save(outDir, overlayContent(scene.name, method, time));
+        const std::vector<glm::vec4> m = readbacks[p.slot].readVector<glm::vec4>(bodies.bodyCount());
         double maxVolume = 0, sumVolume = 0, maxRigid = 0, kinetic = 0, potential = 0;
         bool finite = true;
         for (uint32_t b = 0; b < bodies.bodyCount(); ++b) {
@@ -315,39 +300,94 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
             maxRigid = std::max(maxRigid, double(m[b].z));
             finalVolume[b] = m[b].x;
         }
-        csv->set("step", step);
+        csv->set("step", p.step);
         csv->set("time", time);
         csv->set("dt", dt);
         csv->set("particles", uint64_t(bodies.particleCount()));
         csv->set("escaped", uint64_t(0));
         csv->set("kinetic_energy", kinetic);
-        const double ms = recordPassTimes(*csv, frames.timer(0).results(), gpuColumns);
+        const double ms = recordPassTimes(*csv, frames.timer(p.slot).results(), gpuColumns);
         csv->set("volume_error_max", maxVolume);
         csv->set("volume_error_avg", sumVolume / bodies.bodyCount());
         csv->set("rigid_error_max", maxRigid);
         csv->set("potential_energy", potential);
         csv->endRow();
-        const std::vector<glm::vec4> motion = motionReadback.readVector<glm::vec4>(2 * bodies.bodyCount());
+        const std::vector<glm::vec4> motion = motionReadbacks[p.slot].readVector<glm::vec4>(2 * bodies.bodyCount());
         for (uint32_t b = 0; b < bodies.bodyCount(); ++b)
-            bodiesCsv.add(step, time,
+            bodiesCsv.add(p.step, time,
                           {b, false, 0, glm::vec3(motion[2 * b]), glm::vec3(motion[2 * b + 1]), motion[2 * b].w, m[b].x});
         gpuTotal += ms;
         volumeStat.add(std::fabs(maxVolume));
         rigidStat.add(maxRigid);
         worstVolume = std::max(worstVolume, std::fabs(maxVolume));
+        collected = p.step;
         if (!finite || std::fabs(maxVolume) > 1.0) {
             end.diverged = !finite ? "a body's volume, shape error or kinetic energy is not finite"
                                    : fmt::format("a body's volume changed by {:.0f} %", 100.0 * maxVolume);
+            stop = true;
+            return;
+        }
+        if (exports.due(p.step, false, p.picture, p.step == span.last())) exportNow(p.step, time);
+        if (o.saveEvery && p.step % o.saveEvery == 0) saveNow(p.step);
+        progress.update(p.step - first, fmt::format("t = {:.3f} s, volume error {:.3f} %", time, 100.0 * maxVolume));
+    };
+    const auto drain = [&]() {
+        while (!pending.empty()) {
+            collect(pending.front());
+            pending.pop_front();
+        }
+    };
+    for (uint64_t step = first + 1; step <= span.last() && !stop; ++step) {
+        if (interruptRequested()) {
+            end.interrupted = true;
             break;
         }
-        if (exports.due(step, false, picture, step == span.last())) exportNow(step, time);
-        if (o.saveEvery && step % o.saveEvery == 0) saveNow(step);
-        progress.update(step - first, fmt::format("t = {:.3f} s, volume error {:.3f} %", time, 100.0 * maxVolume));
+        const uint32_t slot = static_cast<uint32_t>(step % frames.count());
+        while (!pending.empty() && pending.front().slot == slot) {
+            collect(pending.front());
+            pending.pop_front();
+        }
+        if (stop) break;
+        const double time = double(step) * dt;
+        bodies.setFrame(slot);
+        if (scene.deformable.plateSpeed > 0.0f) {
+            // The plate is the domain's ceiling, moving down at plateSpeed until plateEnd.
+            settings.domainMax.y =
+                std::min(domainMax.y, std::max(scene.deformable.plateEnd,
+                                               scene.deformable.plateStart - scene.deformable.plateSpeed * float(time)));
+            bodies.setSettings(settings);
+        }
+        const bool capture = renderDoc && step == first + 1;
+        if (capture) renderDoc->startFrameCapture(context.instance());
+        VkCommandBuffer cmd = frames.begin(slot);
+        bodies.addStep(graph);
+        bodies.addMetricsReadback(graph, readbacks[slot]);
+        graph.addHostRead(readbacks[slot]);
+        bodies.addMotionReadback(graph, motionReadbacks[slot]);
+        graph.addHostRead(motionReadbacks[slot]);
+        const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step - first;
+        if (picture) ++nextPicture;
+        if (picture || capture) {
+            renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, drawn);
+            target->addReadback(graph);
+        }
+        if (!csv) {
+            gpuColumns = passColumns(graph.pendingTimerNames());
+            for (const std::string& n : gpuColumns) columns.push_back("gpu_ms:" + n);
+            csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns);
+        }
+        graph.execute(cmd, &frames.timer(slot));
+        frames.submit(slot);
+        pending.push_back({step, slot, picture});
+        const bool sync = picture || capture || exports.due(step, false, picture, step == span.last()) ||
+                          (o.saveEvery && step % o.saveEvery == 0);
+        if (sync) drain();
     }
+    drain();
     progress.finish();
     csv->flush();
     bodiesCsv.flush();
-    const uint64_t done = (end.interrupted ? step - 1 : std::min(step, span.last())) - first;
+    const uint64_t done = collected - first;
     end.steps = done;
     if (!o.saveState.empty() && end.diverged.empty()) saveNow(first + done);
     end.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();

@@ -127,7 +127,9 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
                         particles_, context.deviceName(), context.limits().maxStorageBufferRange));
 
     scan_.emplace(context, shaders, particles_);
-    params_ = gpu::Buffer(context, {"body params", sizeof(shared::BodyParams), gpu::MemoryKind::Upload});
+    for (uint32_t f = 0; f < kFrames; ++f)
+        params_[f] =
+            gpu::Buffer(context, {fmt::format("body params (frame {})", f), sizeof(shared::BodyParams), gpu::MemoryKind::Upload});
     {
         io::Fingerprint f;
         f.add(uint64_t(particles_)).add(uint64_t(triangles.size())).add(uint64_t(bodies.size())).add(uint64_t(settings.omega));
@@ -156,7 +158,9 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     incident_ = uploaded(context, graph, "body incident triangles", incident, kUint);
     adjStart_ = uploaded(context, graph, "body 1-ring starts", adjStart, kUint);
     joints_ = uploaded(context, graph, "body interior joints", joints, kVec4);
-    bodyVolume_ = gpu::Buffer(context, {"body volume settings", bodyRange.size() * 16, gpu::MemoryKind::Upload, kVec4});
+    for (uint32_t f = 0; f < kFrames; ++f)
+        bodyVolume_[f] = gpu::Buffer(
+            context, {fmt::format("body volume settings (frame {})", f), bodyRange.size() * 16, gpu::MemoryKind::Upload, kVec4});
     adj_ = uploaded(context, graph, "body 1-rings", adj, kUint);
     triangleBuffer_ = uploaded(context, graph, "body triangles", triangles, kUvec4);
     const auto perParticle = [&](const char* name, uint64_t vec4s) {
@@ -290,6 +294,20 @@ void DeformableBodies::setSettings(const BodySettings& s)
     if (s.naiveSummation && !members_.valid())
         throw Error("deformable bodies: naive summation needs the member lists built at construction");
     settings_ = s;
+    stale_.fill(true);
+    writeFrame();
+}
+
+void DeformableBodies::setFrame(uint32_t frame)
+{
+    if (frame >= kFrames) throw std::logic_error(fmt::format("DeformableBodies::setFrame: frame {} of {}", frame, kFrames));
+    frame_ = frame;
+    if (stale_[frame_]) writeFrame();
+}
+
+void DeformableBodies::writeFrame()
+{
+    const BodySettings& s = settings_;
     shared::BodyParams p{};
     p.gravity = glm::vec4(s.gravity, s.timeStep);
     p.control = glm::vec4(std::clamp(s.stiffness, 0.0f, 1.0f), std::clamp(s.alpha, 0.0f, 1.0f), float(s.volumeMode),
@@ -309,7 +327,7 @@ void DeformableBodies::setSettings(const BodySettings& s)
     p.particles = particles_;
     p.bodies = bodyCount();
     p.triangles = triangles_;
-    params_.write(&p, sizeof(p));
+    params_[frame_].write(&p, sizeof(p));
     // Each body's volume mode, alpha and beta: its own where the scene gives them.
     std::vector<glm::vec4> volume;
     anyVolume_ = false;
@@ -320,13 +338,14 @@ void DeformableBodies::setSettings(const BodySettings& s)
         anyVolume_ = anyVolume_ || mode != BODY_VOLUME_NONE;
         anyLocal_ = anyLocal_ || mode == BODY_VOLUME_LOCAL;
     }
-    bodyVolume_.write(volume.data(), volume.size() * 16);
+    bodyVolume_[frame_].write(volume.data(), volume.size() * 16);
+    stale_[frame_] = false;
 }
 
 void DeformableBodies::addStep(graph::RenderGraph& graph)
 {
     graph.addCompute(pipelines_.compute("body/integrate"))
-        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_PARAMS, params_[frame_])
         .readWrite(BODY_BIND_POSITIONS, positions_)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
         .write(BODY_BIND_PREVIOUS, previous_)
@@ -363,7 +382,7 @@ void DeformableBodies::addBodyContacts(graph::RenderGraph& graph)
     graph.addFill("body/contact_grid_masks_clear", contactMasks_, 0);
     const auto bins = [&](uint32_t stage) {
         graph.addCompute(pipelines_.compute("body/triangle_bins"))
-            .read(BODY_BIND_PARAMS, params_)
+            .read(BODY_BIND_PARAMS, params_[frame_])
             .read(BODY_BIND_POSITIONS, positions_)
             .read(BODY_BIND_PREVIOUS, previous_)
             .read(BODY_BIND_TRIANGLES, triangleBuffer_)
@@ -381,7 +400,7 @@ void DeformableBodies::addBodyContacts(graph::RenderGraph& graph)
     bins(1);
     graph.endGroup();
     graph.addCompute(pipelines_.compute("body/contacts"))
-        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_PARAMS, params_[frame_])
         .read(BODY_BIND_POSITIONS, positions_)
         .read(BODY_BIND_VELOCITIES, velocities_)
         .read(BODY_BIND_PREVIOUS, previous_)
@@ -401,7 +420,7 @@ void DeformableBodies::addBodyContactIterations(graph::RenderGraph& graph, int i
 {
     for (int k = 0; k < iterations; ++k) {
         graph.addCompute(pipelines_.compute("body/contacts_resolve"))
-            .read(BODY_BIND_PARAMS, params_)
+            .read(BODY_BIND_PARAMS, params_[frame_])
             .read(BODY_BIND_POSITIONS, positions_)
             .read(BODY_BIND_VELOCITIES, velocities_)
             .read(BODY_BIND_TRIANGLES, triangleBuffer_)
@@ -409,7 +428,7 @@ void DeformableBodies::addBodyContactIterations(graph::RenderGraph& graph, int i
             .readWrite(BODY_BIND_CONTACT_SUMS, contactSums_)
             .dispatchThreads(particles_);
         graph.addCompute(pipelines_.compute("body/contacts_apply"))
-            .read(BODY_BIND_PARAMS, params_)
+            .read(BODY_BIND_PARAMS, params_[frame_])
             .readWrite(BODY_BIND_POSITIONS, positions_)
             .readWrite(BODY_BIND_VELOCITIES, velocities_)
             .readWrite(BODY_BIND_FLAGS, flags_)
@@ -429,14 +448,14 @@ uint32_t DeformableBodies::contactGridOverflows(graph::RenderGraph& graph) const
 void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
 {
     graph.addCompute(pipelines_.compute("body/origins"))
-        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_PARAMS, params_[frame_])
         .read(BODY_BIND_POSITIONS, positions_)
         .read(BODY_BIND_BODY_RANGE, bodyRange_)
         .write(BODY_BIND_ORIGINS, origins_)
         .dispatchThreads(bodyCount());
     addNormals(graph);
     graph.addCompute(pipelines_.compute("body/sm_terms"))
-        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_PARAMS, params_[frame_])
         .read(BODY_BIND_POSITIONS, positions_)
         .read(BODY_BIND_REST, rest_)
         .read(BODY_BIND_ORIGINS, origins_)
@@ -452,7 +471,7 @@ void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
     if (!naive) scan_->inclusive(graph, terms_, pathHeads_, scanned_, particles_, 3);
     {
         auto pass = graph.addCompute(pipelines_.compute(naive ? "body/sm_regions_naive" : "body/sm_regions"));
-        pass.read(BODY_BIND_PARAMS, params_)
+        pass.read(BODY_BIND_PARAMS, params_[frame_])
             .read(BODY_BIND_POSITIONS, positions_)
             .read(BODY_BIND_REST, rest_)
             .read(BODY_BIND_ORIGINS, origins_)
@@ -472,7 +491,7 @@ void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
     }
     if (!naive) scan_->inclusive(graph, transforms_, pathHeads_, scanned_, particles_, 3);
     auto pass = graph.addCompute(pipelines_.compute(naive ? "body/sm_goals_naive" : "body/sm_goals"));
-    pass.read(BODY_BIND_PARAMS, params_)
+    pass.read(BODY_BIND_PARAMS, params_[frame_])
         .readWrite(BODY_BIND_POSITIONS, positions_)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
         .read(BODY_BIND_PREVIOUS, previous_)
@@ -491,7 +510,7 @@ void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
 void DeformableBodies::addDamping(graph::RenderGraph& graph)
 {
     graph.addCompute(pipelines_.compute("body/damp_terms"))
-        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_PARAMS, params_[frame_])
         .read(BODY_BIND_POSITIONS, positions_)
         .read(BODY_BIND_VELOCITIES, velocities_)
         .read(BODY_BIND_REST, rest_)
@@ -502,7 +521,7 @@ void DeformableBodies::addDamping(graph::RenderGraph& graph)
         .dispatchThreads(particles_);
     scan_->inclusive(graph, terms_, pathHeads_, scanned_, particles_, 3);
     graph.addCompute(pipelines_.compute("body/damp_regions"))
-        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_PARAMS, params_[frame_])
         .read(BODY_BIND_SCAN, scanned_)
         .read(BODY_BIND_REGION_INFO, regionInfo_)
         .read(BODY_BIND_REGION_START, regionStart_)
@@ -513,7 +532,7 @@ void DeformableBodies::addDamping(graph::RenderGraph& graph)
         .dispatchThreads(particles_);
     scan_->inclusive(graph, dampRigid_, pathHeads_, scanned_, particles_, 2);
     graph.addCompute(pipelines_.compute("body/damp_apply"))
-        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_PARAMS, params_[frame_])
         .readWrite(BODY_BIND_POSITIONS, positions_)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
         .read(BODY_BIND_PREVIOUS, previous_)
@@ -532,7 +551,7 @@ void DeformableBodies::addDamping(graph::RenderGraph& graph)
 void DeformableBodies::addNormals(graph::RenderGraph& graph)
 {
     graph.addCompute(pipelines_.compute("body/normals"))
-        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_PARAMS, params_[frame_])
         .read(BODY_BIND_POSITIONS, positions_)
         .read(BODY_BIND_INCIDENT_START, incidentStart_)
         .read(BODY_BIND_INCIDENT, incident_)
@@ -544,14 +563,14 @@ void DeformableBodies::addNormals(graph::RenderGraph& graph)
 void DeformableBodies::addStaticContacts(graph::RenderGraph& graph)
 {
     graph.addCompute(pipelines_.compute("body/collide"))
-        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_PARAMS, params_[frame_])
         .readWrite(BODY_BIND_POSITIONS, positions_)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
         .write(BODY_BIND_FLAGS, flags_)
         .dispatchThreads(particles_);
     if (obstacleTriangles_ > 0) {
         graph.addCompute(pipelines_.compute("body/obstacles"))
-            .read(BODY_BIND_PARAMS, params_)
+            .read(BODY_BIND_PARAMS, params_[frame_])
             .readWrite(BODY_BIND_POSITIONS, positions_)
             .readWrite(BODY_BIND_VELOCITIES, velocities_)
             .readWrite(BODY_BIND_FLAGS, flags_)
@@ -566,7 +585,7 @@ void DeformableBodies::addStaticContacts(graph::RenderGraph& graph)
 void DeformableBodies::addVolumeSums(graph::RenderGraph& graph, uint32_t stage)
 {
     graph.addCompute(pipelines_.compute("body/volume_terms"))
-        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_PARAMS, params_[frame_])
         .read(BODY_BIND_POSITIONS, positions_)
         .read(BODY_BIND_VELOCITIES, velocities_)
         .read(BODY_BIND_REST, rest_)
@@ -574,7 +593,7 @@ void DeformableBodies::addVolumeSums(graph::RenderGraph& graph, uint32_t stage)
         .read(BODY_BIND_NORMALS, normals_)
         .read(BODY_BIND_DISPLACEMENT, displacement_)
         .read(BODY_BIND_JOINTS, joints_)
-        .read(BODY_BIND_BODY_VOLUME, bodyVolume_)
+        .read(BODY_BIND_BODY_VOLUME, bodyVolume_[frame_])
         .write(BODY_BIND_OUT, volumeTerms_)
         .push(shared::BodyPush{stage, 0, 0, 0})
         .dispatchThreads(particles_);
@@ -587,7 +606,7 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
     addVolumeSums(graph, 0); // correction terms
     const auto weightsPass = [&](uint32_t stage) {
         graph.addCompute(pipelines_.compute("body/volume_weights"))
-            .read(BODY_BIND_PARAMS, params_)
+            .read(BODY_BIND_PARAMS, params_[frame_])
             .read(BODY_BIND_REST, rest_)
             .read(BODY_BIND_BODY_RANGE, bodyRange_)
             .read(BODY_BIND_NORMALS, normals_)
@@ -598,7 +617,7 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
             .readWrite(BODY_BIND_WEIGHTS, weights_)
             .read(BODY_BIND_POSITIONS, positions_)
             .read(BODY_BIND_JOINTS, joints_)
-            .read(BODY_BIND_BODY_VOLUME, bodyVolume_)
+            .read(BODY_BIND_BODY_VOLUME, bodyVolume_[frame_])
             .push(shared::BodyPush{stage, 0, 0, 0})
             .dispatchThreads(particles_);
     };
@@ -609,7 +628,7 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
         const gpu::Buffer& in = k % 2 == 0 ? weights_ : weightsB_;
         const gpu::Buffer& out = k % 2 == 0 ? weightsB_ : weights_;
         graph.addCompute(pipelines_.compute("body/weights_smooth"))
-            .read(BODY_BIND_PARAMS, params_)
+            .read(BODY_BIND_PARAMS, params_[frame_])
             .read(BODY_BIND_SCAN, in)
             .read(BODY_BIND_ADJ_START, adjStart_)
             .read(BODY_BIND_ADJ, adj_)
@@ -620,7 +639,7 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
     weightsPass(1);
     scan_->inclusive(graph, weightTerms_, bodyHeads_, weightScanned_, particles_, 1);
     graph.addCompute(pipelines_.compute("body/volume_apply"))
-        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_PARAMS, params_[frame_])
         .readWrite(BODY_BIND_POSITIONS, positions_)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
         .read(BODY_BIND_REST, rest_)
@@ -631,7 +650,7 @@ void DeformableBodies::addVolume(graph::RenderGraph& graph)
         .read(BODY_BIND_SCAN, volumeScanned_)
         .read(BODY_BIND_SCAN_B, weightScanned_)
         .read(BODY_BIND_WEIGHTS, weights_)
-        .read(BODY_BIND_BODY_VOLUME, bodyVolume_)
+        .read(BODY_BIND_BODY_VOLUME, bodyVolume_[frame_])
         .dispatchThreads(particles_);
 }
 
@@ -640,7 +659,7 @@ void DeformableBodies::addMeasure(graph::RenderGraph& graph)
     addNormals(graph);
     addVolumeSums(graph, 1); // measurement
     graph.addCompute(pipelines_.compute("body/volume_measure"))
-        .read(BODY_BIND_PARAMS, params_)
+        .read(BODY_BIND_PARAMS, params_[frame_])
         .read(BODY_BIND_BODY_RANGE, bodyRange_)
         .read(BODY_BIND_BODY_DATA, bodyData_)
         .read(BODY_BIND_SCAN, volumeScanned_)

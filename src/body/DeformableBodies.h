@@ -14,6 +14,7 @@
 //   (measure) -> per-body scan -> body/volume_measure (volume and rigid error per body).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -60,6 +61,12 @@ public:
 
     // From the next step on; omega is fixed at construction (changing it needs new bodies).
     void setSettings(const BodySettings& settings);
+    // Runs with steps in flight: the host-written parameters (the plate's height, the settings)
+    // have one copy per frame; setFrame(f) selects copy f for the next setSettings and addStep,
+    // brought up to date with the settings if they changed since. The caller waits for the step
+    // that last used frame f first.
+    static constexpr uint32_t kFrames = 2;
+    void setFrame(uint32_t frame);
     const BodySettings& settings() const { return settings_; }
     void addStep(graph::RenderGraph& graph);
     // Per body vec4 (volume error (V - V0)/V0, V m^3, rigid-consistency error: mean |g - x| over
@@ -134,7 +141,7 @@ private:
     gpu::Buffer centroids_, dampRigid_;               // damping: region centroids, per-region rigid velocity terms
     gpu::Buffer weights_, weightsB_, adjStart_, adj_; // volume weights and their smoothing over the 1-rings
     gpu::Buffer joints_;                              // interior joints (partner, rest length, stiffness)
-    gpu::Buffer bodyVolume_;                          // per body: volume mode, alpha, beta (host-written)
+    std::array<gpu::Buffer, kFrames> bodyVolume_;     // per body: volume mode, alpha, beta (host-written, per frame)
     std::vector<glm::vec3> bodyOverrides_;            // per body: its own mode, alpha, beta (negative: none)
     bool anyVolume_ = true, anyLocal_ = false;
     // Static obstacles: triangles (3 vec4), a grid of triangle lists, and draw buffers.
@@ -143,7 +150,10 @@ private:
     glm::uvec4 obstacleDims_{0u};
     gpu::Buffer obstacleCorners_, obstacleCells_, obstacleEntries_, obstaclePositions_, obstacleNormals_, obstacleIndices_;
     void buildObstacles(graph::RenderGraph& graph, const std::vector<geometry::TriangleMesh>& obstacles);
-    gpu::Buffer params_;
+    std::array<gpu::Buffer, kFrames> params_; // BodyParams, one per frame in flight
+    uint32_t frame_ = 0;
+    std::array<bool, kFrames> stale_{}; // the frame's copies predate the settings
+    void writeFrame();                  // the settings into the current frame's copies
     gpu::Buffer positions_, velocities_, previous_, rest_, bodyRange_, bodyData_, origins_;
     gpu::Buffer regionInfo_, regionCentre_, regionStart_, intervals_, pathHeads_, bodyHeads_;
     gpu::Buffer memberStart_, members_; // naive summation only
