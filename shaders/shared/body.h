@@ -35,7 +35,6 @@
 #define BODY_BIND_ORIGINS 24 // vec4 per body: origin of the local frame this step (m)
 #define BODY_BIND_CONTACT_ENTRIES 25    // uint: triangle indices per cell of the contact grid (body/triangle_bins)
 #define BODY_BIND_CELL_START 26         // uint per cell + 1: first entry of the contact grid's cell
-#define BODY_BIND_OUT_VELOCITIES 27     // contacts: velocities written (positions go to BODY_BIND_OUT)
 #define BODY_BIND_CENTROIDS 28          // vec4 per region: centroid t (local frame) of the last shape matching
 #define BODY_BIND_WEIGHTS 29            // vec4 per particle: x volume weight w (7.14), smoothed
 #define BODY_BIND_ADJ_START 30          // uint per particle + 1: first 1-ring neighbour

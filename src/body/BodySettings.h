@@ -30,9 +30,9 @@ struct BodySettings {
     float glassHeight = 0.0f;                    // m, rim height above the floor; above it the wall does not act
     bool naiveSummation = false;                 // regions sum their members directly (benchmarks and tests; fixed at construction)
     bool bodyContacts = true;                    // contacts between bodies (with more than one body; fixed at construction)
-    // The user-facing rows, omega to glassHeight and contactIterations (the scene's "Deformable" section nests them; the
-    // defaults above are the only ones). volumeMode is that section's "volume" choice; the time
-    // step, gravity, walls and contact distance come from the scene.
+    // The user-facing rows, omega to glassHeight (the scene's "Deformable" section nests them;
+    // the defaults above are the only ones). volumeMode is that section's "volume" choice; the
+    // time step, gravity, walls and contact distance come from the scene.
     static const SettingsTable& table();
 };
 

@@ -5,13 +5,14 @@
 //   scan along paths -> body/sm_regions (gather, extra point, det fix, warm-started polar) ->
 //   segmented scan of the transforms -> body/sm_goals (goal average, v += s (g - x)/dt, x) ->
 //   [damping: body/damp_terms -> scan -> body/damp_regions -> scan -> body/damp_apply] ->
-//   body/collide (walls, plate, glass) -> [body/obstacles (static meshes)] -> [grid build,
-//   body/contacts (point against triangle, between bodies), body/contacts_apply] ->
-//   body/normals -> body/volume_terms ->
-//   per-body scan -> body/volume_weights (need), [body/weights_smooth x N] ->
-//   body/volume_weights (zero collided) -> per-body scan -> body/volume_apply (positions,
-//   velocities) -> body/collide, [body/obstacles] -> body/normals -> body/volume_terms
-//   (measure) -> per-body scan -> body/volume_measure (volume and rigid error per body).
+//   body/collide (walls, plate, glass) -> [body/obstacles (static meshes)] -> [contacts between
+//   bodies: body/triangle_bins (count) -> scan -> body/triangle_bins (scatter) -> body/contacts
+//   (point against triangle) -> (body/contacts_resolve -> body/contacts_apply) x iterations] ->
+//   rounds of: body/normals -> body/volume_terms -> per-body scan -> body/volume_weights (need),
+//   [body/weights_smooth x N] -> body/volume_weights (zero collided) -> per-body scan ->
+//   body/volume_apply (positions, velocities) -> body/collide, [body/obstacles], [one more
+//   contacts_resolve -> contacts_apply] -> then body/normals -> body/volume_terms (measure) ->
+//   per-body scan -> body/volume_measure (volume and rigid error per body).
 #pragma once
 
 #include <array>
