@@ -2,16 +2,18 @@
 // Contacts between bodies, point against triangle (digest-002 §2.4, "closed triangle meshes";
 // §2.7.13 step 3, done on the GPU here): each vertex a is tested against the triangles of the
 // other bodies near its move in this step, and keeps the contact radius r in front of them.
-// Two tests per triangle T, the deeper contact wins:
+// Three tests per triangle T (the kept one is chosen below, in main):
 // - crossing (continuous): a was in front of T's plane at the step's start (start positions of
 //   both) and is behind it now, and where its move crosses the plane (both moves interpolated
 //   linearly, the thesis solves Provot's cubic instead) it is within r of T: a goes back r in
 //   front of T's plane, wherever it is now. A vertex faster than r per step (or a coarse face
 //   between the other body's vertices) cannot pass T;
 // - proximity: a is in front of T and closer than r to it: it goes out along the direction
-//   from its nearest point on T (T's normal over its interior).
-// A vertex already behind T at the start is not pulled through it (it is in front of the other
-// side of a thin body, or inside a body; shape matching and the volume bring such a body back).
+//   from its nearest point on T (T's normal over its interior);
+// - overlap: a was behind T's plane at the start already, is less than r behind it now and
+//   inside T's prism (an overlap an earlier step left): it goes back out through T. Deeper
+//   behind, it is not pulled through T (it is in front of the other side of a thin body, or deep
+//   inside a body; shape matching and the volume bring such a body back).
 //
 // The response (body/contacts_resolve, iterated with body/contacts_apply) keeps each contact's
 // triangle, weights and normal for the step. This pass writes each vertex's contact
