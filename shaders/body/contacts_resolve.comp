@@ -24,10 +24,12 @@ FLOE_IN_UVEC4(BODY_BIND_TRIANGLES, triangles);
 FLOE_RW_VEC4(BODY_BIND_CONTACTS, contacts);
 layout(std430, binding = BODY_BIND_CONTACT_SUMS) buffer Sums { int sums[]; };
 
-// The fixed-point value of x, clamped to what the sums hold.
+// The fixed-point value of x, clamped to what the sums hold; 0 for NaN (a diverged neighbour's
+// NaN would otherwise convert to an arbitrary integer and move a sound vertex; the diverged
+// body's own volume reports the run as diverged).
 int fixedPoint(float x)
 {
-    return int(round(clamp(x, -BODY_CONTACT_LIMIT, BODY_CONTACT_LIMIT) * BODY_CONTACT_SCALE));
+    return isnan(x) ? 0 : int(round(clamp(x, -BODY_CONTACT_LIMIT, BODY_CONTACT_LIMIT) * BODY_CONTACT_SCALE));
 }
 
 // Adds a correction of vertex k: position dx, velocity dv (the count slot is body/contacts').
