@@ -75,6 +75,13 @@
 #define FRACTURE_BIND_FRAGMENT_ROWS 62 // 3 vec4 per fragment: centre of mass m, mass kg; velocity m/s, label (bits); body (bounce)
 #define FRACTURE_BIND_CONTACT_CANDIDATES                                                                                           \
     63 // uint per node x (FRACTURE_CONTACT_CANDIDATES + 1): its count, then nodes near it (fracture/contacts)
+#define FRACTURE_BIND_FACE_NEIGHBOURS 64  // uvec4 per tet: the tet across face c (opposite corner c) at rest, or FRACTURE_NONE
+#define FRACTURE_BIND_FACE_COUNTS 65      // uint per face-grid cell + 1: boundary faces in the cell (fracture/face_bins)
+#define FRACTURE_BIND_FACE_START 66       // uint per face-grid cell + 1: its first entry
+#define FRACTURE_BIND_FACE_ENTRIES 67     // uint: faces (4 tet + corner) per cell
+#define FRACTURE_BIND_FACE_STATE 68       // uvec4: x face-grid entries left out (over the capacity), since the start
+#define FRACTURE_BIND_FACE_CONTACTS 69    // 2 vec4 per node: its contact with a face (normal, kind; face, weights)
+#define FRACTURE_BIND_FACE_SUMS 70        // int x 8 per node: fixed-point moves of p (xyz), contacts, moves of x (xyz), 0
 #define FRACTURE_BIND_TET_DAMAGE 16       // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
 #define FRACTURE_BIND_PIECE_NODE_START 17 // uint per piece + 1: first entry of its nodes (Constraint)
 #define FRACTURE_BIND_PIECE_NODES 34      // uint: node indices grouped by piece (Constraint)
@@ -87,6 +94,11 @@
 #define FRACTURE_NODE_WALL_HIGH 8u // << 2 a: the wall at domainMax[a]
 #define FRACTURE_NODE_WALLS 0xFCu  // all six
 #define FRACTURE_NONE 0xFFFFFFFFu
+
+// The face contacts' fixed-point sums (fracture/face_contacts, face_resolve, face_apply): 2^20 per
+// metre, at most FRACTURE_FACE_LIMIT m per contact.
+#define FRACTURE_FACE_SCALE 1048576.0
+#define FRACTURE_FACE_LIMIT 32.0
 
 // Fracture methods (FractureParams.control.x, digest-004 §3).
 #define FRACTURE_METHOD_NONE 0u

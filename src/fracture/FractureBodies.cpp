@@ -325,6 +325,51 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
             uint32_t(std::clamp<uint64_t>(texels / std::max<uint64_t>(capacity_, 1), 1, FRACTURE_CONTACT_CANDIDATES + 1));
         contactCandidates_ = sized("fracture contact candidates", capacity_, 4 * contactStride_, kUint);
     }
+    // Face contacts (Fracture.faceContacts, fixed when the bodies are built): each tet's neighbour
+    // across each face at rest (face c opposite corner c, as fracture/face_common.glsl numbers
+    // them), found by the faces' sorted node triples.
+    if (settings.contacts && settings.faceContacts) {
+        const sim::GridSpec& spec = grid_->spec();
+        const uint64_t texels = context.limits().maxTexelBufferElements;
+        static const int kFaceCorners[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+        std::map<std::array<uint32_t, 3>, uint32_t> open; // a face seen once: 4 tet + corner
+        std::vector<glm::uvec4> across(std::max<size_t>(tets_, 1), glm::uvec4(FRACTURE_NONE));
+        for (uint32_t t = 0; t < tets_; ++t)
+            for (uint32_t c = 0; c < 4; ++c) {
+                std::array<uint32_t, 3> key{tets[t][kFaceCorners[c][0]], tets[t][kFaceCorners[c][1]], tets[t][kFaceCorners[c][2]]};
+                std::sort(key.begin(), key.end());
+                const auto [it, inserted] = open.emplace(key, 4 * t + c);
+                if (inserted) continue;
+                across[t][c] = it->second / 4;
+                across[it->second / 4][it->second % 4] = t;
+                open.erase(it);
+            }
+        faceNeighbours_ = uploaded(context, graph, "fracture face neighbours", across, kUvec4);
+        // Room for every face in every cell its tet's rest box touches (twice over, for moving
+        // and stretched tets), as if all of them were on a boundary; fracture/face_bins counts
+        // what does not fit.
+        uint64_t entries = 0;
+        for (const glm::uvec4& t : tets) {
+            glm::vec3 lo(1e30f), hi(-1e30f);
+            for (int k = 0; k < 4; ++k) {
+                const glm::vec3 x(positions[t[k]]);
+                lo = glm::min(lo, x);
+                hi = glm::max(hi, x);
+            }
+            const glm::vec3 n = glm::min(glm::floor((hi - lo) / spec.cellSize) + 2.0f, glm::vec3(spec.dims));
+            entries += 4 * 2 * uint64_t(n.x) * uint64_t(n.y) * uint64_t(n.z);
+        }
+        faceCapacity_ = uint32_t(std::clamp<uint64_t>(entries, 1, texels - 1));
+        faceCells_ = uint32_t(spec.cells());
+        faceCounts_ = sized("fracture face grid counts", faceCells_ + 1, 4, kUint);
+        faceStart_ = sized("fracture face grid cell starts", faceCells_ + 1, 4, kUint);
+        faceEntries_ = sized("fracture face grid entries", faceCapacity_, 4, kUint);
+        faceState_ = sized("fracture face grid state", 4, 4, kUint);
+        faceContacts_ = sized("fracture face contacts", capacity_, 32, kVec4);
+        faceSums_ = sized("fracture face contact sums", capacity_, 32, kUint);
+        faceScan_.emplace(context, shaders, faceCells_ + 1);
+        graph.addFill("fracture face grid state clear", faceState_, 0);
+    }
 
     shared::FractureState initial{};
     initial.counts.x = nodes_;

@@ -131,6 +131,11 @@ public:
     // else only those are tested. Recorded by addStep(); alone, it acts on the buffers as they
     // are (tests).
     void addContacts(graph::RenderGraph& graph, bool detect);
+    // Face contacts between fragments (fracture/face_bins, face_contacts, face_resolve,
+    // face_apply): detection in a substep's first round, a Jacobi round in each.
+    void addFaceContacts(graph::RenderGraph& graph, bool detect);
+    // Face-grid entries left out for lack of room since the start (contacts missed). Submits and waits.
+    uint32_t faceGridOverflows(graph::RenderGraph& graph) const;
     // Each fragment's motion in the step recorded last (before its cuts), for bodies.csv:
     // fragmentMotionRows() rows of FragmentMotion, in no particular order, copied to `target`.
     void addFragmentMotionReadback(graph::RenderGraph& graph, const gpu::Buffer& target) const;
@@ -216,6 +221,11 @@ private:
     gpu::Buffer contactOut_, contactStart_, contactCandidates_, linkBuffer_, nodeLinkStart_, nodeLinks_, constraintInfo_,
         constraintState_, linkImpulse_, pieceBreaks_, pieceNodeStart_, pieceNodes_;
     uint32_t contactStride_ = 1; // entries per node of contactCandidates_ (the count, then candidates)
+    // Face contacts: each tet's rest neighbours across its faces, the face grid (the node grid's
+    // cells), each node's contact and fixed-point sums.
+    gpu::Buffer faceNeighbours_, faceCounts_, faceStart_, faceEntries_, faceState_, faceContacts_, faceSums_;
+    std::optional<sim::Scan> faceScan_;
+    uint32_t faceCapacity_ = 0, faceCells_ = 0;
     std::optional<sim::SpatialGrid> grid_;
     std::optional<sim::RadixSort> sort_;
     std::optional<sim::Scan> scan_;

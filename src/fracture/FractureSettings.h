@@ -40,6 +40,7 @@ struct FractureSettings {
     float weakeningFloor = 0.5f; // Constraint: neighbour weakening stops at this fraction of the threshold
     float wear = 0.0f;           // Constraint: share of a non-breaking impulse taken off the threshold (1: the thesis)
     bool contacts = true;        // contacts between bodies and fragments (node spheres on the grid)
+    bool faceContacts = false;   // with contacts: no node passes through another fragment's boundary face (off: its cost)
     float contactRadius = 0.4f;  // node sphere radius in mean edge lengths of its body
     bool evaluateEveryStep = false;
     uint32_t substeps = 20, iterations = 3; // iterations: walls and tets in turn (docs/fracture.md, *Energy*)

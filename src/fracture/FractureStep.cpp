@@ -89,6 +89,7 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
     // match it left a piece bent until the next substep, where the links took the bend for load).
     for (uint32_t k = 0; k < std::max(settings_.iterations, 1u); ++k) {
         addContacts(graph, k == 0);
+        addFaceContacts(graph, k == 0);
         addCollide(graph);
         for (const ColourRun& run : colourRuns_) {
             const bool fused = run.colours > 0;
@@ -246,6 +247,74 @@ void FractureBodies::addContacts(graph::RenderGraph& graph, bool detect)
         .dispatchThreads(nodes_);
     graph.addCopy("fracture/contact_positions", contactOut_, predicted_, uint64_t(nodes_) * 16);
     graph.addCopy("fracture/contact_starts", contactStart_, positions_, uint64_t(nodes_) * 16);
+}
+
+void FractureBodies::addFaceContacts(graph::RenderGraph& graph, bool detect)
+{
+    if (!faceScan_ || !settings_.contacts || !settings_.faceContacts || (report_.fragments < 2 && !allPasses_)) return;
+    if (detect) {
+        graph.beginGroup("fracture/face_bins");
+        graph.addFill("fracture/face_sums_clear", faceSums_, 0);
+        graph.addFill("fracture/face_grid_clear", faceCounts_, 0);
+        const auto bins = [&](uint32_t stage) {
+            graph.addCompute(pipelines_.compute("fracture/face_bins"))
+                .read(FRACTURE_BIND_PARAMS, params_)
+                .read(FRACTURE_BIND_TETS, tetBuffer_)
+                .read(FRACTURE_BIND_FACE_NEIGHBOURS, faceNeighbours_)
+                .read(FRACTURE_BIND_POSITIONS, positions_)
+                .read(FRACTURE_BIND_PREDICTED, predicted_)
+                .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
+                .read(FRACTURE_BIND_FACE_START, faceStart_)
+                .readWrite(FRACTURE_BIND_FACE_COUNTS, faceCounts_)
+                .readWrite(FRACTURE_BIND_FACE_ENTRIES, faceEntries_)
+                .readWrite(FRACTURE_BIND_FACE_STATE, faceState_)
+                .push(glm::uvec2(stage, faceCapacity_))
+                .dispatchThreads(4 * tets_);
+        };
+        bins(0);
+        faceScan_->exclusive(graph, faceCounts_, faceStart_, faceCells_ + 1);
+        bins(1);
+        graph.endGroup();
+        graph.addCompute(pipelines_.compute("fracture/face_contacts"))
+            .read(FRACTURE_BIND_PARAMS, params_)
+            .read(FRACTURE_BIND_TETS, tetBuffer_)
+            .read(FRACTURE_BIND_POSITIONS, positions_)
+            .read(FRACTURE_BIND_PREDICTED, predicted_)
+            .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
+            .read(FRACTURE_BIND_REST_NODES, restNodes_)
+            .read(FRACTURE_BIND_BODY_INFO, bodyInfo_)
+            .read(FRACTURE_BIND_LABELS, labels_)
+            .read(FRACTURE_BIND_FACE_START, faceStart_)
+            .read(FRACTURE_BIND_FACE_ENTRIES, faceEntries_)
+            .write(FRACTURE_BIND_FACE_CONTACTS, faceContacts_)
+            .readWrite(FRACTURE_BIND_FACE_SUMS, faceSums_)
+            .dispatchThreads(nodes_);
+    }
+    graph.addCompute(pipelines_.compute("fracture/face_resolve"))
+        .read(FRACTURE_BIND_PARAMS, params_)
+        .read(FRACTURE_BIND_TETS, tetBuffer_)
+        .read(FRACTURE_BIND_POSITIONS, positions_)
+        .read(FRACTURE_BIND_PREDICTED, predicted_)
+        .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
+        .read(FRACTURE_BIND_FACE_CONTACTS, faceContacts_)
+        .readWrite(FRACTURE_BIND_FACE_SUMS, faceSums_)
+        .dispatchThreads(nodes_);
+    graph.addCompute(pipelines_.compute("fracture/face_apply"))
+        .read(FRACTURE_BIND_PARAMS, params_)
+        .readWrite(FRACTURE_BIND_POSITIONS, positions_)
+        .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
+        .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
+        .readWrite(FRACTURE_BIND_FACE_SUMS, faceSums_)
+        .readWrite(FRACTURE_BIND_STATE, state_)
+        .dispatchThreads(nodes_);
+}
+
+uint32_t FractureBodies::faceGridOverflows(graph::RenderGraph& graph) const
+{
+    if (!faceScan_) return 0;
+    glm::uvec4 state(0);
+    sim::downloadNow(context_, graph, faceState_, &state, 16);
+    return state.x;
 }
 
 void FractureBodies::addPieceMatch(graph::RenderGraph& graph)
