@@ -35,6 +35,17 @@ BodySettings still()
     return s;
 }
 
+// No gravity, the scenes' 5 ms step, walls 3 m out on every side (the impact tests).
+BodySettings weightless()
+{
+    BodySettings s;
+    s.timeStep = 0.005f;
+    s.gravity = glm::vec3(0.0f);
+    s.domainMin = glm::vec3(-3.0f);
+    s.domainMax = glm::vec3(3.0f);
+    return s;
+}
+
 BodyInstance placed(geometry::TriangleMesh mesh, const glm::vec3& offset)
 {
     for (glm::vec3& p : mesh.vertices) p += offset;
@@ -600,11 +611,7 @@ TEST_F(BodyTest, ABodyRestsOnAStaticMesh)
 TEST_F(BodyTest, AFastBodyDoesNotTunnelThroughAThinWall)
 {
     for (const float speed : {10.0f, 30.0f}) {
-        BodySettings s;
-        s.timeStep = 0.005f;
-        s.gravity = glm::vec3(0.0f);
-        s.domainMin = glm::vec3(-3.0f, -3.0f, -3.0f);
-        s.domainMax = glm::vec3(3.0f, 3.0f, 3.0f);
+        const BodySettings s = weightless();
         geometry::TriangleMesh wall = body::makeBox({0.01f, 1.0f, 1.0f}, 4); // x from 0.495 to 0.505
         for (glm::vec3& p : wall.vertices) p.x += 0.5f;
         BodyInstance ball = placed(body::makeSphere(0.1f, 2), {0.0f, 0.0f, 0.0f});
@@ -660,11 +667,7 @@ float surfaceAlongX(const std::vector<glm::vec4>& x, const std::vector<glm::uvec
 TEST_F(BodyTest, AFastBodyDoesNotPassThroughACoarseThinBody)
 {
     for (const float speed : {10.0f, 30.0f}) {
-        BodySettings s;
-        s.timeStep = 0.005f;
-        s.gravity = glm::vec3(0.0f);
-        s.domainMin = glm::vec3(-3.0f, -3.0f, -3.0f);
-        s.domainMax = glm::vec3(3.0f, 3.0f, 3.0f);
+        const BodySettings s = weightless();
         geometry::TriangleMesh plate = body::makeBox({0.01f, 1.0f, 1.0f}, 4); // x from 0.495 to 0.505
         for (glm::vec3& p : plate.vertices) p.x += 0.5f;
         BodyInstance ball = placed(body::makeSphere(0.1f, 2), {0.0f, 0.0f, 0.0f});
@@ -720,11 +723,7 @@ TEST_F(BodyTest, AFastBodyDoesNotPassThroughACoarseThinBody)
 // at 10 m/s, no gravity.
 TEST_F(BodyTest, ContactsBetweenBodiesKeepMomentum)
 {
-    BodySettings s;
-    s.timeStep = 0.005f;
-    s.gravity = glm::vec3(0.0f);
-    s.domainMin = glm::vec3(-3.0f, -3.0f, -3.0f);
-    s.domainMax = glm::vec3(3.0f, 3.0f, 3.0f);
+    const BodySettings s = weightless();
     BodyInstance fine = placed(body::makeSphere(0.1f, 3), {-0.4f, 0.08f, 0.0f});
     fine.velocity = glm::vec3(10.0f, 0.0f, 0.0f);
     DeformableBodies bodies(context(), shaders(), graph(), {fine, placed(body::makeSphere(0.25f, 1), {0.0f, 0.0f, 0.0f})}, s);
