@@ -4,6 +4,7 @@
 // number, so the sum does not overshoot), the sums cleared for the next iteration (the count
 // stays for the step's later iterations), and the vertex flagged for the volume correction.
 #include "body/body_common.glsl"
+#include "common/fixed_point.glsl"
 
 FLOE_RW_VEC4(BODY_BIND_POSITIONS, positions);
 FLOE_RW_VEC4(BODY_BIND_VELOCITIES, velocities);
@@ -17,9 +18,8 @@ void main()
     const uint base = BODY_CONTACT_WIDTH * i;
     const int count = sums[base + 3u];
     if (count == 0) return;
-    const float share = 1.0 / BODY_CONTACT_SCALE;
-    const vec3 dx = vec3(sums[base], sums[base + 1u], sums[base + 2u]) * share;
-    const vec3 dv = vec3(sums[base + 4u], sums[base + 5u], sums[base + 6u]) * share;
+    const vec3 dx = fromFixedPoint(ivec3(sums[base], sums[base + 1u], sums[base + 2u]));
+    const vec3 dv = fromFixedPoint(ivec3(sums[base + 4u], sums[base + 5u], sums[base + 6u]));
     const vec4 x = FLOE_RW_LOAD_VEC4(positions, i);
     FLOE_STORE_VEC4(positions, i, vec4(x.xyz + dx, x.w));
     FLOE_STORE_VEC4(velocities, i, vec4(FLOE_RW_LOAD_VEC4(velocities, i).xyz + dv, 0.0));

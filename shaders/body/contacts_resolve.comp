@@ -17,20 +17,13 @@
 // digest-002 spreads the impulse by beta_k / sum beta^2 over T's vertices; the constraint's
 // gradient beta_k gives the least-norm split, and both close the gap.
 #include "body/body_common.glsl"
+#include "common/fixed_point.glsl"
 
 FLOE_IN_VEC4(BODY_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(BODY_BIND_VELOCITIES, velocities);
 FLOE_IN_UVEC4(BODY_BIND_TRIANGLES, triangles);
 FLOE_RW_VEC4(BODY_BIND_CONTACTS, contacts);
 layout(std430, binding = BODY_BIND_CONTACT_SUMS) buffer Sums { int sums[]; };
-
-// The fixed-point value of x, clamped to what the sums hold; 0 for NaN (a diverged neighbour's
-// NaN would otherwise convert to an arbitrary integer and move a sound vertex; the diverged
-// body's own volume reports the run as diverged).
-int fixedPoint(float x)
-{
-    return isnan(x) ? 0 : int(round(clamp(x, -BODY_CONTACT_LIMIT, BODY_CONTACT_LIMIT) * BODY_CONTACT_SCALE));
-}
 
 // Adds a correction of vertex k: position dx, velocity dv (the count slot is body/contacts').
 void addCorrection(uint k, vec3 dx, vec3 dv)

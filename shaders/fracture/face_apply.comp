@@ -4,6 +4,7 @@
 // with (d = p - x changes by their difference), the sums cleared for the next round (the count
 // stays for the substep), the node flagged as in contact (the step's stress is evaluated).
 #include "fracture/fracture_common.glsl"
+#include "common/fixed_point.glsl"
 
 FLOE_RW_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_RW_VEC4(FRACTURE_BIND_PREDICTED, predicted);
@@ -17,8 +18,8 @@ void main()
     if (n >= params.nodes) return;
     const uint base = 8u * n;
     if (sums[base + 3u] == 0) return;
-    const vec3 dp = vec3(sums[base], sums[base + 1u], sums[base + 2u]) / FRACTURE_FACE_SCALE;
-    const vec3 dx = vec3(sums[base + 4u], sums[base + 5u], sums[base + 6u]) / FRACTURE_FACE_SCALE;
+    const vec3 dp = fromFixedPoint(ivec3(sums[base], sums[base + 1u], sums[base + 2u]));
+    const vec3 dx = fromFixedPoint(ivec3(sums[base + 4u], sums[base + 5u], sums[base + 6u]));
     if (dp == vec3(0.0) && dx == vec3(0.0)) return;
     for (uint c = 0u; c < 8u; ++c)
         if (c != 3u) sums[base + c] = 0;

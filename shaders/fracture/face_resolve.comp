@@ -12,6 +12,7 @@
 // does the same for the spheres).
 #include "fracture/fracture_common.glsl"
 #include "fracture/face_common.glsl"
+#include "common/fixed_point.glsl"
 
 FLOE_IN_UVEC4(FRACTURE_BIND_TETS, tets);
 FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
@@ -19,12 +20,6 @@ FLOE_IN_VEC4(FRACTURE_BIND_PREDICTED, predicted);
 FLOE_IN_VEC4(FRACTURE_BIND_NODE_ORIGIN, origins);
 FLOE_IN_VEC4(FRACTURE_BIND_FACE_CONTACTS, contacts);
 layout(std430, binding = FRACTURE_BIND_FACE_SUMS) buffer Sums { int sums[]; };
-
-// The fixed-point value of x, clamped to what the sums hold; 0 for NaN.
-int fixedPoint(float x)
-{
-    return isnan(x) ? 0 : int(round(clamp(x, -FRACTURE_FACE_LIMIT, FRACTURE_FACE_LIMIT) * FRACTURE_FACE_SCALE));
-}
 
 void addMove(uint k, vec3 move, bool start)
 {

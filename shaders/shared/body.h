@@ -54,12 +54,9 @@
 #define BODY_BIND_CONTACT_STATE 39 // uvec4: x contact-grid entries left out (over the capacity), since the start
 
 // The contacts between bodies' per-particle sums (body/contacts, contacts_resolve, contacts_apply):
-// position correction xyz (m), the number of contacts, velocity correction xyz (m/s), unused; fixed point
-// of BODY_CONTACT_SCALE per unit (2^20: a micrometre, a micrometre per second). One contact adds
-// at most BODY_CONTACT_LIMIT m or m/s, so 63 of them fit the 32-bit sum.
+// position correction xyz (m), the number of contacts, velocity correction xyz (m/s), unused; in
+// fixed point (common/fixed_point.glsl).
 #define BODY_CONTACT_WIDTH 8u
-#define BODY_CONTACT_SCALE 1048576.0
-#define BODY_CONTACT_LIMIT 32.0
 
 // Volume modes (digest-002 §2.7.8-2.7.9).
 #define BODY_VOLUME_NONE 0

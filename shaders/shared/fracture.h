@@ -95,11 +95,6 @@
 #define FRACTURE_NODE_WALLS 0xFCu  // all six
 #define FRACTURE_NONE 0xFFFFFFFFu
 
-// The face contacts' fixed-point sums (fracture/face_contacts, face_resolve, face_apply): 2^20 per
-// metre, at most FRACTURE_FACE_LIMIT m per contact.
-#define FRACTURE_FACE_SCALE 1048576.0
-#define FRACTURE_FACE_LIMIT 32.0
-
 // Fracture methods (FractureParams.control.x, digest-004 §3).
 #define FRACTURE_METHOD_NONE 0u
 #define FRACTURE_METHOD_RADIUS 1u           // Mueller et al. 2001, plane through the node, tets within a radius
