@@ -137,6 +137,9 @@ private:
     std::optional<sim::Scan> contactScan_;
     gpu::Buffer contactCounts_, contactStart_, contactEntries_, contactMasks_, contactPlanes_, contactState_, contactSums_,
         contacts_;
+    // The triangle grid's buffers (body/BodyContacts.cpp, as the passes below).
+    void buildBodyContacts(const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const BodySettings& settings,
+                           const std::vector<glm::uvec4>& triangles, const std::vector<glm::vec4>& positions);
     void addBodyContacts(graph::RenderGraph& graph);                          // bins, detection, iterations
     void addBodyContactIterations(graph::RenderGraph& graph, int iterations); // resolve and apply
     gpu::Buffer centroids_, dampRigid_;               // damping: region centroids, per-region rigid velocity terms
