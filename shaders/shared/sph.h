@@ -59,6 +59,18 @@
 // particle; and the number found (the capacity + 1 when more were).
 #define SPH_BIND_NEIGHBOURS 23
 #define SPH_BIND_NEIGHBOUR_COUNTS 24
+// Moving boundary samples of solids coupled to the fluid (Akinci et al. 2012, two-way; see
+// coupling/FluidSolidCoupling): sorted by the fluid grid's bins each step, as the static samples.
+#define SPH_BIND_SOLIDS 25           // vec4 per sorted solid sample: xyz m, w Psi_b kg
+#define SPH_BIND_SOLID_START 26      // uint per bin + 1: first sorted solid sample of the bin
+#define SPH_BIND_SOLID_VELOCITIES 27 // vec4 per sorted solid sample: xyz m/s
+// float per particle, written by sph/density: S_i = sum_b Psi_b v_b . grad W_ib (kg/m^3/s) over
+// the solid samples, the density change their motion causes (static samples have v_b = 0).
+#define SPH_BIND_BOUNDARY_RATES 28
+// float per particle: c_i (m^5/(kg s)), the sum over the step's pressure
+// applications of dt p_i (1/rho_i^2 + 1/rho0^2): the particle's velocity change from every
+// boundary sample is -c_i G_b, so a solid sample takes the impulse m_i c_i Psi_b grad W_ib.
+#define SPH_BIND_WALL_COEFFICIENTS 29
 #define SPH_BIND_SOLVER_STATE 19 // vec4 per particle, kept from step to step: x DFSPH kappa dt^2, y DFSPH kappa_v dt
 // Predicates of the recorded solver iterations' conditional regions per solve (pressure, DFSPH
 // divergence): one uint per iteration, the most iterations any solver setting allows.

@@ -2,7 +2,8 @@
 // Density (digest-001 (5.3): the particle itself and boundary particles included; Akinci et
 // al. 2012: a boundary particle weighs Psi_b = rho0 V_b) and the equation-of-state pressure
 // (digest-001 (4.1), Tait, digest-003 (3.5a)); the boundary's terms of the step
-// (SPH_BIND_BOUNDARY_TERMS: G_b and the count of boundary neighbours), and the list of fluid
+// (SPH_BIND_BOUNDARY_TERMS: G_b and the count of boundary neighbours, static and solid samples;
+// SPH_BIND_BOUNDARY_RATES: the solid samples' density change), and the list of fluid
 // neighbours every later pass of the step walks (SPH_BIND_NEIGHBOURS): the one grid walk a step
 // makes for the fluid (PBF's corrections keep these neighbours, found at its predicted positions).
 //
@@ -28,6 +29,10 @@ FLOE_OUT_VEC4(SPH_BIND_FIELDS, fields);
 FLOE_OUT_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
 FLOE_OUT_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_OUT_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
+FLOE_IN_VEC4(SPH_BIND_SOLIDS, solids);
+FLOE_IN_UINT(SPH_BIND_SOLID_START, solidStart);
+FLOE_IN_VEC4(SPH_BIND_SOLID_VELOCITIES, solidVelocities);
+FLOE_OUT_FLOAT(SPH_BIND_BOUNDARY_RATES, boundaryRates);
 
 void main()
 {
@@ -114,6 +119,27 @@ void main()
             }
         }
         BOUNDARY_NEAR_END
+    }
+    // Solid samples weigh as static ones (Akinci et al. 2012 eq. (5)-(6)), and their motion
+    // changes the density: S_i = sum_b Psi_b v_b . grad W_ib, which the solvers' source terms
+    // subtract from v_i . G_b (their eq. (9)-(10) for a moving boundary).
+    float solidRate = 0.0;
+    if (SOLIDS != 0u) {
+        SOLID_NEAR_BEGIN(xi, begin, end)
+        for (uint b = begin; b < end; ++b) {
+            const vec4 xb = FLOE_LOAD_VEC4(solids, b);
+            const vec3 xib = xi - xb.xyz;
+            const float r = length(xib);
+            if (r < sphSupport()) {
+                rho += xb.w * sphW(r);
+                const vec3 g = xb.w * sphGradW(xib, r);
+                gradBoundary += g;
+                solidRate += dot(FLOE_LOAD_VEC4(solidVelocities, b).xyz, g);
+                boundaryNeighbours += 1.0;
+            }
+        }
+        SOLID_NEAR_END
+        FLOE_STORE_FLOAT(boundaryRates, i, solidRate);
     }
     float diagonal = 0.0;
     if (DIAGONAL != 0u) {

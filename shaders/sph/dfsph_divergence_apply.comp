@@ -14,6 +14,7 @@ FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
 FLOE_IN_VEC4(SPH_BIND_FIELDS, fields);
 FLOE_RW_VEC4(SPH_BIND_VELOCITIES, velocities);
 FLOE_RW_VEC4(SPH_BIND_SOLVER_STATE, solverState);
+FLOE_OUT_FLOAT(SPH_BIND_WALL_COEFFICIENTS, wallCoefficients); // with SOLIDS: sph/integrate adds its part
 #include "sph/pressure_accel.glsl"
 
 void main()
@@ -30,4 +31,5 @@ void main()
     vec4 s = FLOE_RW_LOAD_VEC4(solverState, i);
     s.y = fi.y / (fi.x * fi.x) * dt;
     FLOE_STORE_VEC4(solverState, i, s);
+    if (SOLIDS != 0u) FLOE_STORE_FLOAT(wallCoefficients, i, dt * wallPressureCoefficient(fi.x, fi.y));
 }

@@ -16,6 +16,7 @@ FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
+FLOE_IN_FLOAT(SPH_BIND_BOUNDARY_RATES, boundaryRates);
 FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
 
@@ -36,6 +37,7 @@ void main()
     if (sphBoundaryCount() > 0u) {
         const vec4 walls = FLOE_LOAD_VEC4(boundaryTerms, i);
         rate += dot(vi, walls.xyz);
+        if (SOLIDS != 0u) rate -= FLOE_LOAD_FLOAT(boundaryRates, i); // moving solids: v_b . grad W_ib
         neighbourCount += uint(walls.w);
     }
     if (neighbourCount < dfsphMinNeighbours(DIMS)) rate = 0.0;

@@ -14,6 +14,7 @@ FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
+FLOE_IN_FLOAT(SPH_BIND_BOUNDARY_RATES, boundaryRates);
 FLOE_IN_VEC4(SPH_BIND_PREDICTED, predicted);
 FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
@@ -28,6 +29,7 @@ void main()
 #define FLUID_PAIR(j, gradient) divergence += dot(vi - FLOE_LOAD_VEC4(predicted, j).xyz, (gradient));
     FLUID_PAIRS(i, xi)
     if (sphBoundaryCount() > 0u) divergence += dot(vi, FLOE_LOAD_VEC4(boundaryTerms, i).xyz);
+    if (SOLIDS != 0u) divergence -= FLOE_LOAD_FLOAT(boundaryRates, i); // moving solids: v_b . grad W_ib
     const float dt = state.time.x;
     const float rho0 = sphRho0();
     vec4 f = FLOE_RW_LOAD_VEC4(fields, i); // density, -, D_i, -

@@ -26,6 +26,7 @@ FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_IN_VEC4(SPH_BIND_PREDICTED, predicted);
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
+FLOE_IN_FLOAT(SPH_BIND_BOUNDARY_RATES, boundaryRates);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
 
 void main()
@@ -56,6 +57,7 @@ void main()
     // the only reason left to walk the boundary here.
     const vec3 gradBoundary = sphBoundaryCount() > 0u ? FLOE_LOAD_VEC4(boundaryTerms, i).xyz : vec3(0.0);
     divergence += dot(vi, gradBoundary);
+    if (SOLIDS != 0u) divergence -= FLOE_LOAD_FLOAT(boundaryRates, i); // moving solids: v_b . grad W_ib
     float boundarySquares = 0.0;
     if (THESIS_DIAGONAL != 0u && sphBoundaryCount() > 0u) {
         BOUNDARY_NEAR_BEGIN(xi, begin, end)

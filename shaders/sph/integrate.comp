@@ -30,6 +30,9 @@ FLOE_OUT_VEC4(SPH_BIND_OUT4, metricsB);
 FLOE_OUT_VEC4(SPH_BIND_OUT5, solverStateOut);
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);            // EOS: viscous walls
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart); // EOS: viscous walls
+// With SOLIDS: c_i of the step (shared/sph.h); 1: DFSPH's divergence-free solve stored its part.
+layout(constant_id = 13) const uint ADD_WALL_COEFFICIENT = 0u;
+FLOE_RW_FLOAT(SPH_BIND_WALL_COEFFICIENTS, wallCoefficients);
 #include "sph/pressure_accel.glsl"
 #include "sph/viscosity.glsl"
 
@@ -113,6 +116,11 @@ void main()
         if (MODE == SPH_INTEGRATE_PRESSURE) v += dt * pressureAcceleration(i, p4.xyz, fi.x, fi.y);
     }
     if (DIMS == 2u) v.z = 0.0;
+    if (SOLIDS != 0u) {
+        const bool pressured = MODE == SPH_INTEGRATE_PRESSURE || MODE == SPH_INTEGRATE_EOS;
+        const float before = ADD_WALL_COEFFICIENT != 0u ? FLOE_RW_LOAD_FLOAT(wallCoefficients, i) : 0.0;
+        FLOE_STORE_FLOAT(wallCoefficients, i, before + (pressured ? dt * wallPressureCoefficient(fi.x, fi.y) : 0.0));
+    }
     vec3 x = p4.xyz;
     vec3 move = dt * v;
     if (MODE == SPH_INTEGRATE_PBF) {

@@ -17,14 +17,21 @@ layout(constant_id = 8) const uint MIRROR_BOUNDARY_PRESSURE = 1u;
 #define PRESSURE_ACCEL_FIELD(j) FLOE_LOAD_VEC4(fields, j)
 #endif
 
+// The walls' term is -wallPressureCoefficient * G_b: every boundary sample b contributes
+// -coefficient Psi_b grad W_ib, so a moving solid sample takes m_i dt coefficient Psi_b grad W_ib back
+// (SPH_BIND_WALL_COEFFICIENTS).
+float wallPressureCoefficient(float rhoi, float pi)
+{
+    const float rho0 = sphRho0();
+    const float pi_rho2 = pi / (rhoi * rhoi);
+    return MIRROR_BOUNDARY_PRESSURE != 0u ? pi_rho2 + pi / (rho0 * rho0) : pi_rho2;
+}
+
 // The walls' term alone.
 vec3 wallPressureAcceleration(uint i, float rhoi, float pi)
 {
     if (sphBoundaryCount() == 0u || pi == 0.0) return vec3(0.0);
-    const float rho0 = sphRho0();
-    const float pi_rho2 = pi / (rhoi * rhoi);
-    const float mirrored = MIRROR_BOUNDARY_PRESSURE != 0u ? pi_rho2 + pi / (rho0 * rho0) : pi_rho2;
-    return -mirrored * FLOE_LOAD_VEC4(boundaryTerms, i).xyz;
+    return -wallPressureCoefficient(rhoi, pi) * FLOE_LOAD_VEC4(boundaryTerms, i).xyz;
 }
 
 vec3 pressureAcceleration(uint i, vec3 xi, float rhoi, float pi)

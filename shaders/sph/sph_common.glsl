@@ -75,6 +75,13 @@ ivec3 sphCell(vec3 x)
 #define BOUNDARY_NEAR_BEGIN(x_, begin, end) NEAR_BINS_BEGIN(boundaryStart, x_, begin, end)
 #define BOUNDARY_NEAR_END NEAR_BINS_END
 
+// 1: solids are coupled to the fluid (sim::Simulation::attachSolids): their moving samples
+// (SPH_BIND_SOLIDS, SPH_BIND_SOLID_START, SPH_BIND_SOLID_VELOCITIES) are boundary samples too.
+layout(constant_id = 12) const uint SOLIDS = 0u;
+// The solid samples near x (SPH_BIND_SOLID_START bound as solidStart).
+#define SOLID_NEAR_BEGIN(x_, begin, end) NEAR_BINS_BEGIN(solidStart, x_, begin, end)
+#define SOLID_NEAR_END NEAR_BINS_END
+
 // The fluid neighbours sph/density listed this step (SPH_BIND_NEIGHBOURS), two ways to walk them.
 // Both need
 //   FLOE_IN_UVEC4(SPH_BIND_NEIGHBOURS, neighbours); FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);

@@ -6,6 +6,7 @@
 
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
+#include <glm/vector_relational.hpp>
 
 #include "shared/sph.h"
 #include "sim/sph/BoundarySampler.h"
@@ -422,6 +423,23 @@ FluidSampling sampleFluid(const Scene& scene)
             out.positions.emplace_back(p, mass);
         }
         addVelocities(out.velocities, std::span(out.positions).subspan(first), m.initialVelocity, m.initialAngularVelocity, flat);
+    }
+    // Fluid sampled where a deformable body stands is left out: the body takes that room (its
+    // coupling would otherwise throw those particles out in the first steps).
+    for (const DeformableBody& body : scene.deformableBodies) {
+        geometry::Bounds box;
+        for (const glm::vec3& v : body.mesh.vertices) box.add(v);
+        size_t kept = 0;
+        for (size_t i = 0; i < out.positions.size(); ++i) {
+            const glm::vec3 p(out.positions[i]);
+            const bool near = glm::all(glm::greaterThanEqual(p, box.lo)) && glm::all(glm::lessThanEqual(p, box.hi));
+            if (near && geometry::contains(body.mesh, p)) continue;
+            out.positions[kept] = out.positions[i];
+            out.velocities[kept] = out.velocities[i];
+            ++kept;
+        }
+        out.positions.resize(kept);
+        out.velocities.resize(kept);
     }
     return out;
 }

@@ -227,7 +227,8 @@ struct FluidSampling {
     std::vector<glm::vec4> positions, velocities;
 };
 FluidSampling sampleFluid(const Scene& scene);
-uint64_t countFluidParticles(const Scene& scene); // without sampling
+uint64_t
+countFluidParticles(const Scene& scene); // without sampling; with bodies, at most (sampleFluid leaves out what lies inside them)
 uint64_t blockParticleCount(const Scene& scene, const FluidBlock& block);
 // About maxPoints of the particles' positions, spread evenly, without sampling all of them.
 std::vector<glm::vec3> fluidProbePoints(const Scene& scene, size_t maxPoints);

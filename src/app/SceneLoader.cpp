@@ -398,10 +398,17 @@ void checkBodyPlacement(const Scene& scene, const std::string& where)
                                         where, i, bodies[i].shape, j, bodies[j].shape));
         }
     // Static meshes (RigidBodies): a body cut by one, or inside a closed one, is pushed out at any
-    // speed in the first step, or stays inside.
+    // speed in the first step, or stays inside. An inverted one (a container's walls) holds the
+    // bodies inside: turned, as the bodies see it, its inside is outside.
+    std::vector<geometry::TriangleMesh> walls;
+    for (const RigidBody& r : scene.rigidBodies) {
+        walls.push_back(r.mesh);
+        if (r.inverted)
+            for (glm::uvec3& t : walls.back().triangles) std::swap(t.y, t.z);
+    }
     for (size_t i = 0; i < bodies.size(); ++i)
         for (size_t r = 0; r < scene.rigidBodies.size(); ++r)
-            if (geometry::meshesIntersect(bodies[i].mesh, scene.rigidBodies[r].mesh))
+            if (geometry::meshesIntersect(bodies[i].mesh, walls[r]))
                 throw Error(fmt::format("{}: DeformableBodies[{}] ({}) and RigidBodies[{}] ({}) intersect; expected bodies apart "
                                         "from the static meshes at the start",
                                         where, i, bodies[i].shape, r, scene.rigidBodies[r].mesh.name));
@@ -501,10 +508,19 @@ void validateScene(const Scene& scene, const std::string& where)
         return;
     }
     if (!scene.deformableBodies.empty()) {
-        if (!scene.fluidBlocks.empty())
-            throw Error(fmt::format("{}: FluidBlocks and DeformableBodies in one scene: coupling fluid and deformable bodies is "
-                                    "not implemented yet; run them as separate scenes",
-                                    where));
+        if (!scene.fluidBlocks.empty() || !scene.fluidModels.empty()) {
+            // Coupled (coupling/FluidSolidCoupling): one fixed step for both, a solver whose
+            // iterations read the boundary only through G_b.
+            const sim::PressureSolver solver = scene.sph.pressureSolver();
+            if (solver == sim::PressureSolver::Pcisph || solver == sim::PressureSolver::Pbf)
+                throw Error(fmt::format("{}: Configuration.simulationMethod: {} with DeformableBodies; expected DFSPH, IISPH or an "
+                                        "equation of state (WCSPH), the solvers coupled with solids",
+                                        where, sim::pressureSolverTitle(solver)));
+            if (scene.sph.cflMethod != 0)
+                throw Error(fmt::format("{}: Configuration.cflMethod {} with DeformableBodies; expected 0: the fluid and the "
+                                        "bodies step together with one fixed timeStepSize",
+                                        where, scene.sph.cflMethod));
+        }
         const DeformableSettings& d = scene.deformable;
         if (d.plateSpeed > 0.0f && d.plateEnd >= d.plateStart)
             throw Error(

@@ -15,6 +15,7 @@ class PipelineCache {
 public:
     PipelineCache(Context& context, const ShaderLibrary& shaders) : context_(context), shaders_(shaders) {}
     const Pipeline& compute(const std::string& name, const std::vector<SpecConstant>& specialization = {});
+    const ShaderLibrary& shaders() const { return shaders_; }
 
 private:
     Context& context_;

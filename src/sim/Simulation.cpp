@@ -86,6 +86,14 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
                   context.caps().conditionalRendering ? VkBufferUsageFlags(VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT) : 0u});
     reducedA_ = deviceBuffer(context, "step metrics A", 16, kVec4);
     reducedB_ = deviceBuffer(context, "step metrics B", 16, kVec4);
+    // The solid passes' bindings, unused (SOLIDS 0) until attachSolids.
+    boundaryRates_ = deviceBuffer(context, "solid boundary rates (S_i)", 16, VK_FORMAT_R32_SFLOAT);
+    wallCoefficients_ = deviceBuffer(context, "wall pressure coefficients (c_i)", 16, VK_FORMAT_R32_SFLOAT);
+    solids_ = deviceBuffer(context, "solid samples (unused)", 16, kVec4);
+    solidVelocities_ = deviceBuffer(context, "solid sample velocities (unused)", 16, kVec4);
+    sortedSolids_ = deviceBuffer(context, "sorted solid samples (unused)", 16, kVec4);
+    sortedSolidVelocities_ = deviceBuffer(context, "sorted solid sample velocities (unused)", 16, kVec4);
+    solidImpulses_ = deviceBuffer(context, "solid impulses (unused)", 16, kVec4);
 
     // Walls: the container's planes and motion, the domain box.
     shared::WallParams walls{};
@@ -189,11 +197,43 @@ std::vector<gpu::SpecConstant> Simulation::spec() const
 {
     return {{0, settings_.muellerKernels() ? uint32_t(SPH_KERNEL_MUELLER) : uint32_t(SPH_KERNEL_CUBIC)},
             {1, world_.sim2D ? 2u : 3u},
-            {11, grid_.spec().xBins}};
+            {11, grid_.spec().xBins},
+            {12, solidCount_ > 0 ? 1u : 0u}};
+}
+
+void Simulation::attachSolids(uint32_t count)
+{
+    if (solidCount_ > 0) throw Error("Simulation::attachSolids: solids are attached already");
+    if (count == 0) return;
+    checkSolidSolver(settings_);
+    if (count > ParticleBuffers::maxParticles(context_))
+        throw Error(fmt::format("{} solid boundary samples do not fit on {} (at most {})", count, context_.deviceName(),
+                                ParticleBuffers::maxParticles(context_)));
+    solidCount_ = count;
+    const uint64_t n = particles_.count, s = count;
+    boundaryRates_ = deviceBuffer(context_, "solid boundary rates (S_i)", n * 4, VK_FORMAT_R32_SFLOAT);
+    wallCoefficients_ = deviceBuffer(context_, "wall pressure coefficients (c_i)", n * 4, VK_FORMAT_R32_SFLOAT);
+    solids_ = deviceBuffer(context_, "solid samples (position, Psi)", s * 16, kVec4);
+    solidVelocities_ = deviceBuffer(context_, "solid sample velocities", s * 16, kVec4);
+    sortedSolids_ = deviceBuffer(context_, "sorted solid samples", s * 16, kVec4);
+    sortedSolidVelocities_ = deviceBuffer(context_, "sorted solid sample velocities", s * 16, kVec4);
+    solidImpulses_ = deviceBuffer(context_, "solid sample impulses", s * 16, kVec4);
+    solidGrid_ = std::make_unique<SpatialGrid>(context_, pipelines_.shaders(), grid_.spec(), count, "solid sample");
+}
+
+void Simulation::checkSolidSolver(const SphSettings& settings) const
+{
+    const PressureSolver solver = settings.pressureSolver();
+    if (solver == PressureSolver::Pcisph || solver == PressureSolver::Pbf)
+        throw Error(fmt::format("the {} solver cannot be coupled with solids: its iterations walk the static boundary "
+                                "samples again; coupled scenes run with DFSPH, IISPH or an equation of state (WCSPH)",
+                                pressureSolverTitle(solver)));
+    if (settings.cflMethod) throw Error("coupled fluid and solids step with one fixed time step: set Configuration.cflMethod to 0");
 }
 
 void Simulation::setSettings(const SphSettings& settings)
 {
+    if (solidCount_ > 0) checkSolidSolver(settings);
     settings_ = settings;
     const uint32_t kernelSet = settings_.muellerKernels() ? SPH_KERNEL_MUELLER : SPH_KERNEL_CUBIC;
     pcisphFactor_ = pcisphFactor(kernelSet, world_.sim2D ? 2 : 3, 2.0f * world_.particleRadius);
@@ -282,6 +322,7 @@ void Simulation::addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared
         .read(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts_)
         .read(SPH_BIND_CELL_START, grid_.cellStart())
         .read(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
+        .read(SPH_BIND_BOUNDARY_RATES, boundaryRates_)
         .read(SPH_BIND_SOLVER_STATE, sortedSolverState_)
         .readWrite(SPH_BIND_FIELDS, fields_)
         .push(p)
@@ -298,6 +339,7 @@ void Simulation::addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared
         .read(SPH_BIND_FIELDS, fields_)
         .readWrite(SPH_BIND_VELOCITIES, sortedVelocities_)
         .readWrite(SPH_BIND_SOLVER_STATE, sortedSolverState_)
+        .write(SPH_BIND_WALL_COEFFICIENTS, wallCoefficients_)
         .push(p)
         .dispatchThreads(particles_.count);
     graph.endGroup();
@@ -314,7 +356,8 @@ void Simulation::addStep(graph::RenderGraph& graph)
     p.gridOrigin = glm::vec4(grid_.spec().origin, grid_.spec().cellSize);
     p.gridDims = glm::uvec4(grid_.spec().binDims(), n);
     p.material = glm::vec4(2.0f * world_.particleRadius, settings_.viscosity, settings_.stiffness, settings_.xsph);
-    p.flags = glm::uvec4(world_.sim2D ? 2 : 3, boundaryCount_, settings_.eosKind(), settings_.clampPressure ? 1 : 0);
+    // flags.y gates every boundary term: the static samples and the solids' together.
+    p.flags = glm::uvec4(world_.sim2D ? 2 : 3, boundaryCount_ + solidCount_, settings_.eosKind(), settings_.clampPressure ? 1 : 0);
     // The thesis's IISPH (digest-001 §2.7): no warm start, at least one iteration, signed error.
     p.iisph =
         glm::vec4(settings_.omega, limits.tolerance, solver == PressureSolver::Iisph && thesis ? 1.0f : float(limits.minIterations),
@@ -372,6 +415,21 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .push(p)
         .dispatchThreads(n);
 
+    if (solidCount_ > 0) {
+        // The solids' samples, sorted into the fluid grid's bins as the static samples are.
+        solidGrid_->addBuild(graph, solids_, solidCount_);
+        shared::SphParams sp = p;
+        sp.flags.y = solidCount_; // the solid passes' sample count
+        graph.addCompute(pipelines_.compute("sph/solid_reorder", kernel))
+            .read(SPH_BIND_IN0, solids_)
+            .read(SPH_BIND_IN1, solidVelocities_)
+            .read(SPH_BIND_IN2, solidGrid_->sortedIndex())
+            .write(SPH_BIND_OUT0, sortedSolids_)
+            .write(SPH_BIND_OUT1, sortedSolidVelocities_)
+            .push(sp)
+            .dispatchThreads(solidCount_);
+    }
+
     // The positions the neighbour lists are built at; PBF moves the particles after that, so its
     // passes keep a copy of them (the overflow fallback searches from there).
     const gpu::Buffer& anchors = solver == PressureSolver::Pbf ? anchors_ : sortedPositions_;
@@ -387,6 +445,10 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .write(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
         .write(SPH_BIND_NEIGHBOURS, neighbours_)
         .write(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts_)
+        .read(SPH_BIND_SOLIDS, sortedSolids_)
+        .read(SPH_BIND_SOLID_START, solidCount_ > 0 ? solidGrid_->cellStart() : boundaryStart_)
+        .read(SPH_BIND_SOLID_VELOCITIES, sortedSolidVelocities_)
+        .write(SPH_BIND_BOUNDARY_RATES, boundaryRates_)
         .readWrite(SPH_BIND_STATE, state_)
         .push(p)
         .dispatchThreads(n);
@@ -478,6 +540,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
             .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
             .read(SPH_BIND_PREDICTED, predicted_)
             .read(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
+            .read(SPH_BIND_BOUNDARY_RATES, boundaryRates_)
             .readWrite(SPH_BIND_FIELDS, fields_)
             .push(p)
             .dispatchThreads(n);
@@ -496,6 +559,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
             .read(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts_)
             .read(SPH_BIND_CELL_START, grid_.cellStart())
             .read(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
+            .read(SPH_BIND_BOUNDARY_RATES, boundaryRates_)
             .read(SPH_BIND_PREDICTED, predicted_)
             .read(SPH_BIND_SOLVER_STATE, sortedSolverState_)
             .readWrite(SPH_BIND_FIELDS, fields_)
@@ -556,7 +620,11 @@ void Simulation::addStep(graph::RenderGraph& graph)
                           : solver == PressureSolver::Pbf ? SPH_INTEGRATE_PBF
                           : solver == PressureSolver::Eos ? SPH_INTEGRATE_EOS
                                                           : SPH_INTEGRATE_PRESSURE;
-    graph.addCompute(pipelines_.compute("sph/integrate", with({{2, mode}, {8, solver == PressureSolver::Pcisph ? 0u : 1u}, xsph})))
+    const bool divergenceCoefficients = solver == PressureSolver::Dfsph && settings_.divergenceSolver;
+    graph
+        .addCompute(pipelines_.compute(
+            "sph/integrate",
+            with({{2, mode}, {8, solver == PressureSolver::Pcisph ? 0u : 1u}, xsph, {13, divergenceCoefficients ? 1u : 0u}})))
         .read(SPH_BIND_STATE, state_)
         .read(SPH_BIND_WALLS, walls_)
         .read(SPH_BIND_POSITIONS, sortedPositions_)
@@ -578,8 +646,23 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .write(SPH_BIND_OUT3, particles_.metricsA)
         .write(SPH_BIND_OUT4, particles_.metricsB)
         .write(SPH_BIND_OUT5, particles_.solverState)
+        .readWrite(SPH_BIND_WALL_COEFFICIENTS, wallCoefficients_)
         .push(p)
         .dispatchThreads(n);
+    if (solidCount_ > 0) {
+        // The fluid's pressure impulse on each solid sample (Akinci et al. 2012 eq. (10)-(11)):
+        // the reaction to what each fluid particle took from it, pair by pair.
+        shared::SphParams sp = p;
+        sp.flags.y = solidCount_; // the solid passes' sample count
+        graph.addCompute(pipelines_.compute("sph/solid_impulses", kernel))
+            .read(SPH_BIND_IN0, solids_)
+            .read(SPH_BIND_POSITIONS, sortedPositions_)
+            .read(SPH_BIND_CELL_START, grid_.cellStart())
+            .read(SPH_BIND_WALL_COEFFICIENTS, wallCoefficients_)
+            .write(SPH_BIND_OUT0, solidImpulses_)
+            .push(sp)
+            .dispatchThreads(solidCount_);
+    }
     if (n > SPH_ONE_GROUP_REDUCE) {
         reduce_.vec4(graph, particles_.metricsA, reducedA_, n, {ReduceOp::Sum, ReduceOp::Sum, ReduceOp::Max, ReduceOp::Sum});
         reduce_.vec4(graph, particles_.metricsB, reducedB_, n, {ReduceOp::Max, ReduceOp::Sum, ReduceOp::Sum, ReduceOp::Sum});

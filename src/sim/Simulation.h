@@ -65,12 +65,25 @@ public:
     const gpu::Buffer& boundaryTerms() const { return boundaryTerms_; }
     uint32_t boundaryCount() const { return boundaryCount_; }
     float boundaryScale() const { return boundaryScale_; } // gamma of the boundary weights
+    // Solids coupled to the fluid (Akinci et al. 2012, two-way): `count` moving boundary samples
+    // that the coupling (coupling/FluidSolidCoupling) writes into solidSamples() and
+    // solidVelocities() before each step. The step treats them as boundary samples (density,
+    // G_b, and their motion in the solvers' source terms) and writes into solidImpulses() the
+    // impulse each sample took from the fluid's pressure over the step (the reaction to the
+    // fluid's, so momentum is exchanged equally and oppositely). Called once; throws floe::Error
+    // for the solvers that walk the boundary again in their iterations (PCISPH, PBF).
+    void attachSolids(uint32_t count);
+    uint32_t solidCount() const { return solidCount_; }
+    const gpu::Buffer& solidSamples() const { return solids_; }             // vec4: xyz m, w Psi_b kg
+    const gpu::Buffer& solidVelocities() const { return solidVelocities_; } // vec4: xyz m/s
+    const gpu::Buffer& solidImpulses() const { return solidImpulses_; }     // vec4: xyz N s of the last step
     const WorldSettings& world() const { return world_; }
     uint32_t count() const { return particles_.count; }
     const GridSpec& grid() const { return grid_.spec(); }
 
 private:
     void buildBoundary(graph::RenderGraph& graph);
+    void checkSolidSolver(const SphSettings& settings) const; // throws floe::Error
     // The Jacobi iterations shared by IISPH and DFSPH's two solves (relaxed, or DFSPH's
     // increments), recorded up to the cap; the GPU zeroes the indirect arguments of the rest once
     // converged.
@@ -99,6 +112,12 @@ private:
     gpu::Buffer anchors_;                      // PBF: the sorted positions the grid was built with
     gpu::Buffer boundaryTerms_;                // per particle and step: G_b = sum_b Psi_b grad W_ib, boundary neighbours
     gpu::Buffer neighbours_, neighbourCounts_; // the fluid neighbour lists sph/density builds each step
+    // Coupled solids: their samples as written by the coupling, sorted by bin each step, and the
+    // impulses back; per particle S_i and c_i (shared/sph.h). Placeholders without solids.
+    uint32_t solidCount_ = 0;
+    gpu::Buffer solids_, solidVelocities_, sortedSolids_, sortedSolidVelocities_, solidImpulses_;
+    gpu::Buffer boundaryRates_, wallCoefficients_;
+    std::unique_ptr<SpatialGrid> solidGrid_;
     gpu::Buffer state_, arguments_, divergenceArguments_, walls_, planes_;
     // Predicates of the solver iterations' conditional regions (SPH_ITERATION_FLAGS per solve).
     gpu::Buffer iterationFlags_;

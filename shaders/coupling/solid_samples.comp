@@ -1,0 +1,39 @@
+#version 460
+// The solids' boundary samples at the vertices' current positions and velocities: each sample is
+// the barycentric combination of its triangle's corners (fixed at rest), moved its depth inside
+// along the combination of the corners' current normals, so it stays under the deformed surface.
+// Written into the fluid's solid samples before its step.
+#include "shared/coupling.h"
+#include "common/dispatch.glsl"
+#include "common/texel.glsl"
+
+layout(local_size_x = COUPLING_GROUP_SIZE) in;
+layout(push_constant) uniform Push { CouplingParams params; };
+FLOE_IN_VEC4(COUPLING_BIND_POSITIONS, positions);
+FLOE_IN_VEC4(COUPLING_BIND_VELOCITIES, velocities);
+FLOE_IN_VEC4(COUPLING_BIND_NORMALS, normals);
+FLOE_IN_UVEC4(COUPLING_BIND_SAMPLE_CORNERS, corners);
+FLOE_IN_VEC4(COUPLING_BIND_SAMPLE_WEIGHTS, weights);
+FLOE_OUT_VEC4(COUPLING_BIND_SAMPLES, samples);
+FLOE_OUT_VEC4(COUPLING_BIND_SAMPLE_VELOCITIES, sampleVelocities);
+
+void main()
+{
+    const uint s = floeGlobalIndex();
+    if (s >= params.counts.x) return;
+    const uvec4 c = FLOE_LOAD_UVEC4(corners, s);
+    const vec4 w = FLOE_LOAD_VEC4(weights, s);
+    vec3 x = vec3(0.0), v = vec3(0.0), n = vec3(0.0);
+    for (uint k = 0u; k < 3u; ++k) {
+        if (w[k] == 0.0) continue;
+        x += w[k] * FLOE_LOAD_VEC4(positions, c[k]).xyz;
+        v += w[k] * FLOE_LOAD_VEC4(velocities, c[k]).xyz;
+        const vec3 nk = FLOE_LOAD_VEC4(normals, c[k]).xyz;
+        const float lk = length(nk);
+        if (lk > 0.0) n += (w[k] / lk) * nk;
+    }
+    const float nn = length(n);
+    if (nn > 0.0) x -= (uintBitsToFloat(c.w) / nn) * n;
+    FLOE_STORE_VEC4(samples, s, vec4(x, w.w));
+    FLOE_STORE_VEC4(sampleVelocities, s, vec4(v, 0.0));
+}

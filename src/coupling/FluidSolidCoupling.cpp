@@ -1,0 +1,87 @@
+#include "coupling/FluidSolidCoupling.h"
+
+#include <algorithm>
+
+#include <glm/geometric.hpp>
+
+#include "body/DeformableBodies.h"
+#include "graph/RenderGraph.h"
+#include "shared/coupling.h"
+#include "shared/sph.h"
+#include "sim/ParticleBuffers.h"
+#include "sim/Simulation.h"
+
+namespace floe::coupling {
+namespace {
+
+constexpr VkFormat kVec4 = VK_FORMAT_R32G32B32A32_SFLOAT;
+constexpr VkFormat kUvec4 = VK_FORMAT_R32G32B32A32_UINT;
+constexpr VkFormat kUint = VK_FORMAT_R32_UINT;
+
+} // namespace
+
+FluidSolidCoupling::FluidSolidCoupling(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
+                                       sim::Simulation& fluid, const body::DeformableBodies& bodies)
+    : fluid_(fluid), bodies_(bodies), pipelines_(context, shaders), vertexCount_(bodies.particleCount())
+{
+    // One layer at the static boundary's spacing (Floe.boundarySpacing of the particle spacing).
+    const sim::WorldSettings& world = fluid.world();
+    const float h = 2.0f * world.particleRadius;
+    spacing_ = fluid.settings().boundarySpacing * h;
+    // The samples lie half a particle spacing inside the surface (r, the particle radius): the
+    // fluid's particles rest a spacing h from a boundary layer, so their volumes, r around each,
+    // then meet the surface itself, and a body displaces its own volume, not a shell of r more
+    // (which made a sphere of half the fluid's density float 20 % too high). Thin bodies keep
+    // their samples within a quarter of their thickness (half of V/A, the half-thickness of a plate).
+    std::vector<SolidSurface> surfaces;
+    for (uint32_t b = 0; b < bodies.bodyCount(); ++b) {
+        const body::BodyLayout& layout = bodies.layouts()[b];
+        double area = 0.0;
+        for (const glm::uvec3& t : layout.triangles)
+            area += 0.5 * glm::length(glm::cross(layout.rest[t.y] - layout.rest[t.x], layout.rest[t.z] - layout.rest[t.x]));
+        const float depth = std::min(world.particleRadius, float(area > 0.0 ? 0.5 * layout.restVolume / area : 0.0));
+        surfaces.push_back({layout.rest, layout.restNormal, layout.triangles, bodies.firstParticle()[b], depth});
+    }
+    SampleKernel kernel;
+    kernel.kernelSet = fluid.settings().muellerKernels() ? SPH_KERNEL_MUELLER : SPH_KERNEL_CUBIC;
+    kernel.dims = world.sim2D ? 2 : 3;
+    kernel.h = h;
+    kernel.restDensity = world.restDensity;
+    const SolidSamples samples = sampleSolids(surfaces, vertexCount_, spacing_, kernel);
+    sampleCount_ = static_cast<uint32_t>(samples.corners.size());
+    corners_ = sim::uploaded(context, graph, "solid sample corners", samples.corners, kUvec4);
+    weights_ = sim::uploaded(context, graph, "solid sample weights (barycentric, Psi)", samples.weights, kVec4);
+    vertexStart_ = sim::uploaded(context, graph, "solid vertex sample starts", samples.vertexStart, kUint);
+    vertexSamples_ = sim::uploaded(context, graph, "solid vertex samples (sample, weight)", samples.vertexSamples, kUvec4);
+    fluid.attachSolids(sampleCount_);
+}
+
+void FluidSolidCoupling::addSamples(graph::RenderGraph& graph)
+{
+    const shared::CouplingParams params{glm::uvec4(sampleCount_, vertexCount_, 0, 0)};
+    graph.addCompute(pipelines_.compute("coupling/solid_samples"))
+        .read(COUPLING_BIND_POSITIONS, bodies_.positions())
+        .read(COUPLING_BIND_VELOCITIES, bodies_.velocities())
+        .read(COUPLING_BIND_NORMALS, bodies_.normals())
+        .read(COUPLING_BIND_SAMPLE_CORNERS, corners_)
+        .read(COUPLING_BIND_SAMPLE_WEIGHTS, weights_)
+        .write(COUPLING_BIND_SAMPLES, fluid_.solidSamples())
+        .write(COUPLING_BIND_SAMPLE_VELOCITIES, fluid_.solidVelocities())
+        .push(params)
+        .dispatchThreads(sampleCount_);
+}
+
+void FluidSolidCoupling::addImpulses(graph::RenderGraph& graph)
+{
+    const shared::CouplingParams params{glm::uvec4(sampleCount_, vertexCount_, 0, 0)};
+    graph.addCompute(pipelines_.compute("coupling/solid_impulses_apply"))
+        .read(COUPLING_BIND_POSITIONS, bodies_.positions())
+        .readWrite(COUPLING_BIND_VELOCITIES, bodies_.velocities())
+        .read(COUPLING_BIND_IMPULSES, fluid_.solidImpulses())
+        .read(COUPLING_BIND_VERTEX_START, vertexStart_)
+        .read(COUPLING_BIND_VERTEX_SAMPLES, vertexSamples_)
+        .push(params)
+        .dispatchThreads(vertexCount_);
+}
+
+} // namespace floe::coupling

@@ -1,0 +1,54 @@
+// Two-way coupling of the SPH fluid with deformable bodies (Akinci et al. 2012, "Versatile
+// rigid-fluid coupling for incompressible SPH", applied to surface shape matching's vertices):
+// the bodies' surfaces are sampled once at rest (coupling::sampleSolids); each step, in one
+// command buffer with one time step,
+//   coupling/solid_samples (the samples on the deformed surfaces, with their velocities) ->
+//   the fluid's step (the samples are moving boundary samples: density, G_b, and their velocity
+//   in the solvers' source terms; sph/solid_impulses gathers the pressure impulse on each) ->
+//   coupling/solid_impulses_apply (the impulses into the vertices' velocities, with the samples'
+//   weights) -> the bodies' step (shape matching, volume, contacts).
+// The fluid sees each body as a wall that moves; the body feels the fluid's pressure as the exact
+// reaction to what the fluid took from it (equal and opposite, pair by pair).
+#pragma once
+
+#include <cstdint>
+
+#include "coupling/SolidSampler.h"
+#include "gpu/Buffer.h"
+#include "gpu/PipelineCache.h"
+
+namespace floe::graph {
+class RenderGraph;
+}
+namespace floe::sim {
+class Simulation;
+}
+namespace floe::body {
+class DeformableBodies;
+}
+
+namespace floe::coupling {
+
+class FluidSolidCoupling {
+public:
+    // Samples the bodies' surfaces at the fluid's boundary spacing and attaches them to the fluid
+    // (sim::Simulation::attachSolids). Throws floe::Error where the fluid cannot take solids.
+    FluidSolidCoupling(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, sim::Simulation& fluid,
+                       const body::DeformableBodies& bodies);
+
+    void addSamples(graph::RenderGraph& graph);  // before the fluid's step
+    void addImpulses(graph::RenderGraph& graph); // after the fluid's step, before the bodies'
+
+    uint32_t sampleCount() const { return sampleCount_; }
+    float spacing() const { return spacing_; } // m
+
+private:
+    sim::Simulation& fluid_;
+    const body::DeformableBodies& bodies_;
+    gpu::PipelineCache pipelines_;
+    uint32_t sampleCount_ = 0, vertexCount_ = 0;
+    float spacing_ = 0.0f;
+    gpu::Buffer corners_, weights_, vertexStart_, vertexSamples_;
+};
+
+} // namespace floe::coupling

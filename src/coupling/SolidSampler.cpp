@@ -1,0 +1,126 @@
+#include "coupling/SolidSampler.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+
+#include <fmt/format.h>
+#include <glm/geometric.hpp>
+
+#include "base/Error.h"
+#include "shared/sph.h"
+#include "sim/sph/BoundarySampler.h"
+
+namespace floe::coupling {
+namespace {
+
+// Segments of at most `spacing` along a length.
+uint32_t segments(float length, float spacing)
+{
+    return std::max(1u, static_cast<uint32_t>(std::ceil(length / spacing - 1e-4f)));
+}
+
+} // namespace
+
+SolidSamples sampleSolids(const std::vector<SolidSurface>& solids, uint32_t vertexCount, float spacing, const SampleKernel& kernel)
+{
+    if (!(spacing > 0.0f)) throw Error(fmt::format("solid sample spacing {} m: expected a positive spacing", spacing));
+    SolidSamples out;
+    std::vector<glm::vec3> positions; // of the samples, for Psi
+    const auto add = [&](const SolidSurface& solid, glm::uvec3 c, glm::vec3 w, const glm::vec3& x) {
+        const glm::uvec3 local = c - glm::uvec3(solid.firstVertex);
+        const glm::vec3 n = w.x * solid.normals[local.x] + w.y * solid.normals[local.y] + w.z * solid.normals[local.z];
+        const float length = glm::length(n);
+        out.corners.emplace_back(c, std::bit_cast<uint32_t>(solid.depth));
+        out.weights.emplace_back(w, 0.0f);
+        positions.push_back(length > 0.0f ? x - (solid.depth / length) * n : x);
+    };
+    std::vector<uint32_t> firstSample(solids.size() + 1, 0);
+    for (uint32_t s = 0; s < solids.size(); ++s) {
+        const SolidSurface& solid = solids[s];
+        const uint32_t base = solid.firstVertex;
+        const auto& x = solid.vertices;
+        for (const glm::uvec3& t : solid.triangles)
+            if (t.x >= x.size() || t.y >= x.size() || t.z >= x.size() || base + x.size() > vertexCount ||
+                solid.normals.size() != x.size())
+                throw Error(
+                    fmt::format("solid {}: a triangle names a vertex beyond its {} vertices (or normals missing)", s, x.size()));
+        firstSample[s] = static_cast<uint32_t>(out.corners.size());
+        // Every vertex.
+        for (uint32_t v = 0; v < x.size(); ++v) add(solid, glm::uvec3(base + v), {1, 0, 0}, x[v]);
+        // Every edge once, in a fixed order (sorted by its vertex pair).
+        std::map<std::pair<uint32_t, uint32_t>, bool> edges;
+        for (const glm::uvec3& t : solid.triangles)
+            for (int e = 0; e < 3; ++e) {
+                const uint32_t a = t[e], b = t[(e + 1) % 3];
+                edges[{std::min(a, b), std::max(a, b)}] = true;
+            }
+        for (const auto& [edge, unused] : edges) {
+            const auto [a, b] = edge;
+            const uint32_t n = segments(glm::length(x[b] - x[a]), spacing);
+            for (uint32_t k = 1; k < n; ++k) {
+                const float t = float(k) / float(n);
+                add(solid, {base + a, base + b, base + b}, {1.0f - t, t, 0.0f}, (1.0f - t) * x[a] + t * x[b]);
+            }
+        }
+        // Inside every triangle: the lattice of its longest edge's segments, corners and edges left out.
+        for (const glm::uvec3& t : solid.triangles) {
+            const glm::vec3 &a = x[t.x], &b = x[t.y], &c = x[t.z];
+            const float longest = std::max({glm::length(b - a), glm::length(c - b), glm::length(a - c)});
+            const uint32_t n = segments(longest, spacing);
+            for (uint32_t i = 1; i < n; ++i)
+                for (uint32_t j = 1; i + j < n; ++j) {
+                    const glm::vec3 w(float(i) / float(n), float(j) / float(n), float(n - i - j) / float(n));
+                    add(solid, {base + t.x, base + t.y, base + t.z}, w, w.x * a + w.y * b + w.z * c);
+                }
+        }
+    }
+    firstSample[solids.size()] = static_cast<uint32_t>(out.corners.size());
+
+    // Psi_b = gamma rho0 / sum_k W(x_b - x_k) over the solid's own samples (Akinci et al. 2012
+    // eq. (4)-(5)), found through a hash grid of cells of the kernel support.
+    out.gamma = sim::boundaryVolumeScale(kernel.kernelSet, kernel.dims, spacing / kernel.h, 1);
+    const float support = 2.0f * kernel.h;
+    for (uint32_t s = 0; s < solids.size(); ++s) {
+        std::unordered_map<uint64_t, std::vector<uint32_t>> cells;
+        const auto key = [&](const glm::ivec3& c) {
+            return (uint64_t(uint32_t(c.x) & 0x1FFFFF) << 42) | (uint64_t(uint32_t(c.y) & 0x1FFFFF) << 21) |
+                   uint64_t(uint32_t(c.z) & 0x1FFFFF);
+        };
+        const auto cellOf = [&](const glm::vec3& p) { return glm::ivec3(glm::floor(p / support)); };
+        for (uint32_t b = firstSample[s]; b < firstSample[s + 1]; ++b) cells[key(cellOf(positions[b]))].push_back(b);
+        for (uint32_t b = firstSample[s]; b < firstSample[s + 1]; ++b) {
+            const glm::ivec3 c = cellOf(positions[b]);
+            double sum = 0.0;
+            for (int dz = -1; dz <= 1; ++dz)
+                for (int dy = -1; dy <= 1; ++dy)
+                    for (int dx = -1; dx <= 1; ++dx) {
+                        const auto it = cells.find(key(c + glm::ivec3(dx, dy, dz)));
+                        if (it == cells.end()) continue;
+                        for (uint32_t k : it->second)
+                            sum +=
+                                shared::kernelW(kernel.kernelSet, glm::length(positions[b] - positions[k]), kernel.h, kernel.dims);
+                    }
+            out.weights[b].w = static_cast<float>(out.gamma * kernel.restDensity / sum);
+        }
+    }
+
+    // Each vertex's samples and weights (CSR), in sample order.
+    out.vertexStart.assign(vertexCount + 1, 0);
+    for (size_t b = 0; b < out.corners.size(); ++b)
+        for (int k = 0; k < 3; ++k)
+            if (out.weights[b][k] != 0.0f) ++out.vertexStart[out.corners[b][k] + 1];
+    for (uint32_t v = 0; v < vertexCount; ++v) out.vertexStart[v + 1] += out.vertexStart[v];
+    out.vertexSamples.resize(out.vertexStart[vertexCount]);
+    std::vector<uint32_t> next(out.vertexStart.begin(), out.vertexStart.end() - 1);
+    for (size_t b = 0; b < out.corners.size(); ++b)
+        for (int k = 0; k < 3; ++k)
+            if (out.weights[b][k] != 0.0f)
+                out.vertexSamples[next[out.corners[b][k]]++] =
+                    glm::uvec4(uint32_t(b), std::bit_cast<uint32_t>(out.weights[b][k]), 0, 0);
+    return out;
+}
+
+} // namespace floe::coupling
