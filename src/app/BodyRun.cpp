@@ -9,7 +9,9 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <limits>
 #include <map>
+#include <memory>
 
 #include <fmt/format.h>
 #include <glm/geometric.hpp>
@@ -19,9 +21,12 @@
 #include "app/Plots.h"
 #include "app/Progress.h"
 #include "app/RunOutput.h"
+#include "app/SceneSetup.h"
+#include "app/SceneView.h"
 #include "app/Stat.h"
 #include "base/Error.h"
 #include "body/DeformableBodies.h"
+#include "coupling/FluidSolidCoupling.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
 #include "gpu/RenderDoc.h"
@@ -37,6 +42,7 @@
 #include "shared/body.h"
 #include "shared/fluid.h"
 #include "sim/ParticleBuffers.h"
+#include "sim/Simulation.h"
 
 namespace floe {
 
@@ -151,8 +157,14 @@ io::MeshFrame bodyFrame(const body::DeformableBodies& bodies, graph::RenderGraph
 
 int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart, SetupProgress& setup)
 {
-    if (!o.solver.empty()) throw Error(fmt::format("--solver {}: the scene has deformable bodies, no fluid", o.solver));
+    const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
+    if (!o.solver.empty() && !withFluid)
+        throw Error(fmt::format("--solver {}: the scene has deformable bodies, no fluid", o.solver));
+    if (!o.solver.empty())
+        throw Error(fmt::format("--solver {}: set Configuration.simulationMethod in a scene with bodies", o.solver));
     if (o.saveEvery && o.saveState.empty()) throw Error("--save-every needs --save-state FILE");
+    if (withFluid && (!o.saveState.empty() || !o.loadState.empty()))
+        throw Error("--save-state and --load-state are not available yet for scenes of fluid and bodies together");
     const ExportPlan exports = exportPlan(o);
     const double dt = scene.config.timeStepSize;
     const int frameCount = o.frames.value_or(scene.floe.frames);
@@ -168,6 +180,18 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     body::BodySettings settings = bodySettings(scene);
     body::DeformableBodies bodies(context, shaders, graph, bodyInstances(scene), settings, bodyObstacles(scene));
     const glm::vec3 domainMax = settings.domainMax;
+    // With FluidBlocks: the fluid, two-way coupled (coupling/FluidSolidCoupling), stepped in the
+    // same command buffer: samples -> fluid step -> impulses -> bodies' step.
+    sim::WorldSettings world;
+    std::unique_ptr<sim::Simulation> fluid;
+    std::unique_ptr<coupling::FluidSolidCoupling> coupling;
+    if (withFluid) {
+        setup.stage("sampling the fluid and the bodies' surfaces");
+        world = makeWorld(scene, scene.config.stopAt);
+        const FluidSampling sampled = sampleFluid(scene);
+        fluid = std::make_unique<sim::Simulation>(context, shaders, graph, world, scene.sph, sampled.positions, sampled.velocities);
+        coupling = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *fluid, bodies);
+    }
     // --load-state: the run goes on from the saved step (bit-identical to an uninterrupted run).
     uint64_t first = 0;
     if (!o.loadState.empty()) {
@@ -190,10 +214,29 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     render::Renderer* renderer = pictures.renderer.get();
     render::ViewSettings view;
     if (rendering) view = bodySceneView(scene, settings, float(o.width) / float(o.height));
+    gpu::Buffer drawnBoundary, outlines;
+    if (rendering && fluid) {
+        // The fluid's view (its particles by speed), its walls outlined; the bodies as surfaces.
+        view = sceneView(scene, world, float(o.width) / float(o.height));
+        if (!world.drawnBoundary.empty()) {
+            const std::vector<glm::vec4> samples = drawnBoundarySamples(world);
+            drawnBoundary = gpu::Buffer(
+                context, {"drawn boundary", samples.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+            sim::uploadNow(context, graph, drawnBoundary, samples.data(), samples.size() * 16);
+        }
+        const std::vector<glm::vec4> points = outlinePoints(scene);
+        if (!points.empty()) {
+            outlines =
+                gpu::Buffer(context, {"outlines", points.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+            sim::uploadNow(context, graph, outlines, points.data(), points.size() * 16);
+            renderer->setOutlines(&outlines, static_cast<uint32_t>(points.size()));
+        }
+    }
     const render::MeshDraw meshArray[2] = {
         {&bodies.positions(), &bodies.normals(), &bodies.triangles(), bodies.triangleCount()},
         {&bodies.obstaclePositions(), &bodies.obstacleNormals(), &bodies.obstacleIndices(), bodies.obstacleTriangleCount()}};
-    const std::span<const render::MeshDraw> meshes(meshArray, bodies.obstacleTriangleCount() ? 2 : 1);
+    // With a fluid, the static meshes are its walls: outlined, not drawn as surfaces that hide it.
+    const std::span<const render::MeshDraw> meshes(meshArray, bodies.obstacleTriangleCount() && !fluid ? 2 : 1);
     // The glass, if any, drawn as sparse grey points on its wall (the renderer's boundary samples).
     gpu::Buffer glassPoints;
     uint32_t glassCount = 0;
@@ -207,8 +250,14 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     const gpu::Buffer* glass = glassCount ? &glassPoints : nullptr;
     // --render: the surfaces (fluid, the default), the vertices as spheres of the contact radius
     // (particles), or both; the vertices take the place of the glass's points.
-    const int mode = o.render.empty() ? RENDER_MODE_FLUID : render::parseRenderMode(o.render);
+    const int mode = fluid ? RENDER_MODE_FLUID : o.render.empty() ? RENDER_MODE_FLUID : render::parseRenderMode(o.render);
     if (mode < 0) throw Error(fmt::format("--render: '{}' is not particles, fluid or both", o.render));
+    if (fluid) {
+        view.mode = render::parseRenderMode(o.render.empty() ? "particles" : o.render);
+        if (view.mode < 0) throw Error(fmt::format("--render: '{}' is not particles, fluid or both", o.render));
+        glass = world.drawnBoundary.empty() ? nullptr : &drawnBoundary;
+        glassCount = static_cast<uint32_t>(world.drawnBoundary.size());
+    }
     if (mode != RENDER_MODE_FLUID) {
         glass = &bodies.positions();
         glassCount = bodies.particleCount();
@@ -216,10 +265,14 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     }
     const std::span<const render::MeshDraw> drawn =
         mode == RENDER_MODE_PARTICLES ? meshes.subspan(bodies.obstacleTriangleCount() ? 1 : meshes.size()) : meshes;
+    const sim::ParticleBuffers* fluidDrawn = fluid ? &fluid->particles() : nullptr;
 
     gpu::FrameResources frames(context, body::DeformableBodies::kFrames);
-    std::vector<gpu::Buffer> readbacks, motionReadbacks; // per frame: metrics, and bodies.csv's rows
+    std::vector<gpu::Buffer> readbacks, motionReadbacks, fluidReadbacks; // per frame: metrics, bodies.csv's rows, the fluid's
     for (uint32_t f = 0; f < frames.count(); ++f) {
+        if (fluid)
+            fluidReadbacks.emplace_back(context, gpu::BufferDesc{fmt::format("fluid metrics read-back {}", f),
+                                                                 sizeof(sim::StepReadback), gpu::MemoryKind::Readback});
         readbacks.emplace_back(context, gpu::BufferDesc{fmt::format("body metrics read-back {}", f),
                                                         uint64_t(bodies.bodyCount()) * 16, gpu::MemoryKind::Readback});
         motionReadbacks.emplace_back(context, gpu::BufferDesc{fmt::format("body motion read-back {}", f),
@@ -242,17 +295,20 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     std::vector<std::string> gpuColumns;
     std::unique_ptr<io::CsvWriter> csv;
     const std::vector<uint64_t> pictureSteps = pictureSchedule(steps, frameCount);
-    const std::string method = fmt::format("deformable bodies \u00b7 {} bodies", bodies.bodyCount());
+    const std::string method =
+        fluid ? fmt::format("{} \u00b7 {} particles \u00b7 {} deformable bodies",
+                            sim::pressureSolverTitle(scene.sph.pressureSolver()), fluid->count(), bodies.bodyCount())
+              : fmt::format("deformable bodies \u00b7 {} bodies", bodies.bodyCount());
     size_t nextPicture = 0;
     if (rendering && !pictureSteps.empty() && pictureSteps[0] == 0) {
-        renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, drawn);
+        renderer->addPasses(graph, target->color(), target->depth(), fluidDrawn, view, 0, glass, glassCount, drawn);
         target->addReadback(graph);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
         pictures.save(outDir, overlayContent(scene.name, method, double(first) * dt));
         ++nextPicture;
     }
 
-    RunningStat volumeStat, rigidStat;
+    RunningStat volumeStat, rigidStat, fluidStat;
     double worstVolume = 0.0, gpuTotal = 0.0;
     std::vector<double> finalVolume(bodies.bodyCount(), 0.0);
     RunEnd end;
@@ -300,11 +356,27 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
             maxRigid = std::max(maxRigid, double(m[b].z));
             finalVolume[b] = m[b].x;
         }
+        std::string fluidBlowUp;
+        if (fluid) {
+            sim::StepReadback r;
+            fluidReadbacks[p.slot].read(&r, sizeof(r));
+            const sim::StepMetrics f = fluid->decode(r);
+            csv->set("density_error_avg", f.densityErrorAvg);
+            csv->set("density_error_max", f.densityErrorMax);
+            csv->set("solver_iterations", uint64_t(f.iterations));
+            kinetic += f.kineticEnergy;
+            csv->set("escaped", uint64_t(f.escaped));
+            fluidStat.add(f.densityErrorAvg);
+            // The fluid's own checks; the bodies' potential energy feeds the fluid, so no energy bound.
+            fluidBlowUp =
+                fluidDivergence(f, std::numeric_limits<double>::infinity(), scene.sph.pressureSolver() == sim::PressureSolver::Eos);
+        } else {
+            csv->set("escaped", uint64_t(0));
+        }
         csv->set("step", p.step);
         csv->set("time", time);
         csv->set("dt", dt);
-        csv->set("particles", uint64_t(bodies.particleCount()));
-        csv->set("escaped", uint64_t(0));
+        csv->set("particles", uint64_t(bodies.particleCount()) + (fluid ? fluid->count() : 0u));
         csv->set("kinetic_energy", kinetic);
         const double ms = recordPassTimes(*csv, frames.timer(p.slot).results(), gpuColumns);
         csv->set("volume_error_max", maxVolume);
@@ -321,9 +393,10 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         rigidStat.add(maxRigid);
         worstVolume = std::max(worstVolume, std::fabs(maxVolume));
         collected = p.step;
-        if (!finite || std::fabs(maxVolume) > 1.0) {
-            end.diverged = !finite ? "a body's volume, shape error or kinetic energy is not finite"
-                                   : fmt::format("a body's volume changed by {:.0f} %", 100.0 * maxVolume);
+        if (!finite || std::fabs(maxVolume) > 1.0 || !fluidBlowUp.empty()) {
+            end.diverged = !fluidBlowUp.empty() ? "the fluid: " + fluidBlowUp
+                           : !finite            ? "a body's volume, shape error or kinetic energy is not finite"
+                                                : fmt::format("a body's volume changed by {:.0f} %", 100.0 * maxVolume);
             stop = true;
             return;
         }
@@ -360,6 +433,13 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         const bool capture = renderDoc && step == first + 1;
         if (capture) renderDoc->startFrameCapture(context.instance());
         VkCommandBuffer cmd = frames.begin(slot);
+        if (fluid) {
+            coupling->addSamples(graph);
+            fluid->addStep(graph);
+            fluid->addReadback(graph, fluidReadbacks[slot], 0);
+            graph.addHostRead(fluidReadbacks[slot]);
+            coupling->addImpulses(graph);
+        }
         bodies.addStep(graph);
         bodies.addMetricsReadback(graph, readbacks[slot]);
         graph.addHostRead(readbacks[slot]);
@@ -368,7 +448,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         const bool picture = rendering && nextPicture < pictureSteps.size() && pictureSteps[nextPicture] <= step - first;
         if (picture) ++nextPicture;
         if (picture || capture) {
-            renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, glass, glassCount, drawn);
+            renderer->addPasses(graph, target->color(), target->depth(), fluidDrawn, view, 0, glass, glassCount, drawn);
             target->addReadback(graph);
         }
         if (!csv) {
@@ -396,7 +476,14 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     nlohmann::ordered_json summary;
     summary["scene"] = o.scene.string();
     summary["scene_name"] = scene.name;
-    summary["kind"] = "deformable bodies";
+    summary["kind"] = fluid ? "fluid and deformable bodies" : "deformable bodies";
+    if (fluid) {
+        summary["solver"] = sim::pressureSolverName(scene.sph.pressureSolver());
+        summary["fluid_particles"] = fluid->count();
+        summary["boundary_particles"] = fluid->boundaryCount();
+        summary["solid_samples"] = coupling->sampleCount();
+        summary["density_error_avg"] = fluidStat.json();
+    }
     summary["device"] = context.deviceName();
     summary["bodies"] = bodies.bodyCount();
     summary["particles"] = bodies.particleCount();
@@ -430,6 +517,9 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     fmt::print("floe run: {} ({} bodies, {} particles, omega {}, volume {}, {} steps, t = {:.4g} s) on {}\n", scene.name,
                bodies.bodyCount(), bodies.particleCount(), settings.omega, scene.deformable.volume, done, double(first + done) * dt,
                context.deviceName());
+    if (fluid)
+        fmt::print("  fluid       {} particles, {}, coupled through {} surface samples\n", fluid->count(),
+                   sim::pressureSolverTitle(scene.sph.pressureSolver()), coupling->sampleCount());
     fmt::print("  status      {}\n", runStatusLine(end));
     fmt::print("  volume      largest |V - V0| / V0 {:.4f} %\n", 100.0 * worstVolume);
     printRunFiles(output, end, context, o.plots);

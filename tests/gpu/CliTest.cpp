@@ -188,6 +188,48 @@ TEST(Cli, SetUpReportsProgressFromTheFirstSecond)
     }
 }
 
+// A scene of fluid and a deformable body: one run steps both, coupled, with validation on; its
+// metrics carry the fluid's columns and the body's; what the coupling cannot do is refused.
+TEST(Cli, FluidAndABodyRunCoupledInOneScene)
+{
+    const fs::path out = tempDir("coupled");
+    const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/coupled_ball_pool.json";
+    const Result r =
+        floe("run " + scene + " --steps 40 --frames 1 --width 320 --height 200 --validate --quiet --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+    EXPECT_EQ(summary["status"], "ok");
+    EXPECT_EQ(summary["kind"], "fluid and deformable bodies");
+    EXPECT_GT(summary["solid_samples"].get<int>(), 0);
+    EXPECT_GT(summary["fluid_particles"].get<int>(), 1000);
+    std::istringstream lines(readFile(out / "metrics.csv"));
+    std::string header, row;
+    std::getline(lines, header);
+    std::vector<std::string> names, values;
+    for (std::istringstream h(header); std::getline(h, row, ',');) names.push_back(row);
+    std::string last;
+    while (std::getline(lines, row))
+        if (!row.empty()) last = row;
+    for (std::istringstream v(last); std::getline(v, row, ',');) values.push_back(row);
+    ASSERT_EQ(values.size(), names.size());
+    const auto value = [&](const std::string& name) {
+        const auto it = std::find(names.begin(), names.end(), name);
+        return it == names.end() ? std::string("(missing)") : values[size_t(it - names.begin())];
+    };
+    EXPECT_EQ(value("step"), "40");
+    EXPECT_EQ(std::stoul(value("particles")), summary["fluid_particles"].get<unsigned>() + summary["particles"].get<unsigned>());
+    EXPECT_GT(std::stod(value("solver_iterations")), 0.0);
+    EXPECT_NE(value("volume_error_max"), "");
+    EXPECT_TRUE(fs::exists(out / "frame_0000.png"));
+
+    const Result cfl = floe("run " + scene + " --steps 2 --frames 0 --set Configuration.cflMethod=1 --out " + out.string());
+    EXPECT_EQ(cfl.status, 2) << cfl.output;
+    EXPECT_NE(cfl.output.find("Configuration.cflMethod"), std::string::npos) << cfl.output;
+    const Result pbf = floe("run " + scene + " --steps 2 --frames 0 --set Configuration.simulationMethod=2 --out " + out.string());
+    EXPECT_EQ(pbf.status, 2) << pbf.output;
+    EXPECT_NE(pbf.output.find("PBF"), std::string::npos) << pbf.output;
+}
+
 TEST(Cli, RunWritesMetricsSummaryAndPictures)
 {
     const fs::path out = tempDir("run");
