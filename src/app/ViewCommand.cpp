@@ -178,6 +178,10 @@ private:
 void ViewSession::openScene(const std::filesystem::path& file)
 {
     Scene scene = loadViewScene(file, o_);
+    if (!scene.deformableBodies.empty() && (!scene.fluidBlocks.empty() || !scene.fluidModels.empty()))
+        throw Error(fmt::format("{}: FluidBlocks with DeformableBodies: the window does not show coupled scenes yet; run it "
+                                "headless with floe run (pictures, metrics)",
+                                file.string()));
     const uint64_t particles = countFluidParticles(scene);
     if (scene.deformableBodies.empty() && scene.fractureBodies.empty() &&
         particles > sim::ParticleBuffers::maxFluidParticles(*context_, scene.config.sim2D ? 2 : 3))
