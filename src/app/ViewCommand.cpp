@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -29,6 +30,7 @@
 #include "app/SceneSetup.h"
 #include "app/SceneView.h"
 #include "base/Error.h"
+#include "coupling/FluidSolidCoupling.h"
 #include "gpu/Check.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
@@ -153,8 +155,9 @@ private:
     std::unique_ptr<gpu::FrameResources> frames_;
     std::unique_ptr<render::Renderer> renderer_;
     std::unique_ptr<render::OffscreenTarget> target_;
-    std::unique_ptr<sim::Simulation> simulation_;        // a fluid scene
-    std::unique_ptr<body::DeformableBodies> bodies_;     // or a scene of deformable bodies
+    std::unique_ptr<sim::Simulation> simulation_;    // a fluid scene
+    std::unique_ptr<body::DeformableBodies> bodies_; // or a scene of deformable bodies (with a fluid: coupled)
+    std::unique_ptr<coupling::FluidSolidCoupling> coupling_;
     std::unique_ptr<fracture::FractureBodies> fracture_; // or of fracture bodies
     std::vector<gpu::Buffer> bodyReadbacks_;             // per frame slot: vec4 per body
     gpu::Buffer boundary_;
@@ -178,10 +181,6 @@ private:
 void ViewSession::openScene(const std::filesystem::path& file)
 {
     Scene scene = loadViewScene(file, o_);
-    if (!scene.deformableBodies.empty() && (!scene.fluidBlocks.empty() || !scene.fluidModels.empty()))
-        throw Error(fmt::format("{}: FluidBlocks with DeformableBodies: the window does not show coupled scenes yet; run it "
-                                "headless with floe run (pictures, metrics)",
-                                file.string()));
     const uint64_t particles = countFluidParticles(scene);
     if (scene.deformableBodies.empty() && scene.fractureBodies.empty() &&
         particles > sim::ParticleBuffers::maxFluidParticles(*context_, scene.config.sim2D ? 2 : 3))
@@ -200,9 +199,9 @@ void ViewSession::openScene(const std::filesystem::path& file)
         target_ && target_->height() ? float(target_->width()) / float(target_->height()) : float(o_.width) / float(o_.height);
     const int mode = state_.view.mode;
     const int iterations = state_.view.fluid.iterations;
-    state_.view = state_.fracture ? fractureSceneView(scene_, state_.fractureSettings, aspect)
-                  : state_.bodies ? bodySceneView(scene_, state_.bodySettings, aspect)
-                                  : sceneView(scene_, world_, aspect);
+    state_.view = state_.fracture                 ? fractureSceneView(scene_, state_.fractureSettings, aspect)
+                  : state_.bodies && !simulation_ ? bodySceneView(scene_, state_.bodySettings, aspect)
+                                                  : sceneView(scene_, world_, aspect);
     state_.view.mode = mode;
     state_.view.fluid.iterations = iterations;
     state_.orbit = view::OrbitCamera::from(state_.view.camera);
@@ -215,6 +214,7 @@ void ViewSession::resetSimulation()
     vkDeviceWaitIdle(context_->device());
     outlineCount_ = 0;
     if (renderer_) renderer_->setOutlines(nullptr, 0);
+    coupling_.reset();
     simulation_.reset();
     bodies_.reset();
     fracture_.reset();
@@ -231,8 +231,8 @@ void ViewSession::resetSimulation()
         return;
     }
     if (state_.bodies) {
-        bodies_ =
-            std::make_unique<body::DeformableBodies>(*context_, *shaders_, *graph_, bodyInstances(scene_), state_.bodySettings);
+        bodies_ = std::make_unique<body::DeformableBodies>(*context_, *shaders_, *graph_, bodyInstances(scene_),
+                                                           state_.bodySettings, bodyObstacles(scene_));
         bodyReadbacks_.clear();
         for (uint32_t i = 0; i < kFramesInFlight; ++i)
             bodyReadbacks_.emplace_back(*context_, gpu::BufferDesc{fmt::format("view body read-back {}", i),
@@ -242,7 +242,8 @@ void ViewSession::resetSimulation()
         boundary_ = gpu::Buffer(*context_, {"glass points", std::max<size_t>(samples.size(), 1) * 16, gpu::MemoryKind::DeviceLocal,
                                             VK_FORMAT_R32G32B32A32_SFLOAT});
         if (!samples.empty()) sim::uploadNow(*context_, *graph_, boundary_, samples.data(), samples.size() * 16);
-        return;
+        if (scene_.fluidBlocks.empty() && scene_.fluidModels.empty()) return;
+        // With a fluid: both, coupled (coupling/FluidSolidCoupling), built below.
     }
     scene_.sph = state_.settings;
     world_ = makeWorld(scene_, 0.0f);
@@ -250,6 +251,10 @@ void ViewSession::resetSimulation()
     const std::vector<glm::vec4> positions = sampleFluidParticles(scene_);
     const std::vector<glm::vec4> velocities = initialVelocities(scene_);
     simulation_ = std::make_unique<sim::Simulation>(*context_, *shaders_, *graph_, world_, state_.settings, positions, velocities);
+    if (bodies_) {
+        coupling_ = std::make_unique<coupling::FluidSolidCoupling>(*context_, *shaders_, *graph_, *simulation_, *bodies_);
+        energyLimit_ = std::numeric_limits<double>::infinity(); // the bodies' potential energy feeds the fluid
+    }
     const std::vector<glm::vec4> samples = drawnBoundarySamples(world_);
     boundaryCount_ = static_cast<uint32_t>(samples.size());
     boundary_ = gpu::Buffer(*context_, {"drawn boundary", std::max<size_t>(samples.size(), 1) * 16, gpu::MemoryKind::DeviceLocal,
@@ -294,13 +299,13 @@ void ViewSession::reloadShaders()
     }
     // New pipelines: the renderer anew, the simulation anew with its particle state.
     vkDeviceWaitIdle(context_->device());
-    if (fracture_) {
-        resetSimulation(); // new pipelines; the fracture state starts again
+    if (fracture_ || coupling_) {
+        resetSimulation(); // new pipelines; the fracture (or coupled) state starts again
     } else if (bodies_) {
         const std::vector<glm::vec4> x = bodies_->download(*graph_, bodies_->positions());
         const std::vector<glm::vec4> v = bodies_->download(*graph_, bodies_->velocities());
-        bodies_ =
-            std::make_unique<body::DeformableBodies>(*context_, *shaders_, *graph_, bodyInstances(scene_), state_.bodySettings);
+        bodies_ = std::make_unique<body::DeformableBodies>(*context_, *shaders_, *graph_, bodyInstances(scene_),
+                                                           state_.bodySettings, bodyObstacles(scene_));
         bodies_->uploadState(*graph_, x, v);
     } else {
         const sim::SimulationState saved = simulation_->download(*graph_);
@@ -339,7 +344,7 @@ void ViewSession::readSlot(uint32_t slot)
             state_.paused = true;
             std::fprintf(stderr, "floe view: the simulation diverged: %s (paused; R resets)\n", state_.diverged.c_str());
         }
-        return;
+        if (!simulation_) return;
     }
     const sim::StepReadback r = readbacks_[slot].readVector<sim::StepReadback>(1)[0];
     const sim::StepMetrics m = simulation_->decode(r);
@@ -468,7 +473,17 @@ int ViewSession::run()
             }
         }
         if (actions.reset) resetSimulation();
-        if (actions.settingsChanged && simulation_) simulation_->setSettings(state_.settings);
+        if (actions.settingsChanged && simulation_) {
+            // A coupled fluid refuses the solvers it cannot take (PCISPH, PBF): said in the panel, the
+            // solver kept.
+            try {
+                simulation_->setSettings(state_.settings);
+                state_.sceneError.clear();
+            } catch (const Error& e) {
+                state_.sceneError = e.what();
+                state_.settings = simulation_->settings();
+            }
+        }
         if (actions.bodySettingsChanged && bodies_) {
             if (state_.bodySettings.omega != bodies_->settings().omega)
                 resetSimulation(); // regions are built for one omega
@@ -508,7 +523,18 @@ int ViewSession::run()
         VkCommandBuffer cmd = frames_->begin(slot);
         if (stepping) {
             const int steps = state_.stepOnce ? 1 : state_.stepsPerFrame;
-            if (bodies_) {
+            if (coupling_) {
+                // One coupled step: samples, fluid, impulses, bodies (coupling/FluidSolidCoupling).
+                for (int k = 0; k < steps; ++k) {
+                    coupling_->addSamples(*graph_);
+                    simulation_->addStep(*graph_);
+                    coupling_->addImpulses(*graph_);
+                    bodies_->addStep(*graph_);
+                }
+                bodies_->addMetricsReadback(*graph_, bodyReadbacks_[slot]);
+                graph_->addHostRead(bodyReadbacks_[slot]);
+                simulation_->addReadback(*graph_, readbacks_[slot], 0);
+            } else if (bodies_) {
                 for (int k = 0; k < steps; ++k) bodies_->addStep(*graph_);
                 bodies_->addMetricsReadback(*graph_, bodyReadbacks_[slot]);
                 graph_->addHostRead(bodyReadbacks_[slot]);
@@ -527,10 +553,16 @@ int ViewSession::run()
             renderer_->addPasses(*graph_, target_->color(), target_->depth(), nullptr, state_.view, slot, nullptr, 0,
                                  std::span(&mesh, 1));
         } else if (bodies_) {
-            const render::MeshDraw mesh{&bodies_->positions(), &bodies_->normals(), &bodies_->triangles(),
-                                        bodies_->triangleCount()};
-            renderer_->addPasses(*graph_, target_->color(), target_->depth(), nullptr, state_.view, slot,
-                                 boundaryCount_ ? &boundary_ : nullptr, boundaryCount_, std::span(&mesh, 1));
+            // The bodies and the static meshes they collide with (with a fluid, those are its walls:
+            // outlined, not drawn as surfaces that hide it).
+            const render::MeshDraw meshes[2] = {
+                {&bodies_->positions(), &bodies_->normals(), &bodies_->triangles(), bodies_->triangleCount()},
+                {&bodies_->obstaclePositions(), &bodies_->obstacleNormals(), &bodies_->obstacleIndices(),
+                 bodies_->obstacleTriangleCount()}};
+            const size_t drawn = bodies_->obstacleTriangleCount() && !simulation_ ? 2 : 1;
+            renderer_->addPasses(*graph_, target_->color(), target_->depth(), simulation_ ? &simulation_->particles() : nullptr,
+                                 state_.view, slot, boundaryCount_ ? &boundary_ : nullptr, boundaryCount_,
+                                 std::span(meshes, drawn));
         } else {
             renderer_->addPasses(*graph_, target_->color(), target_->depth(), simulation_->particles(), state_.view, slot,
                                  boundaryCount_ ? &boundary_ : nullptr, boundaryCount_);

@@ -278,6 +278,10 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
                            simulation->boundaryCount(), boundaryCount);
         ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", s.simTime, static_cast<unsigned long long>(s.steps),
                     1000.0 * s.last.dt);
+    }
+    if (bodies && simulation) {
+        ImGui::Text("coupled with %u bodies, %u particles, %u triangles", bodies->bodyCount(), bodies->particleCount(),
+                    bodies->triangleCount());
     } else if (bodies) {
         ImGui::Text("%u bodies, %u particles, %u triangles", bodies->bodyCount(), bodies->particleCount(), bodies->triangleCount());
         ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", double(s.steps) * s.bodySettings.timeStep,

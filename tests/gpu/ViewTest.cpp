@@ -205,6 +205,24 @@ TEST_F(ViewTest, DeformableBodiesAreShownAndStepped)
     EXPECT_EQ(report["diverged"], "");
 }
 
+// A scene of fluid and a deformable body: both stepped, coupled, and drawn, with validation on.
+TEST_F(ViewTest, CoupledFluidAndBodiesAreShownAndStepped)
+{
+    const fs::path dir = tempDir("coupled");
+    const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/coupled_ball_pool.json";
+    const Result r =
+        view(scene + " --quit-after 6 --screenshot " + (dir / "shot.png").string() + " --report " + (dir / "report.json").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json report = readJson(dir / "report.json");
+    EXPECT_EQ(report["steps"], 6);
+    for (const char* pass :
+         {"coupling/solid_samples", "sph/solid_impulses", "coupling/solid_impulses_apply", "body/sm_regions", "render/mesh"})
+        EXPECT_TRUE(report["gpu_ms_mean"].contains(pass)) << pass << ": " << report.dump();
+    EXPECT_GT(report["screenshot"]["luminance_variance"].get<double>(), 50.0);
+    EXPECT_EQ(report["diverged"], "");
+    EXPECT_EQ(report["validation_messages"], 0);
+}
+
 TEST_F(ViewTest, FractureScenesAreShownAndStepped)
 {
     const fs::path dir = tempDir("fracture");
