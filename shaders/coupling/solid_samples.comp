@@ -16,6 +16,7 @@ FLOE_IN_UVEC4(COUPLING_BIND_SAMPLE_CORNERS, corners);
 FLOE_IN_VEC4(COUPLING_BIND_SAMPLE_WEIGHTS, weights);
 FLOE_OUT_VEC4(COUPLING_BIND_SAMPLES, samples);
 FLOE_OUT_VEC4(COUPLING_BIND_SAMPLE_VELOCITIES, sampleVelocities);
+FLOE_OUT_VEC4(COUPLING_BIND_SAMPLE_NORMALS, sampleNormals);
 
 void main()
 {
@@ -33,7 +34,9 @@ void main()
         if (lk > 0.0) n += (w[k] / lk) * nk;
     }
     const float nn = length(n);
-    if (nn > 0.0) x -= (uintBitsToFloat(c.w) / nn) * n;
+    const float depth = uintBitsToFloat(c.w);
+    if (nn > 0.0) x -= (depth / nn) * n;
+    FLOE_STORE_VEC4(sampleNormals, s, vec4(nn > 0.0 ? n / nn : vec3(0.0), depth));
     FLOE_STORE_VEC4(samples, s, vec4(x, w.w));
     FLOE_STORE_VEC4(sampleVelocities, s, vec4(v, 0.0));
 }

@@ -64,6 +64,7 @@
 #define SPH_BIND_SOLIDS 25           // vec4 per sorted solid sample: xyz m, w Psi_b kg
 #define SPH_BIND_SOLID_START 26      // uint per bin + 1: first sorted solid sample of the bin
 #define SPH_BIND_SOLID_VELOCITIES 27 // vec4 per sorted solid sample: xyz m/s
+#define SPH_BIND_SOLID_NORMALS 30    // vec4 per sorted solid sample: xyz outward unit normal, w its depth below the surface (m)
 // float per particle, written by sph/density: S_i = sum_b Psi_b v_b . grad W_ib (kg/m^3/s) over
 // the solid samples, the density change their motion causes (static samples have v_b = 0).
 #define SPH_BIND_BOUNDARY_RATES 28
@@ -71,6 +72,10 @@
 // applications of dt p_i (1/rho_i^2 + 1/rho0^2): the particle's velocity change from every
 // boundary sample is -c_i G_b, so a solid sample takes the impulse m_i c_i Psi_b grad W_ib.
 #define SPH_BIND_WALL_COEFFICIENTS 29
+// int per solid sample and axis (4 per sample, fixed point, common/fixed_point.glsl): the impulse
+// (N s) sph/solid_guard gave the fluid at that sample, taken back from the solid by the next
+// step's sph/solid_impulses, which clears it.
+#define SPH_BIND_SOLID_GUARD_IMPULSES 31
 #define SPH_BIND_SOLVER_STATE 19 // vec4 per particle, kept from step to step: x DFSPH kappa dt^2, y DFSPH kappa_v dt
 // Predicates of the recorded solver iterations' conditional regions per solve (pressure, DFSPH
 // divergence): one uint per iteration, the most iterations any solver setting allows.
@@ -266,7 +271,8 @@ struct SphState {
     vec4 error;     // x error of the last pressure-solve iteration, y of the last divergence-solve iteration, z the
                     // best pressure-solve error so far (PCISPH),
                     // w Kahan compensation of time
-    uvec4 counters; // x particles whose fluid neighbours overflowed their list this step, yzw unused
+    uvec4 counters; // x particles whose fluid neighbours overflowed their list this step, y fluid particles moved out
+                    // of a coupled solid since the start (sph/solid_guard), zw unused
 };
 SHARED_SIZE(SphState, 80);
 

@@ -10,6 +10,8 @@ FLOE_IN_VEC4(SPH_BIND_IN1, velocities); // xyz m/s
 FLOE_IN_UINT(SPH_BIND_IN2, sortedIndex);
 FLOE_OUT_VEC4(SPH_BIND_OUT0, sortedSamples);
 FLOE_OUT_VEC4(SPH_BIND_OUT1, sortedVelocities);
+FLOE_IN_VEC4(SPH_BIND_SOLID_NORMALS, normals); // xyz outward unit normal, w depth (m)
+FLOE_OUT_VEC4(SPH_BIND_OUT2, sortedNormals);
 
 void main()
 {
@@ -18,4 +20,5 @@ void main()
     const uint b = FLOE_LOAD_UINT(sortedIndex, s);
     FLOE_STORE_VEC4(sortedSamples, s, FLOE_LOAD_VEC4(samples, b));
     FLOE_STORE_VEC4(sortedVelocities, s, FLOE_LOAD_VEC4(velocities, b));
+    FLOE_STORE_VEC4(sortedNormals, s, FLOE_LOAD_VEC4(normals, b));
 }

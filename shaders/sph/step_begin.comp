@@ -41,7 +41,7 @@ void main()
     const uint groups = (sphFluidCount() + SPH_GROUP_SIZE - 1u) / SPH_GROUP_SIZE;
     state.solver = uvec4(0u, 0u, groups, 0u);
     state.error = vec4(0.0, 0.0, 0.0, compensation);
-    state.counters = uvec4(0u);
+    state.counters.x = 0u; // y counts over the whole run
     // Fold into 2D past 65535 groups, the smallest maxComputeWorkGroupCount[0] Vulkan allows.
     const uint maxX = 65535u;
     particleArgs = groups <= maxX ? uvec4(groups, 1u, 1u, 0u) : uvec4(maxX, (groups + maxX - 1u) / maxX, 1u, 0u);

@@ -309,6 +309,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     }
 
     RunningStat volumeStat, rigidStat, fluidStat;
+    uint32_t solidCorrections = 0; // fluid particles put back out of the bodies (sph/solid_guard), run total
     double worstVolume = 0.0, gpuTotal = 0.0;
     std::vector<double> finalVolume(bodies.bodyCount(), 0.0);
     RunEnd end;
@@ -367,6 +368,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
             kinetic += f.kineticEnergy;
             csv->set("escaped", uint64_t(f.escaped));
             fluidStat.add(f.densityErrorAvg);
+            solidCorrections = f.solidCorrections;
             // The fluid's own checks; the bodies' potential energy feeds the fluid, so no energy bound.
             fluidBlowUp =
                 fluidDivergence(f, std::numeric_limits<double>::infinity(), scene.sph.pressureSolver() == sim::PressureSolver::Eos);
@@ -434,13 +436,12 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         if (capture) renderDoc->startFrameCapture(context.instance());
         VkCommandBuffer cmd = frames.begin(slot);
         if (fluid) {
-            coupling->addSamples(graph);
-            fluid->addStep(graph);
+            coupling->addStep(graph); // the fluid's, the bodies' and what couples them
             fluid->addReadback(graph, fluidReadbacks[slot], 0);
             graph.addHostRead(fluidReadbacks[slot]);
-            coupling->addImpulses(graph);
+        } else {
+            bodies.addStep(graph);
         }
-        bodies.addStep(graph);
         bodies.addMetricsReadback(graph, readbacks[slot]);
         graph.addHostRead(readbacks[slot]);
         bodies.addMotionReadback(graph, motionReadbacks[slot]);
@@ -483,6 +484,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         summary["boundary_particles"] = fluid->boundaryCount();
         summary["solid_samples"] = coupling->sampleCount();
         summary["density_error_avg"] = fluidStat.json();
+        summary["solid_corrections"] = solidCorrections;
     }
     summary["device"] = context.deviceName();
     summary["bodies"] = bodies.bodyCount();

@@ -524,13 +524,8 @@ int ViewSession::run()
         if (stepping) {
             const int steps = state_.stepOnce ? 1 : state_.stepsPerFrame;
             if (coupling_) {
-                // One coupled step: samples, fluid, impulses, bodies (coupling/FluidSolidCoupling).
-                for (int k = 0; k < steps; ++k) {
-                    coupling_->addSamples(*graph_);
-                    simulation_->addStep(*graph_);
-                    coupling_->addImpulses(*graph_);
-                    bodies_->addStep(*graph_);
-                }
+                // Coupled steps: the fluid's, the bodies' and what couples them.
+                for (int k = 0; k < steps; ++k) coupling_->addStep(*graph_);
                 bodies_->addMetricsReadback(*graph_, bodyReadbacks_[slot]);
                 graph_->addHostRead(bodyReadbacks_[slot]);
                 simulation_->addReadback(*graph_, readbacks_[slot], 0);

@@ -91,6 +91,8 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     wallCoefficients_ = deviceBuffer(context, "wall pressure coefficients (c_i)", 16, VK_FORMAT_R32_SFLOAT);
     solids_ = deviceBuffer(context, "solid samples (unused)", 16, kVec4);
     solidVelocities_ = deviceBuffer(context, "solid sample velocities (unused)", 16, kVec4);
+    solidNormals_ = deviceBuffer(context, "solid sample normals (unused)", 16, kVec4);
+    sortedSolidNormals_ = deviceBuffer(context, "sorted solid sample normals (unused)", 16, kVec4);
     sortedSolids_ = deviceBuffer(context, "sorted solid samples (unused)", 16, kVec4);
     sortedSolidVelocities_ = deviceBuffer(context, "sorted solid sample velocities (unused)", 16, kVec4);
     solidImpulses_ = deviceBuffer(context, "solid impulses (unused)", 16, kVec4);
@@ -201,7 +203,7 @@ std::vector<gpu::SpecConstant> Simulation::spec() const
             {12, solidCount_ > 0 ? 1u : 0u}};
 }
 
-void Simulation::attachSolids(uint32_t count)
+void Simulation::attachSolids(graph::RenderGraph& graph, uint32_t count)
 {
     if (solidCount_ > 0) throw Error("Simulation::attachSolids: solids are attached already");
     if (count == 0) return;
@@ -215,9 +217,13 @@ void Simulation::attachSolids(uint32_t count)
     wallCoefficients_ = deviceBuffer(context_, "wall pressure coefficients (c_i)", n * 4, VK_FORMAT_R32_SFLOAT);
     solids_ = deviceBuffer(context_, "solid samples (position, Psi)", s * 16, kVec4);
     solidVelocities_ = deviceBuffer(context_, "solid sample velocities", s * 16, kVec4);
+    solidNormals_ = deviceBuffer(context_, "solid sample normals (normal, depth)", s * 16, kVec4);
+    sortedSolidNormals_ = deviceBuffer(context_, "sorted solid sample normals", s * 16, kVec4);
     sortedSolids_ = deviceBuffer(context_, "sorted solid samples", s * 16, kVec4);
     sortedSolidVelocities_ = deviceBuffer(context_, "sorted solid sample velocities", s * 16, kVec4);
     solidImpulses_ = deviceBuffer(context_, "solid sample impulses", s * 16, kVec4);
+    solidGuardImpulses_ = deviceBuffer(context_, "solid guard impulses (fixed point)", s * 16, VK_FORMAT_R32_SINT);
+    graph.addFill("sph/solid_guard_clear", solidGuardImpulses_, 0);
     solidGrid_ = std::make_unique<SpatialGrid>(context_, pipelines_.shaders(), grid_.spec(), count, "solid sample");
 }
 
@@ -345,19 +351,61 @@ void Simulation::addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared
     graph.endGroup();
 }
 
+shared::SphParams Simulation::stepParams() const
+{
+    shared::SphParams p{};
+    p.gravity = glm::vec4(world_.gravity, world_.restDensity);
+    p.gridOrigin = glm::vec4(grid_.spec().origin, grid_.spec().cellSize);
+    p.gridDims = glm::uvec4(grid_.spec().binDims(), particles_.count);
+    p.material = glm::vec4(2.0f * world_.particleRadius, settings_.viscosity, settings_.stiffness, settings_.xsph);
+    // flags.y gates every boundary term: the static samples and the solids' together.
+    p.flags = glm::uvec4(world_.sim2D ? 2 : 3, boundaryCount_ + solidCount_, settings_.eosKind(), settings_.clampPressure ? 1 : 0);
+    return p;
+}
+
+void Simulation::addSolidTable(graph::RenderGraph& graph)
+{
+    if (solidCount_ == 0) return;
+    // The solids' samples, sorted into the fluid grid's bins as the static samples are.
+    solidGrid_->addBuild(graph, solids_, solidCount_);
+    shared::SphParams p = stepParams();
+    p.flags.y = solidCount_; // the solid passes' sample count
+    graph.addCompute(pipelines_.compute("sph/solid_reorder", spec()))
+        .read(SPH_BIND_IN0, solids_)
+        .read(SPH_BIND_IN1, solidVelocities_)
+        .read(SPH_BIND_SOLID_NORMALS, solidNormals_)
+        .read(SPH_BIND_IN2, solidGrid_->sortedIndex())
+        .write(SPH_BIND_OUT0, sortedSolids_)
+        .write(SPH_BIND_OUT1, sortedSolidVelocities_)
+        .write(SPH_BIND_OUT2, sortedSolidNormals_)
+        .push(p)
+        .dispatchThreads(solidCount_);
+}
+
+void Simulation::addSolidGuard(graph::RenderGraph& graph)
+{
+    if (solidCount_ == 0) return;
+    graph.addCompute(pipelines_.compute("sph/solid_guard", spec()))
+        .readWrite(SPH_BIND_STATE, state_)
+        .readWrite(SPH_BIND_POSITIONS, particles_.positions)
+        .readWrite(SPH_BIND_VELOCITIES, particles_.velocities)
+        .read(SPH_BIND_SOLIDS, sortedSolids_)
+        .read(SPH_BIND_SOLID_START, solidGrid_->cellStart())
+        .read(SPH_BIND_SOLID_VELOCITIES, sortedSolidVelocities_)
+        .read(SPH_BIND_SOLID_NORMALS, sortedSolidNormals_)
+        .read(SPH_BIND_IN0, solidGrid_->sortedIndex())
+        .readWrite(SPH_BIND_SOLID_GUARD_IMPULSES, solidGuardImpulses_)
+        .push(stepParams())
+        .dispatchThreads(particles_.count);
+}
+
 void Simulation::addStep(graph::RenderGraph& graph)
 {
     const uint32_t n = particles_.count;
     const PressureSolver solver = settings_.pressureSolver();
     const bool thesis = settings_.iisphMode == "thesis";
     const IterationLimits limits = settings_.limits(solver);
-    shared::SphParams p{};
-    p.gravity = glm::vec4(world_.gravity, world_.restDensity);
-    p.gridOrigin = glm::vec4(grid_.spec().origin, grid_.spec().cellSize);
-    p.gridDims = glm::uvec4(grid_.spec().binDims(), n);
-    p.material = glm::vec4(2.0f * world_.particleRadius, settings_.viscosity, settings_.stiffness, settings_.xsph);
-    // flags.y gates every boundary term: the static samples and the solids' together.
-    p.flags = glm::uvec4(world_.sim2D ? 2 : 3, boundaryCount_ + solidCount_, settings_.eosKind(), settings_.clampPressure ? 1 : 0);
+    shared::SphParams p = stepParams();
     // The thesis's IISPH (digest-001 §2.7): no warm start, at least one iteration, signed error.
     p.iisph =
         glm::vec4(settings_.omega, limits.tolerance, solver == PressureSolver::Iisph && thesis ? 1.0f : float(limits.minIterations),
@@ -414,21 +462,6 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .write(SPH_BIND_OUT3, sortedSolverState_)
         .push(p)
         .dispatchThreads(n);
-
-    if (solidCount_ > 0) {
-        // The solids' samples, sorted into the fluid grid's bins as the static samples are.
-        solidGrid_->addBuild(graph, solids_, solidCount_);
-        shared::SphParams sp = p;
-        sp.flags.y = solidCount_; // the solid passes' sample count
-        graph.addCompute(pipelines_.compute("sph/solid_reorder", kernel))
-            .read(SPH_BIND_IN0, solids_)
-            .read(SPH_BIND_IN1, solidVelocities_)
-            .read(SPH_BIND_IN2, solidGrid_->sortedIndex())
-            .write(SPH_BIND_OUT0, sortedSolids_)
-            .write(SPH_BIND_OUT1, sortedSolidVelocities_)
-            .push(sp)
-            .dispatchThreads(solidCount_);
-    }
 
     // The positions the neighbour lists are built at; PBF moves the particles after that, so its
     // passes keep a copy of them (the overflow fallback searches from there).
@@ -659,6 +692,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
             .read(SPH_BIND_POSITIONS, sortedPositions_)
             .read(SPH_BIND_CELL_START, grid_.cellStart())
             .read(SPH_BIND_WALL_COEFFICIENTS, wallCoefficients_)
+            .readWrite(SPH_BIND_SOLID_GUARD_IMPULSES, solidGuardImpulses_)
             .write(SPH_BIND_OUT0, solidImpulses_)
             .push(sp)
             .dispatchThreads(solidCount_);
@@ -703,6 +737,7 @@ StepMetrics Simulation::decode(const StepReadback& r) const
     m.divergenceIterations = r.solver.w;
     m.divergenceError = r.error.y;
     m.neighbourOverflows = r.counters.x;
+    m.solidCorrections = r.counters.y;
     return m;
 }
 

@@ -66,16 +66,23 @@ public:
     uint32_t boundaryCount() const { return boundaryCount_; }
     float boundaryScale() const { return boundaryScale_; } // gamma of the boundary weights
     // Solids coupled to the fluid (Akinci et al. 2012, two-way): `count` moving boundary samples
-    // that the coupling (coupling/FluidSolidCoupling) writes into solidSamples() and
-    // solidVelocities() before each step. The step treats them as boundary samples (density,
-    // G_b, and their motion in the solvers' source terms) and writes into solidImpulses() the
-    // impulse each sample took from the fluid's pressure over the step (the reaction to the
-    // fluid's, so momentum is exchanged equally and oppositely). Called once; throws floe::Error
-    // for the solvers that walk the boundary again in their iterations (PCISPH, PBF).
-    void attachSolids(uint32_t count);
+    // that the coupling (coupling/FluidSolidCoupling) writes into solidSamples(),
+    // solidVelocities() and solidNormals(), then sorts with addSolidTable(), before each step.
+    // The step treats them as boundary samples (density, G_b, and their motion in the solvers'
+    // source terms) and writes into solidImpulses() the impulse each sample took from the fluid's
+    // pressure over the step (the reaction to the fluid's, so momentum is exchanged equally and
+    // oppositely). Called once; throws floe::Error for the solvers that walk the boundary again
+    // in their iterations (PCISPH, PBF).
+    void attachSolids(graph::RenderGraph& graph, uint32_t count);
+    // The solid samples sorted into the fluid grid's bins (for the next step and the guard).
+    void addSolidTable(graph::RenderGraph& graph);
+    // Fluid particles behind a solid's surface moved back onto it (sph/solid_guard), after the
+    // solids' step; StepMetrics::solidCorrections counts them over the run.
+    void addSolidGuard(graph::RenderGraph& graph);
     uint32_t solidCount() const { return solidCount_; }
     const gpu::Buffer& solidSamples() const { return solids_; }             // vec4: xyz m, w Psi_b kg
     const gpu::Buffer& solidVelocities() const { return solidVelocities_; } // vec4: xyz m/s
+    const gpu::Buffer& solidNormals() const { return solidNormals_; }       // vec4: xyz outward unit normal, w depth m
     const gpu::Buffer& solidImpulses() const { return solidImpulses_; }     // vec4: xyz N s of the last step
     const WorldSettings& world() const { return world_; }
     uint32_t count() const { return particles_.count; }
@@ -84,6 +91,7 @@ public:
 private:
     void buildBoundary(graph::RenderGraph& graph);
     void checkSolidSolver(const SphSettings& settings) const; // throws floe::Error
+    shared::SphParams stepParams() const;                     // the grid, material and flags of a step's passes
     // The Jacobi iterations shared by IISPH and DFSPH's two solves (relaxed, or DFSPH's
     // increments), recorded up to the cap; the GPU zeroes the indirect arguments of the rest once
     // converged.
@@ -115,8 +123,9 @@ private:
     // Coupled solids: their samples as written by the coupling, sorted by bin each step, and the
     // impulses back; per particle S_i and c_i (shared/sph.h). Placeholders without solids.
     uint32_t solidCount_ = 0;
-    gpu::Buffer solids_, solidVelocities_, sortedSolids_, sortedSolidVelocities_, solidImpulses_;
-    gpu::Buffer boundaryRates_, wallCoefficients_;
+    gpu::Buffer solids_, solidVelocities_, solidNormals_, sortedSolids_, sortedSolidVelocities_, sortedSolidNormals_,
+        solidImpulses_;
+    gpu::Buffer boundaryRates_, wallCoefficients_, solidGuardImpulses_;
     std::unique_ptr<SpatialGrid> solidGrid_;
     gpu::Buffer state_, arguments_, divergenceArguments_, walls_, planes_;
     // Predicates of the solver iterations' conditional regions (SPH_ITERATION_FLAGS per solve).

@@ -53,6 +53,7 @@ struct StepMetrics {
     uint32_t divergenceIterations = 0; // DFSPH's divergence-free solver
     float divergenceError = 0;         // its error of the last iteration (density change per step / rho0)
     uint32_t neighbourOverflows = 0;   // particles with more fluid neighbours than their list holds
+    uint32_t solidCorrections = 0;     // fluid particles moved out of coupled solids since the start (sph/solid_guard)
 };
 
 // Layout of the 112 bytes addReadback copies.

@@ -201,6 +201,7 @@ TEST(Cli, FluidAndABodyRunCoupledInOneScene)
     EXPECT_EQ(summary["status"], "ok");
     EXPECT_EQ(summary["kind"], "fluid and deformable bodies");
     EXPECT_GT(summary["solid_samples"].get<int>(), 0);
+    EXPECT_TRUE(summary.contains("solid_corrections")) << summary.dump();
     EXPECT_GT(summary["fluid_particles"].get<int>(), 1000);
     std::istringstream lines(readFile(out / "metrics.csv"));
     std::string header, row;

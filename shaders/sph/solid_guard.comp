@@ -1,0 +1,68 @@
+#version 460
+// After a coupled step (the fluid's, then the solids'), a fluid particle whose centre lies behind a
+// coupled solid's surface is moved back onto it, and its velocity relative to the surface loses
+// its inward part (a contact without restitution). The pressure keeps particles out where the
+// fluid is full; a lone particle, as at the free surface on top of a rising body, has too few
+// neighbours to build pressure until it is well inside the boundary's reach (Akinci's boundary
+// acts through the density only), and the solid's own step moves its surface after the fluid's.
+// The surface near a particle: the nearest solid sample within the support, its outward normal
+// n_b and its depth d_b below the surface (SPH_BIND_SOLID_NORMALS); behind means
+// (x_i - x_b) . n_b < d_b. Counted in state.counters.y (the run's total).
+// Runs on the particles as sph/integrate left them (sorted order of the step), against the
+// samples at the solids' new surfaces (sorted into the fluid grid's bins by sph/solid_reorder).
+// The particle's momentum change goes to the sample it was put back on, as the solid's share
+// (fixed-point sums, so the order of the atomics does not matter), and the next step's
+// sph/solid_impulses takes it from the solid: momentum is kept.
+#include "sph/sph_common.glsl"
+#include "common/fixed_point.glsl"
+
+layout(local_size_x = SPH_GROUP_SIZE) in;
+layout(std430, binding = SPH_BIND_STATE) buffer State { SphState state; };
+FLOE_RW_VEC4(SPH_BIND_POSITIONS, positions);
+FLOE_RW_VEC4(SPH_BIND_VELOCITIES, velocities);
+FLOE_IN_VEC4(SPH_BIND_SOLIDS, solids);
+FLOE_IN_UINT(SPH_BIND_SOLID_START, solidStart);
+FLOE_IN_VEC4(SPH_BIND_SOLID_VELOCITIES, solidVelocities);
+FLOE_IN_VEC4(SPH_BIND_SOLID_NORMALS, solidNormals);
+FLOE_IN_UINT(SPH_BIND_IN0, sortedIndex); // the samples' order in the table: sorted slot -> sample
+layout(std430, binding = SPH_BIND_SOLID_GUARD_IMPULSES) buffer GuardSums { int guardSums[]; };
+
+void main()
+{
+    const uint i = floeGlobalIndex();
+    if (i >= sphFluidCount()) return;
+    const vec4 p = FLOE_RW_LOAD_VEC4(positions, i);
+    float nearest2 = sphSupport() * sphSupport();
+    uint best = 0xFFFFFFFFu;
+    SOLID_NEAR_BEGIN(p.xyz, begin, end)
+    for (uint b = begin; b < end; ++b) {
+        const vec3 d = p.xyz - FLOE_LOAD_VEC4(solids, b).xyz;
+        const float d2 = dot(d, d);
+        if (d2 < nearest2) {
+            nearest2 = d2;
+            best = b;
+        }
+    }
+    SOLID_NEAR_END
+    if (best == 0xFFFFFFFFu) return;
+    const vec4 normal = FLOE_LOAD_VEC4(solidNormals, best);
+    const float behind = normal.w - dot(p.xyz - FLOE_LOAD_VEC4(solids, best).xyz, normal.xyz);
+    if (!(behind > 0.0) || dot(normal.xyz, normal.xyz) == 0.0) return;
+    vec4 v = FLOE_RW_LOAD_VEC4(velocities, i);
+    const vec3 relative = v.xyz - FLOE_LOAD_VEC4(solidVelocities, best).xyz;
+    const float inward = dot(relative, normal.xyz);
+    if (inward < 0.0) {
+        v.xyz -= inward * normal.xyz;
+        // The fluid gained p.w (-inward) n; the solid loses it.
+        const uint owner = FLOE_LOAD_UINT(sortedIndex, best);
+        for (uint c = 0u; c < DIMS; ++c) atomicAdd(guardSums[4u * owner + c], fixedPoint(p.w * inward * normal[c]));
+    }
+    vec3 x = p.xyz + behind * normal.xyz;
+    if (DIMS == 2u) {
+        x.z = 0.0;
+        v.z = 0.0;
+    }
+    FLOE_STORE_VEC4(positions, i, vec4(x, p.w));
+    FLOE_STORE_VEC4(velocities, i, v);
+    atomicAdd(state.counters.y, 1u);
+}
