@@ -911,7 +911,7 @@ TEST(Cli, RenderBenchTimesEveryPass)
     expectPlot(dir / "bench_render.png");
 }
 
-// The bodies suite: three scenes and the omega sweep, fast and naive, in one run.
+// The bodies suite: three scenes, the omega sweep, fast and naive, and the coupling's cost, in one run.
 TEST(Cli, BodyBenchComparesFastAndNaiveSummation)
 {
     const fs::path dir = tempDir("bench_bodies");
@@ -931,6 +931,12 @@ TEST(Cli, BodyBenchComparesFastAndNaiveSummation)
         EXPECT_LT(o["intervals_per_region"].get<double>(), o["members_per_region"].get<double>() + 1e-9);
     }
     EXPECT_TRUE(b["growth_omega_1_to_5"].contains("fast"));
+    // The coupling's cost: the coupled step, its own passes, and the fluid and the bodies alone.
+    const nlohmann::json& c = b["coupling"];
+    EXPECT_GT(c["coupled_gpu_ms_per_step"].get<double>(), c["coupling_passes_gpu_ms_per_step"].get<double>()) << c.dump();
+    EXPECT_GT(c["coupling_passes_gpu_ms_per_step"].get<double>(), 0.0) << c.dump();
+    EXPECT_GT(c["fluid_alone_gpu_ms_per_step"].get<double>(), 0.0) << c.dump();
+    EXPECT_GT(c["bodies_alone_gpu_ms_per_step"].get<double>(), 0.0) << c.dump();
     EXPECT_FALSE(doc.contains("sph"));
 }
 
