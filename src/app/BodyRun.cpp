@@ -155,6 +155,50 @@ io::MeshFrame bodyFrame(const body::DeformableBodies& bodies, graph::RenderGraph
     return f;
 }
 
+namespace {
+
+// A coupled run's set-up: the bodies' fingerprint and the fluid's particles and grid.
+uint64_t coupledFingerprint(const body::DeformableBodies& bodies, const sim::Simulation& fluid)
+{
+    io::Fingerprint f;
+    f.add(bodies.fingerprint()).add(uint64_t(fluid.count())).add(uint64_t(fluid.boundaryCount())).add(uint64_t(fluid.solidCount()));
+    f.add(uint64_t(fluid.grid().dims.x)).add(uint64_t(fluid.grid().dims.y)).add(uint64_t(fluid.grid().dims.z));
+    f.add(fluid.world().particleRadius);
+    return f.value();
+}
+
+// The fluid's part of a coupled run's saved state: its particle buffers, its step state and the
+// impulses its guard owes the bodies (submits and waits).
+void saveFluidState(graph::RenderGraph& graph, sim::Simulation& fluid, io::SolidState& state)
+{
+    const sim::SimulationState s = fluid.download(graph);
+    state.add("fluid positions", s.positions);
+    state.add("fluid velocities", s.velocities);
+    state.add("fluid ids", s.ids);
+    state.add("fluid solver state", s.solverState);
+    state.add("fluid step state", std::vector<glm::vec4>(s.state.begin(), s.state.end()));
+    state.add("fluid last step", std::vector<glm::vec4>{s.lastStep});
+    state.add("fluid guard impulses", fluid.downloadSolidGuard(graph));
+}
+
+void loadFluidState(graph::RenderGraph& graph, sim::Simulation& fluid, const io::SolidState& state,
+                    const std::filesystem::path& file)
+{
+    sim::SimulationState s;
+    const size_t n = fluid.count();
+    s.positions = state.get<glm::vec4>("fluid positions", n, file);
+    s.velocities = state.get<glm::vec4>("fluid velocities", n, file);
+    s.ids = state.get<uint32_t>("fluid ids", n, file);
+    s.solverState = state.get<glm::vec4>("fluid solver state", n, file);
+    const std::vector<glm::vec4> step = state.get<glm::vec4>("fluid step state", s.state.size(), file);
+    std::copy(step.begin(), step.end(), s.state.begin());
+    s.lastStep = state.get<glm::vec4>("fluid last step", 1, file)[0];
+    fluid.upload(graph, s);
+    fluid.uploadSolidGuard(graph, state.get<int32_t>("fluid guard impulses", 4 * size_t(fluid.solidCount()), file));
+}
+
+} // namespace
+
 int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart, SetupProgress& setup)
 {
     const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
@@ -163,8 +207,6 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     if (!o.solver.empty())
         throw Error(fmt::format("--solver {}: set Configuration.simulationMethod in a scene with bodies", o.solver));
     if (o.saveEvery && o.saveState.empty()) throw Error("--save-every needs --save-state FILE");
-    if (withFluid && (!o.saveState.empty() || !o.loadState.empty()))
-        throw Error("--save-state and --load-state are not available yet for scenes of fluid and bodies together");
     const ExportPlan exports = exportPlan(o);
     const double dt = scene.config.timeStepSize;
     const int frameCount = o.frames.value_or(scene.floe.frames);
@@ -193,17 +235,25 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         coupling = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *fluid, bodies);
     }
     // --load-state: the run goes on from the saved step (bit-identical to an uninterrupted run).
+    // A coupled run's state holds the bodies' buffers and the fluid's (coupledState).
+    const char* kind = fluid ? "fluid and deformable bodies" : "deformable bodies";
+    const uint64_t fingerprint = fluid ? coupledFingerprint(bodies, *fluid) : bodies.fingerprint();
     uint64_t first = 0;
     if (!o.loadState.empty()) {
-        const io::SolidState state = io::loadSolidState(o.loadState, "deformable bodies", bodies.fingerprint());
+        const io::SolidState state = io::loadSolidState(o.loadState, kind, fingerprint);
         bodies.loadState(graph, state, o.loadState);
+        if (fluid) {
+            loadFluidState(graph, *fluid, state, o.loadState);
+            coupling->invalidate(); // the samples follow the loaded bodies
+        }
         first = state.step;
     }
     const StepSpan span = stepSpan(o, scene.config.stopAt, dt, first);
     const uint64_t steps = span.steps;
     const auto saveNow = [&](uint64_t at) {
-        io::SolidState state{"deformable bodies", bodies.fingerprint(), at, {}};
+        io::SolidState state{kind, fingerprint, at, {}};
         bodies.saveState(graph, state);
+        if (fluid) saveFluidState(graph, *fluid, state);
         io::saveSolidState(o.saveState, state);
     };
 

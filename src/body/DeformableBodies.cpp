@@ -590,6 +590,9 @@ void DeformableBodies::saveState(graph::RenderGraph& graph, io::SolidState& stat
 void DeformableBodies::loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file)
 {
     sim::loadCarried(context_, graph, carried(), state, file);
+    // normals() is part of what a step leaves (the coupling places its samples with them).
+    addNormals(graph);
+    context_.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
 }
 
 std::vector<glm::vec4> DeformableBodies::download(graph::RenderGraph& graph, const gpu::Buffer& buffer) const
@@ -606,6 +609,8 @@ void DeformableBodies::uploadState(graph::RenderGraph& graph, const std::vector<
         throw Error(fmt::format("deformable bodies: a state of {} particles for {}", positions.size(), particles_));
     sim::uploadNow(context_, graph, positions_, positions.data(), positions.size() * 16);
     sim::uploadNow(context_, graph, velocities_, velocities.data(), velocities.size() * 16);
+    addNormals(graph);
+    context_.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
 }
 
 } // namespace floe::body

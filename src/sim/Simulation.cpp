@@ -399,6 +399,21 @@ void Simulation::addSolidGuard(graph::RenderGraph& graph)
         .dispatchThreads(particles_.count);
 }
 
+std::vector<int32_t> Simulation::downloadSolidGuard(graph::RenderGraph& graph)
+{
+    std::vector<int32_t> sums(4 * size_t(solidCount_));
+    if (!sums.empty()) downloadNow(context_, graph, solidGuardImpulses_, sums.data(), sums.size() * 4);
+    return sums;
+}
+
+void Simulation::uploadSolidGuard(graph::RenderGraph& graph, const std::vector<int32_t>& sums)
+{
+    if (sums.size() != 4 * size_t(solidCount_))
+        throw Error(
+            fmt::format("the saved guard impulses are for {} solid samples, the scene has {}", sums.size() / 4, solidCount_));
+    if (!sums.empty()) uploadNow(context_, graph, solidGuardImpulses_, sums.data(), sums.size() * 4);
+}
+
 void Simulation::addStep(graph::RenderGraph& graph)
 {
     const uint32_t n = particles_.count;

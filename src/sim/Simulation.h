@@ -79,6 +79,10 @@ public:
     // Fluid particles behind a solid's surface moved back onto it (sph/solid_guard), after the
     // solids' step; StepMetrics::solidCorrections counts them over the run.
     void addSolidGuard(graph::RenderGraph& graph);
+    // The impulses the guard owes the solids (4 fixed-point ints per sample), for saved states;
+    // submit and wait.
+    std::vector<int32_t> downloadSolidGuard(graph::RenderGraph& graph);
+    void uploadSolidGuard(graph::RenderGraph& graph, const std::vector<int32_t>& sums);
     uint32_t solidCount() const { return solidCount_; }
     const gpu::Buffer& solidSamples() const { return solids_; }             // vec4: xyz m, w Psi_b kg
     const gpu::Buffer& solidVelocities() const { return solidVelocities_; } // vec4: xyz m/s
