@@ -369,6 +369,15 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         const std::string name = fmt::format("bodies_{:06d}{}", at, io::extensionOf(*exports.format));
         io::writeMesh(outDir / name, bodyFrame(bodies, graph, context, at, time), *exports.format);
         end.exports.push_back(name);
+        if (fluid) {
+            // The fluid's particles beside the bodies' surfaces, as a fluid run writes them.
+            std::vector<float> densities;
+            fluid->addSnapshot(graph, 0);
+            const sim::SimulationState s = fluid->readSnapshot(graph, 0, &densities);
+            const std::string particles = fmt::format("particles_{:06d}{}", at, io::extensionOf(*exports.format));
+            io::writeParticles(outDir / particles, particleFrame(s, densities), *exports.format);
+            end.exports.push_back(particles);
+        }
     };
     if (exports.due(first, true, false, false)) exportNow(first, double(first) * dt);
     setup.stop();

@@ -238,4 +238,25 @@ void printRunFiles(const RunOutput& output, const RunEnd& end, const gpu::Contex
     }
 }
 
+io::ParticleFrame particleFrame(const sim::SimulationState& s, const std::vector<float>& densities)
+{
+    // Back to the scene's sampling order.
+    io::ParticleFrame f;
+    const size_t n = s.positions.size();
+    f.positions.resize(n);
+    f.velocities.resize(n);
+    f.densities.resize(n);
+    f.pressures.resize(n);
+    for (size_t k = 0; k < n; ++k) {
+        const uint32_t i = s.ids[k] < n ? s.ids[k] : uint32_t(k);
+        f.positions[i] = glm::vec3(s.positions[k]);
+        f.velocities[i] = glm::vec3(s.velocities[k]);
+        f.pressures[i] = s.velocities[k].w;
+        f.densities[i] = densities[k];
+    }
+    f.time = s.state[0].y;
+    f.step = static_cast<uint64_t>(s.state[0].w);
+    return f;
+}
+
 } // namespace floe

@@ -20,6 +20,7 @@
 #include "render/OffscreenTarget.h"
 #include "render/Overlay.h"
 #include "render/Renderer.h"
+#include "sim/World.h"
 
 namespace floe::io {
 class CsvWriter;
@@ -97,6 +98,10 @@ struct RunEnd {
 // --export for a fixed-step run (solids): the format, and when: with the pictures, or every N
 // steps (--export-every); the run's first state (the start or a loaded state) and its last step
 // are always written.
+// A fluid state (a step's sorted order) as an export frame in the scene's sampling order, with
+// the densities of the same step.
+io::ParticleFrame particleFrame(const sim::SimulationState& state, const std::vector<float>& densities);
+
 struct ExportPlan {
     std::optional<io::ExportFormat> format;
     uint64_t every = 0;

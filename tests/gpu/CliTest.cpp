@@ -223,6 +223,13 @@ TEST(Cli, FluidAndABodyRunCoupledInOneScene)
     EXPECT_NE(value("volume_error_max"), "");
     EXPECT_TRUE(fs::exists(out / "frame_0000.png"));
 
+    // --export: the bodies' surfaces and the fluid's particles, each frame.
+    const fs::path exported = tempDir("coupled-export");
+    const Result e = floe("run " + scene + " --steps 4 --frames 0 --export ply --quiet --out " + exported.string());
+    ASSERT_EQ(e.status, 0) << e.output;
+    for (const char* file : {"bodies_000004.ply", "particles_000004.ply"}) EXPECT_TRUE(fs::exists(exported / file)) << file;
+    EXPECT_EQ(io::readPly(exported / "particles_000004.ply").positions.size(), summary["fluid_particles"].get<size_t>());
+
     const Result cfl = floe("run " + scene + " --steps 2 --frames 0 --set Configuration.cflMethod=1 --out " + out.string());
     EXPECT_EQ(cfl.status, 2) << cfl.output;
     EXPECT_NE(cfl.output.find("Configuration.cflMethod"), std::string::npos) << cfl.output;
