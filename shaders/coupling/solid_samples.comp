@@ -35,8 +35,19 @@ void main()
     }
     const float nn = length(n);
     const float depth = uintBitsToFloat(c.w);
-    if (nn > 0.0) x -= (depth / nn) * n;
-    FLOE_STORE_VEC4(sampleNormals, s, vec4(nn > 0.0 ? n / nn : vec3(0.0), depth));
+    const vec3 unit = nn > 0.0 ? n / nn : vec3(0.0);
+    x -= depth * unit;
+    // The plane the guard (sph/solid_guard) tests against: through the surface point above the
+    // sample, with the triangle's own normal for a sample inside a triangle (the face itself, where
+    // the interpolated vertex normal tilts the plane through the face by up to half the angle
+    // between neighbouring faces), the interpolated normal on edges and at vertices.
+    vec3 plane = unit;
+    if (w.x > 0.0 && w.y > 0.0 && w.z > 0.0) {
+        const vec3 a = FLOE_LOAD_VEC4(positions, c.x).xyz;
+        const vec3 face = cross(FLOE_LOAD_VEC4(positions, c.y).xyz - a, FLOE_LOAD_VEC4(positions, c.z).xyz - a);
+        if (dot(face, face) > 0.0) plane = normalize(face);
+    }
+    FLOE_STORE_VEC4(sampleNormals, s, vec4(plane, depth * dot(unit, plane)));
     FLOE_STORE_VEC4(samples, s, vec4(x, w.w));
     FLOE_STORE_VEC4(sampleVelocities, s, vec4(v, 0.0));
 }

@@ -19,7 +19,7 @@
 #define COUPLING_BIND_VERTEX_START 7      // uint per vertex + 1: its first entry in COUPLING_BIND_VERTEX_SAMPLES
 #define COUPLING_BIND_VERTEX_SAMPLES 8    // uvec4 per entry: x sample, y weight (float bits)
 #define COUPLING_BIND_NORMALS 9           // vec4 per solid vertex: area-weighted normal sum (m^2), current
-#define COUPLING_BIND_SAMPLE_NORMALS 10   // vec4 per sample: xyz outward unit normal, w its depth (m)
+#define COUPLING_BIND_SAMPLE_NORMALS 10   // vec4 per sample: the surface plane above it: xyz unit normal, w distance (m)
 
 FLOE_SHARED_BEGIN
 

@@ -33,6 +33,9 @@ FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart); // EOS: viscous walls
 // With SOLIDS: c_i of the step (shared/sph.h); 1: DFSPH's divergence-free solve stored its part.
 layout(constant_id = 13) const uint ADD_WALL_COEFFICIENT = 0u;
 FLOE_RW_FLOAT(SPH_BIND_WALL_COEFFICIENTS, wallCoefficients);
+FLOE_IN_VEC4(SPH_BIND_SOLIDS, solids);
+FLOE_IN_UINT(SPH_BIND_SOLID_START, solidStart);
+FLOE_IN_VEC4(SPH_BIND_SOLID_VELOCITIES, solidVelocities);
 #include "sph/pressure_accel.glsl"
 #include "sph/viscosity.glsl"
 
@@ -59,7 +62,15 @@ vec3 eosVelocity(uint i, vec3 xi, float rhoi, float pi)
     }
     FLUID_PAIRS(i, xi)
 #undef FLUID_PAIR
-    const vec3 wall = sphBoundaryCount() > 0u && nuBoundary > 0.0 ? boundaryViscosity(xi, vi, rhoi, regulariser) : vec3(0.0);
+    vec3 wall = sphBoundaryCount() > 0u && nuBoundary > 0.0 ? boundaryViscosity(xi, vi, rhoi, regulariser) : vec3(0.0);
+    if (SOLIDS != 0u && nuBoundary > 0.0) {
+        SOLID_NEAR_BEGIN(xi, begin, end)
+        for (uint b = begin; b < end; ++b) {
+            const vec4 xb = FLOE_LOAD_VEC4(solids, b);
+            wall += solidViscosityTerm(xi - xb.xyz, vi - FLOE_LOAD_VEC4(solidVelocities, b).xyz, xb.w, rhoi, regulariser);
+        }
+        SOLID_NEAR_END
+    }
     const float dt = state.time.x;
     vec3 v = vi + dt * (params.gravity.xyz + viscosityPrefactor() * (nu * viscosity + nuBoundary * wall)) + params.material.w * smoothing;
     if (DIMS == 2u) v.z = 0.0;

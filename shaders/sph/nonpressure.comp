@@ -19,6 +19,9 @@ FLOE_IN_VEC4(SPH_BIND_BOUNDARY, boundary);
 FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_IN_VEC4(SPH_BIND_FIELDS, fields);
 FLOE_OUT_VEC4(SPH_BIND_PREDICTED, predicted);
+FLOE_IN_VEC4(SPH_BIND_SOLIDS, solids);
+FLOE_IN_UINT(SPH_BIND_SOLID_START, solidStart);
+FLOE_IN_VEC4(SPH_BIND_SOLID_VELOCITIES, solidVelocities);
 #include "sph/viscosity.glsl"
 
 void main()
@@ -52,7 +55,15 @@ void main()
             FLUID_NEIGHBOURS_END
         }
     }
-    const vec3 wall = sphBoundaryCount() > 0u && nuBoundary > 0.0 ? boundaryViscosity(xi, vi, rhoi, regulariser) : vec3(0.0);
+    vec3 wall = sphBoundaryCount() > 0u && nuBoundary > 0.0 ? boundaryViscosity(xi, vi, rhoi, regulariser) : vec3(0.0);
+    if (SOLIDS != 0u && nuBoundary > 0.0) {
+        SOLID_NEAR_BEGIN(xi, begin, end)
+        for (uint b = begin; b < end; ++b) {
+            const vec4 xb = FLOE_LOAD_VEC4(solids, b);
+            wall += solidViscosityTerm(xi - xb.xyz, vi - FLOE_LOAD_VEC4(solidVelocities, b).xyz, xb.w, rhoi, regulariser);
+        }
+        SOLID_NEAR_END
+    }
     const vec3 a = params.gravity.xyz + viscosityPrefactor() * (nu * viscosity + nuBoundary * wall);
     vec3 vStar = vi + state.time.x * a + xsph * smoothing;
     if (DIMS == 2u) vStar.z = 0.0;

@@ -5,9 +5,10 @@
 // fluid is full; a lone particle, as at the free surface on top of a rising body, has too few
 // neighbours to build pressure until it is well inside the boundary's reach (Akinci's boundary
 // acts through the density only), and the solid's own step moves its surface after the fluid's.
-// The surface near a particle: the nearest solid sample within the support, its outward normal
-// n_b and its depth d_b below the surface (SPH_BIND_SOLID_NORMALS); behind means
-// (x_i - x_b) . n_b < d_b. Counted in state.counters.y (the run's total).
+// The surface near a particle: the nearest solid sample within h, the plane of its surface point
+// (SPH_BIND_SOLID_NORMALS: its unit normal n_b, the face's own for a sample inside a triangle,
+// and the plane's distance d_b above the sample); behind means (x_i - x_b) . n_b < d_b. Counted
+// in state.counters.y (the run's total).
 // Runs on the particles as sph/integrate left them (sorted order of the step), against the
 // samples at the solids' new surfaces (sorted into the fluid grid's bins by sph/solid_reorder).
 // The particle's momentum change goes to the sample it was put back on, as the solid's share
@@ -32,7 +33,7 @@ void main()
     const uint i = floeGlobalIndex();
     if (i >= sphFluidCount()) return;
     const vec4 p = FLOE_RW_LOAD_VEC4(positions, i);
-    float nearest2 = sphSupport() * sphSupport();
+    float nearest2 = sphH() * sphH(); // the samples within h
     uint best = 0xFFFFFFFFu;
     SOLID_NEAR_BEGIN(p.xyz, begin, end)
     for (uint b = begin; b < end; ++b) {

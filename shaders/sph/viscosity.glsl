@@ -26,6 +26,20 @@ layout(constant_id = 9) const uint XSPH = 0u; // 1: the XSPH factor is above 0
         if (XSPH != 0u) smoothing -= (twoOverRho_ * (pj).w * sphW(length(xij_))) * vij_; \
     }
 
+// One solid sample's term of the wall viscosity: as a static sample's, with the velocity relative
+// to the sample's (Akinci et al. 2012 eq. (11)-(12) in the form of digest-001 (3.28)). The fluid
+// particle's acceleration is viscosityPrefactor() nu_b times the sum of these; sph/solid_impulses
+// gives the sample the opposite of m_i dt times its term.
+vec3 solidViscosityTerm(vec3 xib, vec3 vib, float psi, float rhoi, float regulariser)
+{
+    const float r = length(xib);
+    if (!(r < sphSupport())) return vec3(0.0);
+    const float volume = psi / rhoi;
+    if (KERNEL == SPH_KERNEL_MUELLER) return -volume * vib * viscosityLaplacian(r, 2.0 * sphH(), DIMS);
+    return volume * dot(vib, xib) / (r * r + regulariser) * sphGradW(xib, r);
+}
+
+#ifndef SPH_VISCOSITY_WITHOUT_WALLS
 // Static boundary samples (velocity 0) with Psi_b and the particle's own density, as digest-001
 // Alg. 8; one more walk over the boundary's cells, made only when the walls are viscous.
 vec3 boundaryViscosity(vec3 xi, vec3 vi, float rhoi, float regulariser)
@@ -46,6 +60,7 @@ vec3 boundaryViscosity(vec3 xi, vec3 vi, float rhoi, float regulariser)
     BOUNDARY_NEAR_END
     return sum;
 }
+#endif
 
 // The prefactor of (3.28) for the chosen kernel set.
 float viscosityPrefactor()
