@@ -225,6 +225,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     // With FluidBlocks: the fluid, two-way coupled (coupling/FluidSolidCoupling), stepped in the
     // same command buffer: samples -> fluid step -> impulses -> bodies' step.
     sim::WorldSettings world;
+    double energyLimit = HUGE_VAL; // the fluid's and the bodies' kinetic energy together (energyBound)
     std::unique_ptr<sim::Simulation> fluid;
     std::unique_ptr<coupling::FluidSolidCoupling> coupling;
     if (withFluid) {
@@ -233,6 +234,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         const FluidSampling sampled = sampleFluid(scene);
         fluid = std::make_unique<sim::Simulation>(context, shaders, graph, world, scene.sph, sampled.positions, sampled.velocities);
         coupling = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *fluid, bodies);
+        energyLimit = energyBound(scene, world);
     }
     // --load-state: the run goes on from the saved step (bit-identical to an uninterrupted run).
     // A coupled run's state holds the bodies' buffers and the fluid's (coupledState).
@@ -428,9 +430,8 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
             csv->set("escaped", uint64_t(f.escaped));
             fluidStat.add(f.densityErrorAvg);
             solidCorrections = f.solidCorrections;
-            // The fluid's own checks; the bodies' potential energy feeds the fluid, so no energy bound.
-            fluidBlowUp =
-                fluidDivergence(f, std::numeric_limits<double>::infinity(), scene.sph.pressureSolver() == sim::PressureSolver::Eos);
+            // The fluid's own checks, then the energy of fluid and bodies together below.
+            fluidBlowUp = fluidDivergence(f, HUGE_VAL, scene.sph.pressureSolver() == sim::PressureSolver::Eos);
         } else {
             csv->set("escaped", uint64_t(0));
         }
@@ -439,6 +440,10 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         csv->set("dt", dt);
         csv->set("particles", uint64_t(bodies.particleCount()) + (fluid ? fluid->count() : 0u));
         csv->set("kinetic_energy", kinetic);
+        if (fluidBlowUp.empty() && kinetic > energyLimit)
+            fluidBlowUp = fmt::format("kinetic energy {:.4g} J of fluid and bodies above the {:.4g} J their initial motion and "
+                                      "gravity can supply at t = {:.4g} s (energy from nowhere)",
+                                      kinetic, energyLimit, time);
         const double ms = recordPassTimes(*csv, frames.timer(p.slot).results(), gpuColumns);
         csv->set("volume_error_max", maxVolume);
         csv->set("volume_error_avg", sumVolume / bodies.bodyCount());
@@ -455,7 +460,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         worstVolume = std::max(worstVolume, std::fabs(maxVolume));
         collected = p.step;
         if (!finite || std::fabs(maxVolume) > 1.0 || !fluidBlowUp.empty()) {
-            end.diverged = !fluidBlowUp.empty() ? "the fluid: " + fluidBlowUp
+            end.diverged = !fluidBlowUp.empty() ? "the coupled run: " + fluidBlowUp
                            : !finite            ? "a body's volume, shape error or kinetic energy is not finite"
                                                 : fmt::format("a body's volume changed by {:.0f} %", 100.0 * maxVolume);
             stop = true;

@@ -6,6 +6,7 @@
 #include <glm/geometric.hpp>
 
 #include "base/Error.h"
+#include "body/SurfaceMesh.h"
 #include "sim/sph/BoundarySampler.h"
 
 namespace floe {
@@ -144,13 +145,37 @@ double energyBound(const Scene& scene, const sim::WorldSettings& world)
     }
     if (mass <= 0.0) return HUGE_VAL;
     centre /= mass;
-    const geometry::Bounds b = sceneBounds(scene, world);
-    double drop = 0;
-    for (int corner = 0; corner < 8; ++corner) {
-        const glm::dvec3 c(corner & 1 ? b.hi.x : b.lo.x, corner & 2 ? b.hi.y : b.lo.y, corner & 4 ? b.hi.z : b.lo.z);
-        drop = std::max(drop, glm::dot(c - centre, down));
+    geometry::Bounds b = sceneBounds(scene, world);
+    const auto drop = [&](const glm::dvec3& from) {
+        double most = 0;
+        for (int corner = 0; corner < 8; ++corner) {
+            const glm::dvec3 c(corner & 1 ? b.hi.x : b.lo.x, corner & 2 ? b.hi.y : b.lo.y, corner & 4 ? b.hi.z : b.lo.z);
+            most = std::max(most, glm::dot(c - from, down));
+        }
+        return most;
+    };
+    double bound = kinetic + mass * g * drop(centre);
+    if (!scene.deformableBodies.empty()) {
+        glm::vec3 lo, hi; // bodies fall to the domain's floor at worst
+        scene.domain(lo, hi);
+        b.add(lo);
+        b.add(hi);
     }
-    return kinetic + mass * g * drop;
+    // Coupled deformable bodies: their initial kinetic energy (the mass spread evenly over the
+    // vertices, as body::DeformableBodies spreads it) and what gravity can give each of them.
+    for (const DeformableBody& body : scene.deformableBodies) {
+        const auto& x = body.initial.empty() ? body.mesh.vertices : body.initial;
+        if (x.empty()) continue;
+        const double bodyMass = double(body.density) * body::enclosedVolume(body.mesh), vertexMass = bodyMass / double(x.size());
+        glm::dvec3 c(0.0);
+        for (const glm::vec3& p : x) c += glm::dvec3(p) / double(x.size());
+        for (const glm::vec3& p : x) {
+            const glm::dvec3 v = glm::dvec3(body.velocity) + glm::cross(glm::dvec3(body.angularVelocity), glm::dvec3(p) - c);
+            bound += 0.5 * vertexMass * glm::dot(v, v);
+        }
+        bound += bodyMass * g * drop(c);
+    }
+    return bound;
 }
 
 std::string fluidDivergence(const sim::StepMetrics& m, double energyLimit, bool compressible)

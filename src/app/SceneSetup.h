@@ -22,6 +22,8 @@ render::Camera sceneCamera(const Scene& scene, const sim::WorldSettings& world, 
 // plus the potential energy gravity releases if its centre of mass fell to the scene's lowest
 // point along gravity (J). Infinity where that does not bound the scene (no gravity, a shaken
 // container doing work).
+// With deformable bodies (coupled), the bound holds their kinetic energy and what gravity can give
+// them too, for the fluid's and the bodies' kinetic energy together.
 double energyBound(const Scene& scene, const sim::WorldSettings& world);
 // Why a fluid step shows a blow-up, or "" (floe run, floe view and the bench share the rules):
 // non-finite values, particles out of the closed domain, a compression above 100 % (incompressible

@@ -251,10 +251,8 @@ void ViewSession::resetSimulation()
     const std::vector<glm::vec4> positions = sampleFluidParticles(scene_);
     const std::vector<glm::vec4> velocities = initialVelocities(scene_);
     simulation_ = std::make_unique<sim::Simulation>(*context_, *shaders_, *graph_, world_, state_.settings, positions, velocities);
-    if (bodies_) {
-        coupling_ = std::make_unique<coupling::FluidSolidCoupling>(*context_, *shaders_, *graph_, *simulation_, *bodies_);
-        energyLimit_ = std::numeric_limits<double>::infinity(); // the bodies' potential energy feeds the fluid
-    }
+    // (With bodies, energyBound holds theirs too: it bounds the fluid's kinetic energy alone as well.)
+    if (bodies_) coupling_ = std::make_unique<coupling::FluidSolidCoupling>(*context_, *shaders_, *graph_, *simulation_, *bodies_);
     const std::vector<glm::vec4> samples = drawnBoundarySamples(world_);
     boundaryCount_ = static_cast<uint32_t>(samples.size());
     boundary_ = gpu::Buffer(*context_, {"drawn boundary", std::max<size_t>(samples.size(), 1) * 16, gpu::MemoryKind::DeviceLocal,

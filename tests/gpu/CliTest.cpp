@@ -230,6 +230,13 @@ TEST(Cli, FluidAndABodyRunCoupledInOneScene)
     for (const char* file : {"bodies_000004.ply", "particles_000004.ply"}) EXPECT_TRUE(fs::exists(exported / file)) << file;
     EXPECT_EQ(io::readPly(exported / "particles_000004.ply").positions.size(), summary["fluid_particles"].get<size_t>());
 
+    // A blow-up of the coupled system is reported: WCSPH at this scene's step and its default
+    // stiffness gains energy within 10 steps (as it does in the pool alone).
+    const Result blowUp =
+        floe("run " + scene + " --steps 30 --frames 0 --quiet --set Configuration.simulationMethod=0 --out " + out.string());
+    EXPECT_EQ(blowUp.status, 1) << blowUp.output;
+    EXPECT_NE(blowUp.output.find("energy from nowhere"), std::string::npos) << blowUp.output;
+
     const Result cfl = floe("run " + scene + " --steps 2 --frames 0 --set Configuration.cflMethod=1 --out " + out.string());
     EXPECT_EQ(cfl.status, 2) << cfl.output;
     EXPECT_NE(cfl.output.find("Configuration.cflMethod"), std::string::npos) << cfl.output;
