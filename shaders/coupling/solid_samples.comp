@@ -2,7 +2,8 @@
 // The solids' boundary samples at the vertices' current positions and velocities: each sample is
 // the barycentric combination of its triangle's corners (fixed at rest), moved its depth inside
 // along the combination of the corners' current normals, so it stays under the deformed surface.
-// Written into the fluid's solid samples before its step.
+// Written into the fluid's solid samples after the bodies' step (and once at the start), for the
+// guard and the fluid's next step.
 #include "shared/coupling.h"
 #include "common/dispatch.glsl"
 #include "common/texel.glsl"

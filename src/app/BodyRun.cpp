@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
-#include <limits>
 #include <map>
 #include <memory>
 
@@ -205,7 +204,9 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     if (!o.solver.empty() && !withFluid)
         throw Error(fmt::format("--solver {}: the scene has deformable bodies, no fluid", o.solver));
     if (!o.solver.empty())
-        throw Error(fmt::format("--solver {}: set Configuration.simulationMethod in a scene with bodies", o.solver));
+        throw Error(fmt::format("--solver {}: a scene with deformable bodies takes its solver from the scene "
+                                "(Configuration.simulationMethod, or --set Floe.solver={})",
+                                o.solver, o.solver));
     if (o.saveEvery && o.saveState.empty()) throw Error("--save-every needs --save-state FILE");
     const ExportPlan exports = exportPlan(o);
     const double dt = scene.config.timeStepSize;
@@ -222,8 +223,8 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     body::BodySettings settings = bodySettings(scene);
     body::DeformableBodies bodies(context, shaders, graph, bodyInstances(scene), settings, bodyObstacles(scene));
     const glm::vec3 domainMax = settings.domainMax;
-    // With FluidBlocks: the fluid, two-way coupled (coupling/FluidSolidCoupling), stepped in the
-    // same command buffer: samples -> fluid step -> impulses -> bodies' step.
+    // With FluidBlocks: the fluid, two-way coupled, stepped with the bodies in one command buffer
+    // (coupling::FluidSolidCoupling::addStep).
     sim::WorldSettings world;
     double energyLimit = HUGE_VAL; // the fluid's and the bodies' kinetic energy together (energyBound)
     std::unique_ptr<sim::Simulation> fluid;
@@ -237,7 +238,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         energyLimit = energyBound(scene, world);
     }
     // --load-state: the run goes on from the saved step (bit-identical to an uninterrupted run).
-    // A coupled run's state holds the bodies' buffers and the fluid's (coupledState).
+    // A coupled run's state holds the bodies' buffers and the fluid's (saveFluidState).
     const char* kind = fluid ? "fluid and deformable bodies" : "deformable bodies";
     const uint64_t fingerprint = fluid ? coupledFingerprint(bodies, *fluid) : bodies.fingerprint();
     uint64_t first = 0;

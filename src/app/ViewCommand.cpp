@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
-#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
