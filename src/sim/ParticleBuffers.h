@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <glm/vec4.hpp>
@@ -59,6 +60,12 @@ void saveCarried(gpu::Context& context, graph::RenderGraph& graph, const std::ve
 // another size.
 void loadCarried(gpu::Context& context, graph::RenderGraph& graph, const std::vector<CarriedBuffer>& buffers,
                  const io::SolidState& state, const std::filesystem::path& file);
+
+// A device-local buffer of `bytes` (at least 16), texel views in `format`.
+inline gpu::Buffer deviceBuffer(gpu::Context& context, const std::string& name, VkDeviceSize bytes, VkFormat format)
+{
+    return gpu::Buffer(context, {name, std::max<VkDeviceSize>(bytes, 16), gpu::MemoryKind::DeviceLocal, format});
+}
 
 // A device-local buffer holding `data` (at least one element's room), texel views in `format`.
 template <class T> gpu::Buffer uploaded(gpu::Context& context, graph::RenderGraph& graph, const char* name,
