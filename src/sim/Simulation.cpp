@@ -81,16 +81,8 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
                   context.caps().conditionalRendering ? VkBufferUsageFlags(VK_BUFFER_USAGE_CONDITIONAL_RENDERING_BIT_EXT) : 0u});
     reducedA_ = deviceBuffer(context, "step metrics A", 16, kVec4);
     reducedB_ = deviceBuffer(context, "step metrics B", 16, kVec4);
-    // The solid passes' bindings, unused (SOLIDS 0) until attachSolids.
-    boundaryRates_ = deviceBuffer(context, "solid boundary rates (S_i)", 16, VK_FORMAT_R32_SFLOAT);
-    wallCoefficients_ = deviceBuffer(context, "wall pressure coefficients (c_i)", 16, VK_FORMAT_R32_SFLOAT);
-    solids_ = deviceBuffer(context, "solid samples (unused)", 16, kVec4);
-    solidVelocities_ = deviceBuffer(context, "solid sample velocities (unused)", 16, kVec4);
-    solidNormals_ = deviceBuffer(context, "solid sample normals (unused)", 16, kVec4);
-    sortedSolidNormals_ = deviceBuffer(context, "sorted solid sample normals (unused)", 16, kVec4);
-    sortedSolids_ = deviceBuffer(context, "sorted solid samples (unused)", 16, kVec4);
-    sortedSolidVelocities_ = deviceBuffer(context, "sorted solid sample velocities (unused)", 16, kVec4);
-    solidImpulses_ = deviceBuffer(context, "solid impulses (unused)", 16, kVec4);
+    // The solid passes' bindings: placeholders (SOLIDS 0) until attachSolids.
+    allocateSolidBuffers(0, 0);
 
     // Walls: the container's planes and motion, the domain box.
     shared::WallParams walls{};

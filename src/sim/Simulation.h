@@ -94,8 +94,9 @@ public:
 
 private:
     void buildBoundary(graph::RenderGraph& graph);
-    void checkSolidSolver(const SphSettings& settings) const; // throws floe::Error
-    shared::SphParams stepParams() const;                     // the grid, material and flags of a step's passes
+    void checkSolidSolver(const SphSettings& settings) const;        // throws floe::Error
+    void allocateSolidBuffers(uint64_t particles, uint64_t samples); // 0, 0: the placeholders
+    shared::SphParams stepParams() const;                            // the grid, material and flags of a step's passes
     // The Jacobi iterations shared by IISPH and DFSPH's two solves (relaxed, or DFSPH's
     // increments), recorded up to the cap; the GPU zeroes the indirect arguments of the rest once
     // converged.

@@ -16,6 +16,21 @@ constexpr VkFormat kVec4 = VK_FORMAT_R32G32B32A32_SFLOAT;
 
 } // namespace
 
+void Simulation::allocateSolidBuffers(uint64_t particles, uint64_t samples)
+{
+    const uint64_t n = particles, s = samples;
+    boundaryRates_ = deviceBuffer(context_, "solid boundary rates (S_i)", n * 4, VK_FORMAT_R32_SFLOAT);
+    wallCoefficients_ = deviceBuffer(context_, "wall pressure coefficients (c_i)", n * 4, VK_FORMAT_R32_SFLOAT);
+    solids_ = deviceBuffer(context_, "solid samples (position, Psi)", s * 16, kVec4);
+    solidVelocities_ = deviceBuffer(context_, "solid sample velocities", s * 16, kVec4);
+    solidNormals_ = deviceBuffer(context_, "solid sample surface planes", s * 16, kVec4);
+    sortedSolidNormals_ = deviceBuffer(context_, "sorted solid sample surface planes", s * 16, kVec4);
+    sortedSolids_ = deviceBuffer(context_, "sorted solid samples", s * 16, kVec4);
+    sortedSolidVelocities_ = deviceBuffer(context_, "sorted solid sample velocities", s * 16, kVec4);
+    solidImpulses_ = deviceBuffer(context_, "solid sample impulses", s * 16, kVec4);
+    solidGuardImpulses_ = deviceBuffer(context_, "solid guard impulses (fixed point)", s * 16, VK_FORMAT_R32_SINT);
+}
+
 void Simulation::attachSolids(graph::RenderGraph& graph, uint32_t count)
 {
     if (solidCount_ > 0) throw Error("Simulation::attachSolids: solids are attached already");
@@ -25,17 +40,7 @@ void Simulation::attachSolids(graph::RenderGraph& graph, uint32_t count)
         throw Error(fmt::format("{} solid boundary samples do not fit on {} (at most {})", count, context_.deviceName(),
                                 ParticleBuffers::maxParticles(context_)));
     solidCount_ = count;
-    const uint64_t n = particles_.count, s = count;
-    boundaryRates_ = deviceBuffer(context_, "solid boundary rates (S_i)", n * 4, VK_FORMAT_R32_SFLOAT);
-    wallCoefficients_ = deviceBuffer(context_, "wall pressure coefficients (c_i)", n * 4, VK_FORMAT_R32_SFLOAT);
-    solids_ = deviceBuffer(context_, "solid samples (position, Psi)", s * 16, kVec4);
-    solidVelocities_ = deviceBuffer(context_, "solid sample velocities", s * 16, kVec4);
-    solidNormals_ = deviceBuffer(context_, "solid sample normals (normal, depth)", s * 16, kVec4);
-    sortedSolidNormals_ = deviceBuffer(context_, "sorted solid sample normals", s * 16, kVec4);
-    sortedSolids_ = deviceBuffer(context_, "sorted solid samples", s * 16, kVec4);
-    sortedSolidVelocities_ = deviceBuffer(context_, "sorted solid sample velocities", s * 16, kVec4);
-    solidImpulses_ = deviceBuffer(context_, "solid sample impulses", s * 16, kVec4);
-    solidGuardImpulses_ = deviceBuffer(context_, "solid guard impulses (fixed point)", s * 16, VK_FORMAT_R32_SINT);
+    allocateSolidBuffers(particles_.count, count);
     graph.addFill("sph/solid_guard_clear", solidGuardImpulses_, 0);
     solidGrid_ = std::make_unique<SpatialGrid>(context_, pipelines_.shaders(), grid_.spec(), count, "solid sample");
 }
