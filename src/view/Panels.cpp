@@ -282,6 +282,10 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
     if (bodies && simulation) {
         ImGui::Text("coupled with %u bodies, %u particles, %u triangles", bodies->bodyCount(), bodies->particleCount(),
                     bodies->triangleCount());
+        ImGui::TextWrapped("through %u surface samples; %u fluid particles put back out of the bodies so far",
+                           simulation->solidCount(), s.last.solidCorrections);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("sph/solid_guard: particles left behind a body's surface after a step (docs/coupling.md)");
     } else if (bodies) {
         ImGui::Text("%u bodies, %u particles, %u triangles", bodies->bodyCount(), bodies->particleCount(), bodies->triangleCount());
         ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", double(s.steps) * s.bodySettings.timeStep,
