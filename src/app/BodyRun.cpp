@@ -203,10 +203,6 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
     if (!o.solver.empty() && !withFluid)
         throw Error(fmt::format("--solver {}: the scene has deformable bodies, no fluid", o.solver));
-    if (!o.solver.empty())
-        throw Error(fmt::format("--solver {}: a scene with deformable bodies takes its solver from the scene "
-                                "(Configuration.simulationMethod, or --set Floe.solver={})",
-                                o.solver, o.solver));
     if (o.saveEvery && o.saveState.empty()) throw Error("--save-every needs --save-state FILE");
     const ExportPlan exports = exportPlan(o);
     const double dt = scene.config.timeStepSize;

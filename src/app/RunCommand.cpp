@@ -80,36 +80,40 @@ int runCommand(const RunOptions& o)
     setup.stage("loading the scene");
     Scene scene = loadScene(o.scene);
     for (const std::string& s : o.sets) applyOverride(scene, s);
+    // The fluid's solver and its step's stability, also where bodies share the scene with it.
+    const bool hasFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
+    if (hasFluid) {
+        if (!o.solver.empty()) {
+            try {
+                (void)sim::parsePressureSolver(o.solver);
+            } catch (const Error& e) {
+                throw Error(fmt::format("--solver {}: {}", o.solver, e.what()));
+            }
+            scene.sph.solver = o.solver;
+        }
+        if (scene.sph.pressureSolver() == sim::PressureSolver::Eos && !scene.sph.cflMethod) {
+            const float bound = scene.sph.acousticTimeStep(2.0f * scene.config.particleRadius, scene.config.density0);
+            if (scene.config.timeStepSize > bound)
+                scene.warnings.push_back(fmt::format(
+                    "Configuration.timeStepSize {} s is above the equation of state's acoustic bound 0.4 h / c = {:.3g} s "
+                    "(stiffness {}); the run may blow up (cflMethod 1 keeps dt below it)",
+                    scene.config.timeStepSize, bound, scene.sph.stiffness));
+        }
+        {
+            const float h = 2.0f * scene.config.particleRadius;
+            const float nu = std::max(scene.sph.viscosity, scene.sph.wallViscosity());
+            const float bound = shared::SPH_VISCOUS_STEP * h * h / nu;
+            if (!scene.sph.cflMethod && nu > 0.0f && scene.config.timeStepSize > bound)
+                scene.warnings.push_back(
+                    fmt::format("Configuration.timeStepSize {} s is above the explicit viscosity's stability bound "
+                                "{} h^2 / nu = {:.3g} s (nu {} m^2/s); the run may blow up (cflMethod 1 keeps "
+                                "dt below it)",
+                                scene.config.timeStepSize, shared::SPH_VISCOUS_STEP, bound, nu));
+        }
+    }
     if (!scene.deformableBodies.empty() || !scene.fractureBodies.empty()) {
         for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
         return scene.fractureBodies.empty() ? runBodies(o, scene, wallStart, setup) : runFracture(o, scene, wallStart, setup);
-    }
-    if (!o.solver.empty()) {
-        try {
-            (void)sim::parsePressureSolver(o.solver);
-        } catch (const Error& e) {
-            throw Error(fmt::format("--solver {}: {}", o.solver, e.what()));
-        }
-        scene.sph.solver = o.solver;
-    }
-    if (scene.sph.pressureSolver() == sim::PressureSolver::Eos && !scene.sph.cflMethod) {
-        const float bound = scene.sph.acousticTimeStep(2.0f * scene.config.particleRadius, scene.config.density0);
-        if (scene.config.timeStepSize > bound)
-            scene.warnings.push_back(
-                fmt::format("Configuration.timeStepSize {} s is above the equation of state's acoustic bound 0.4 h / c = {:.3g} s "
-                            "(stiffness {}); the run may blow up (cflMethod 1 keeps dt below it)",
-                            scene.config.timeStepSize, bound, scene.sph.stiffness));
-    }
-    {
-        const float h = 2.0f * scene.config.particleRadius;
-        const float nu = std::max(scene.sph.viscosity, scene.sph.wallViscosity());
-        const float bound = shared::SPH_VISCOUS_STEP * h * h / nu;
-        if (!scene.sph.cflMethod && nu > 0.0f && scene.config.timeStepSize > bound)
-            scene.warnings.push_back(
-                fmt::format("Configuration.timeStepSize {} s is above the explicit viscosity's stability bound "
-                            "{} h^2 / nu = {:.3g} s (nu {} m^2/s); the run may blow up (cflMethod 1 keeps "
-                            "dt below it)",
-                            scene.config.timeStepSize, shared::SPH_VISCOUS_STEP, bound, nu));
     }
     for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
 

@@ -237,6 +237,14 @@ TEST(Cli, FluidAndABodyRunCoupledInOneScene)
     EXPECT_EQ(blowUp.status, 1) << blowUp.output;
     EXPECT_NE(blowUp.output.find("energy from nowhere"), std::string::npos) << blowUp.output;
 
+    // --solver switches a coupled scene's fluid solver as a fluid scene's; PCISPH is refused.
+    const Result iisph = floe("run " + scene + " --steps 3 --frames 0 --quiet --solver iisph --out " + out.string());
+    ASSERT_EQ(iisph.status, 0) << iisph.output;
+    EXPECT_EQ(nlohmann::json::parse(readFile(out / "summary.json"))["solver"], "iisph");
+    const Result pcisph = floe("run " + scene + " --steps 3 --frames 0 --quiet --solver pcisph --out " + out.string());
+    EXPECT_EQ(pcisph.status, 2) << pcisph.output;
+    EXPECT_NE(pcisph.output.find("PCISPH"), std::string::npos) << pcisph.output;
+
     const Result cfl = floe("run " + scene + " --steps 2 --frames 0 --set Configuration.cflMethod=1 --out " + out.string());
     EXPECT_EQ(cfl.status, 2) << cfl.output;
     EXPECT_NE(cfl.output.find("Configuration.cflMethod"), std::string::npos) << cfl.output;
