@@ -263,23 +263,12 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     render::Renderer* renderer = pictures.renderer.get();
     render::ViewSettings view;
     if (rendering) view = bodySceneView(scene, settings, float(o.width) / float(o.height));
-    gpu::Buffer drawnBoundary, outlines;
+    SceneDrawing drawing;
     if (rendering && fluid) {
         // The fluid's view (its particles by speed), its walls outlined; the bodies as surfaces.
         view = sceneView(scene, world, float(o.width) / float(o.height));
-        if (!world.drawnBoundary.empty()) {
-            const std::vector<glm::vec4> samples = drawnBoundarySamples(world);
-            drawnBoundary = gpu::Buffer(
-                context, {"drawn boundary", samples.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
-            sim::uploadNow(context, graph, drawnBoundary, samples.data(), samples.size() * 16);
-        }
-        const std::vector<glm::vec4> points = outlinePoints(scene);
-        if (!points.empty()) {
-            outlines =
-                gpu::Buffer(context, {"outlines", points.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
-            sim::uploadNow(context, graph, outlines, points.data(), points.size() * 16);
-            renderer->setOutlines(&outlines, static_cast<uint32_t>(points.size()));
-        }
+        drawing = uploadSceneDrawing(context, graph, scene, world);
+        if (drawing.outlineCount) renderer->setOutlines(&drawing.outlines, drawing.outlineCount);
     }
     const render::MeshDraw meshArray[2] = {
         {&bodies.positions(), &bodies.normals(), &bodies.triangles(), bodies.triangleCount()},
@@ -304,8 +293,8 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     if (fluid) {
         view.mode = render::parseRenderMode(o.render.empty() ? "particles" : o.render);
         if (view.mode < 0) throw Error(fmt::format("--render: '{}' is not particles, fluid or both", o.render));
-        glass = world.drawnBoundary.empty() ? nullptr : &drawnBoundary;
-        glassCount = static_cast<uint32_t>(world.drawnBoundary.size());
+        glass = drawing.boundaryCount ? &drawing.boundary : nullptr;
+        glassCount = drawing.boundaryCount;
     }
     if (mode != RENDER_MODE_FLUID) {
         glass = &bodies.positions();

@@ -207,26 +207,14 @@ int runCommand(const RunOptions& o)
         if (view.mode < 0) throw Error(fmt::format("--render: '{}' is not particles, fluid or both", o.render));
         if (o.smoothing) view.fluid.iterations = *o.smoothing;
     }
-    gpu::Buffer drawnBoundary;
-    if (rendering && !world.drawnBoundary.empty()) {
-        const std::vector<glm::vec4> samples = drawnBoundarySamples(world);
-        drawnBoundary = gpu::Buffer(
-            context, {"drawn boundary", samples.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
-        sim::uploadNow(context, graph, drawnBoundary, samples.data(), samples.size() * 16);
-    }
-    gpu::Buffer outlines;
+    SceneDrawing drawing;
     if (rendering) {
-        const std::vector<glm::vec4> points = outlinePoints(scene);
-        if (!points.empty()) {
-            outlines =
-                gpu::Buffer(context, {"outlines", points.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
-            sim::uploadNow(context, graph, outlines, points.data(), points.size() * 16);
-            renderer->setOutlines(&outlines, static_cast<uint32_t>(points.size()));
-        }
+        drawing = uploadSceneDrawing(context, graph, scene, world);
+        if (drawing.outlineCount) renderer->setOutlines(&drawing.outlines, drawing.outlineCount);
     }
     const auto addRender = [&](uint32_t slot) {
-        renderer->addPasses(graph, target->color(), target->depth(), simulation.particles(), view, slot, &drawnBoundary,
-                            static_cast<uint32_t>(world.drawnBoundary.size()));
+        renderer->addPasses(graph, target->color(), target->depth(), simulation.particles(), view, slot, &drawing.boundary,
+                            drawing.boundaryCount);
         target->addReadback(graph);
     };
 

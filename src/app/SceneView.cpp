@@ -8,6 +8,7 @@
 #include "app/SceneSetup.h"
 #include "render/FluidSurface.h"
 #include "shared/render.h"
+#include "sim/ParticleBuffers.h"
 
 namespace floe {
 
@@ -51,6 +52,28 @@ std::vector<glm::vec4> outlinePoints(const Scene& scene)
         if (body.isWall) add(body.mesh);
     if (scene.container && scene.container->shakeAmplitude == 0.0f) add(scene.container->mesh);
     return points;
+}
+
+SceneDrawing uploadSceneDrawing(gpu::Context& context, graph::RenderGraph& graph, const Scene& scene,
+                                const sim::WorldSettings& world)
+{
+    SceneDrawing d;
+    const auto upload = [&](const char* name, const std::vector<glm::vec4>& points) {
+        gpu::Buffer b(context, {name, points.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+        sim::uploadNow(context, graph, b, points.data(), points.size() * 16);
+        return b;
+    };
+    if (!world.drawnBoundary.empty()) {
+        const std::vector<glm::vec4> samples = drawnBoundarySamples(world);
+        d.boundary = upload("drawn boundary", samples);
+        d.boundaryCount = static_cast<uint32_t>(samples.size());
+    }
+    const std::vector<glm::vec4> points = outlinePoints(scene);
+    if (!points.empty()) {
+        d.outlines = upload("outlines", points);
+        d.outlineCount = static_cast<uint32_t>(points.size());
+    }
+    return d;
 }
 
 } // namespace floe

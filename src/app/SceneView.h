@@ -6,6 +6,7 @@
 #include <glm/vec4.hpp>
 
 #include "app/Scene.h"
+#include "gpu/Buffer.h"
 #include "render/Renderer.h"
 #include "sim/World.h"
 
@@ -21,5 +22,14 @@ std::vector<glm::vec4> drawnBoundarySamples(const sim::WorldSettings& world);
 // (Renderer::setOutlines). A shaken container moves on the GPU and is not outlined; 2D scenes
 // draw their walls as samples and have none.
 std::vector<glm::vec4> outlinePoints(const Scene& scene);
+
+// A fluid scene's drawn samples and wall outlines on the device, for a run's pictures (the
+// caller hands the outlines to Renderer::setOutlines where they will stay).
+struct SceneDrawing {
+    gpu::Buffer boundary, outlines;
+    uint32_t boundaryCount = 0, outlineCount = 0;
+};
+SceneDrawing uploadSceneDrawing(gpu::Context& context, graph::RenderGraph& graph, const Scene& scene,
+                                const sim::WorldSettings& world);
 
 } // namespace floe
