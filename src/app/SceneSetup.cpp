@@ -134,8 +134,9 @@ double energyBound(const Scene& scene, const sim::WorldSettings& world)
     const double g = glm::length(glm::dvec3(scene.config.gravitation));
     if (g <= 0.0 || (scene.container && scene.container->shakeAmplitude > 0.0f)) return HUGE_VAL;
     const glm::dvec3 down = glm::dvec3(scene.config.gravitation) / g;
-    const std::vector<glm::vec4> positions = sampleFluidParticles(scene);
-    const std::vector<glm::vec4> velocities = initialVelocities(scene);
+    const FluidSampling fluid = sampleFluid(scene); // once: with bodies it tests every particle against them
+    const std::vector<glm::vec4>& positions = fluid.positions;
+    const std::vector<glm::vec4>& velocities = fluid.velocities;
     double mass = 0, kinetic = 0;
     glm::dvec3 centre(0);
     for (size_t i = 0; i < positions.size(); ++i) {

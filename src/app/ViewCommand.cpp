@@ -247,9 +247,9 @@ void ViewSession::resetSimulation()
     scene_.sph = state_.settings;
     world_ = makeWorld(scene_, 0.0f);
     energyLimit_ = energyBound(scene_, world_);
-    const std::vector<glm::vec4> positions = sampleFluidParticles(scene_);
-    const std::vector<glm::vec4> velocities = initialVelocities(scene_);
-    simulation_ = std::make_unique<sim::Simulation>(*context_, *shaders_, *graph_, world_, state_.settings, positions, velocities);
+    const FluidSampling fluid = sampleFluid(scene_);
+    simulation_ = std::make_unique<sim::Simulation>(*context_, *shaders_, *graph_, world_, state_.settings, fluid.positions,
+                                                    fluid.velocities);
     // (With bodies, energyBound holds theirs too: it bounds the fluid's kinetic energy alone as well.)
     if (bodies_) coupling_ = std::make_unique<coupling::FluidSolidCoupling>(*context_, *shaders_, *graph_, *simulation_, *bodies_);
     const std::vector<glm::vec4> samples = drawnBoundarySamples(world_);
