@@ -27,7 +27,7 @@ FluidSolidCoupling::FluidSolidCoupling(gpu::Context& context, const gpu::ShaderL
     // One layer at the static boundary's spacing (Floe.boundarySpacing of the particle spacing).
     const sim::WorldSettings& world = fluid.world();
     const float h = 2.0f * world.particleRadius;
-    spacing_ = fluid.settings().boundarySpacing * h;
+    const float spacing = fluid.settings().boundarySpacing * h; // m
     // The samples lie 1.5 r (r the particle radius, h/2) inside the surface, along the normal. A
     // fluid particle does not rest on a boundary: the first layer's centres settle about h from a
     // layer of samples (1.05 h above the static floor of the pool in tests/gpu/CouplingTest.cpp,
@@ -53,7 +53,7 @@ FluidSolidCoupling::FluidSolidCoupling(gpu::Context& context, const gpu::ShaderL
     kernel.dims = world.sim2D ? 2 : 3;
     kernel.h = h;
     kernel.restDensity = world.restDensity;
-    const SolidSamples samples = sampleSolids(surfaces, vertexCount_, spacing_, kernel);
+    const SolidSamples samples = sampleSolids(surfaces, vertexCount_, spacing, kernel);
     sampleCount_ = static_cast<uint32_t>(samples.corners.size());
     corners_ = sim::uploaded(context, graph, "solid sample corners", samples.corners, kUvec4);
     weights_ = sim::uploaded(context, graph, "solid sample weights (barycentric, Psi)", samples.weights, kVec4);

@@ -44,7 +44,6 @@ public:
     void invalidate() { placed_ = false; }
 
     uint32_t sampleCount() const { return sampleCount_; }
-    float spacing() const { return spacing_; } // m
 
 private:
     void addSamples(graph::RenderGraph& graph); // and their table in the fluid grid's bins
@@ -55,7 +54,6 @@ private:
     bool placed_ = false; // the samples follow the bodies' current state
     gpu::PipelineCache pipelines_;
     uint32_t sampleCount_ = 0, vertexCount_ = 0;
-    float spacing_ = 0.0f;
     gpu::Buffer corners_, weights_, vertexStart_, vertexSamples_;
 };
 

@@ -81,7 +81,8 @@ SolidSamples sampleSolids(const std::vector<SolidSurface>& solids, uint32_t vert
 
     // Psi_b = gamma rho0 / sum_k W(x_b - x_k) over the solid's own samples (Akinci et al. 2012
     // eq. (4)-(5)), found through a hash grid of cells of the kernel support.
-    out.gamma = sim::boundaryVolumeScale(kernel.kernelSet, kernel.dims, spacing / kernel.h, 1);
+    // gamma: the volume scale of one layer at `spacing` (sim::boundaryVolumeScale).
+    const float gamma = sim::boundaryVolumeScale(kernel.kernelSet, kernel.dims, spacing / kernel.h, 1);
     const float support = 2.0f * kernel.h;
     for (uint32_t s = 0; s < solids.size(); ++s) {
         std::unordered_map<uint64_t, std::vector<uint32_t>> cells;
@@ -103,7 +104,7 @@ SolidSamples sampleSolids(const std::vector<SolidSurface>& solids, uint32_t vert
                             sum +=
                                 shared::kernelW(kernel.kernelSet, glm::length(positions[b] - positions[k]), kernel.h, kernel.dims);
                     }
-            out.weights[b].w = static_cast<float>(out.gamma * kernel.restDensity / sum);
+            out.weights[b].w = static_cast<float>(gamma * kernel.restDensity / sum);
         }
     }
 

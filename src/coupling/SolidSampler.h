@@ -35,7 +35,6 @@ struct SolidSamples {
     std::vector<glm::vec4> weights;        // per sample: xyz barycentric weights (sum 1), w Psi_b (kg)
     std::vector<uint32_t> vertexStart;     // per global vertex + 1: first entry in vertexSamples
     std::vector<glm::uvec4> vertexSamples; // per entry: x sample, y weight (float bits)
-    float gamma = 1.0f;                    // the volume scale of one layer at `spacing` (sim::boundaryVolumeScale)
 };
 
 // Throws floe::Error for a spacing that is not positive or a triangle index out of range.
