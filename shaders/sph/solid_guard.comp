@@ -7,8 +7,8 @@
 // acts through the density only), and the solid's own step moves its surface after the fluid's.
 // The surface near a particle: the nearest solid sample within h, the plane of its surface point
 // (SPH_BIND_SOLID_NORMALS: its unit normal n_b, the face's own for a sample inside a triangle,
-// and the plane's distance d_b above the sample); behind means (x_i - x_b) . n_b < d_b. Counted
-// in state.counters.y (the run's total).
+// and the plane's distance d_b above the sample); behind means 0 < d_b - (x_i - x_b) . n_b <= d_b
+// (above the sample, below the surface). Counted in state.counters.y (the run's total).
 // Runs on the particles as sph/integrate left them (sorted order of the step), against the
 // samples at the solids' new surfaces (sorted into the fluid grid's bins by sph/solid_reorder).
 // The particle's momentum change goes to the sample it was put back on, as the solid's share
@@ -33,22 +33,29 @@ void main()
     const uint i = floeGlobalIndex();
     if (i >= sphFluidCount()) return;
     const vec4 p = FLOE_RW_LOAD_VEC4(positions, i);
-    float nearest2 = sphH() * sphH(); // the samples within h
+    // The nearest sample within h gives the surface's plane (Psi_b 0: not on a surface now).
+    float nearest2 = sphH() * sphH();
     uint best = 0xFFFFFFFFu;
     SOLID_NEAR_BEGIN(p.xyz, begin, end)
     for (uint b = begin; b < end; ++b) {
-        const vec3 d = p.xyz - FLOE_LOAD_VEC4(solids, b).xyz;
+        const vec4 xb = FLOE_LOAD_VEC4(solids, b);
+        const vec3 d = p.xyz - xb.xyz;
         const float d2 = dot(d, d);
-        if (d2 < nearest2) {
+        if (d2 < nearest2 && xb.w > 0.0) {
             nearest2 = d2;
             best = b;
         }
     }
     SOLID_NEAR_END
     if (best == 0xFFFFFFFFu) return;
+    // Put back only from between the surface and the sample layer under it (0 < behind <= d_b):
+    // a particle crosses that band on its way in (it moves less than d_b, about 0.7 h, in a step).
+    // Below the layer it is more likely outside beside a sharp edge, behind the plane of a face it
+    // does not face: a glass fragment's crack face was the only surface within h of fluid
+    // particles beside the fragment, and the guard threw them h across it.
     const vec4 normal = FLOE_LOAD_VEC4(solidNormals, best);
     const float behind = normal.w - dot(p.xyz - FLOE_LOAD_VEC4(solids, best).xyz, normal.xyz);
-    if (!(behind > 0.0) || dot(normal.xyz, normal.xyz) == 0.0) return;
+    if (!(behind > 0.0) || behind > normal.w || dot(normal.xyz, normal.xyz) == 0.0) return;
     vec4 v = FLOE_RW_LOAD_VEC4(velocities, i);
     const vec3 relative = v.xyz - FLOE_LOAD_VEC4(solidVelocities, best).xyz;
     const float inward = dot(relative, normal.xyz);
