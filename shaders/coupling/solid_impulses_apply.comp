@@ -25,7 +25,7 @@ void main()
     vec3 impulse = vec3(0.0);
     for (uint e = first; e < last; ++e) {
         const uvec4 entry = FLOE_LOAD_UVEC4(vertexSamples, e);
-        impulse += uintBitsToFloat(entry.y) * FLOE_LOAD_VEC4(impulses, entry.x).xyz;
+        impulse += uintBitsToFloat(entry.y) * FLOE_LOAD_VEC4(impulses, params.counts.z + entry.x).xyz;
     }
     const float mass = FLOE_LOAD_VEC4(positions, k).w;
     if (!(mass > 0.0)) return;

@@ -48,7 +48,8 @@ void main()
         const vec3 face = cross(FLOE_LOAD_VEC4(positions, c.y).xyz - a, FLOE_LOAD_VEC4(positions, c.z).xyz - a);
         if (dot(face, face) > 0.0) plane = normalize(face);
     }
-    FLOE_STORE_VEC4(sampleNormals, s, vec4(plane, depth * dot(unit, plane)));
-    FLOE_STORE_VEC4(samples, s, vec4(x, w.w));
-    FLOE_STORE_VEC4(sampleVelocities, s, vec4(v, 0.0));
+    const uint slot = params.counts.z + s; // the fluid's solid arrays hold every kind's samples
+    FLOE_STORE_VEC4(sampleNormals, slot, vec4(plane, depth * dot(unit, plane)));
+    FLOE_STORE_VEC4(samples, slot, vec4(x, w.w));
+    FLOE_STORE_VEC4(sampleVelocities, slot, vec4(v, 0.0));
 }

@@ -27,7 +27,7 @@
 //   stage 1 (slot): scan records (m v_end, m), (m v_start, 0), (m x, 0) and segment heads; each
 //                   node's walls (FRACTURE_NODE_WALLS) or-ed into its root's mask
 //   stage 2 (slot): the last slot of each fragment: V_end, V_start, the new approach per axis and
-//                   the velocity change, written at the root (BOUNCE_OUT, 2 vec4); and the
+//                   the velocity change with the fragment's mass, written at the root (BOUNCE_OUT, 2 vec4); and the
 //                   fragment's row of bodies.csv (FRAGMENT_ROWS, counted in state.ductile.z)
 //   stage 3 (node): v += the root's change; APPROACH = the root's new approach
 #include "fracture/fracture_common.glsl"
@@ -97,7 +97,7 @@ void main()
                 if (u > e * A) change[a] = n * (e * A - u);
             }
         }
-        FLOE_STORE_VEC4(bounce, 2u * root, vec4(change, 0.0));
+        FLOE_STORE_VEC4(bounce, 2u * root, vec4(change, mass)); // the mass: coupling/tet_samples reads it
         FLOE_STORE_VEC4(bounce, 2u * root + 1u, vec4(next, 0.0));
         // The fragment's row of bodies.csv: centre of mass (world) and mass, its velocity after
         // the restitution and its label, its body. Rows in the order they come (sorted on the host).

@@ -20,13 +20,29 @@
 #define COUPLING_BIND_VERTEX_SAMPLES 8    // uvec4 per entry: x sample, y weight (float bits)
 #define COUPLING_BIND_NORMALS 9           // vec4 per solid vertex: area-weighted normal sum (m^2), current
 #define COUPLING_BIND_SAMPLE_NORMALS 10   // vec4 per sample: the surface plane above it: xyz unit normal, w distance (m)
+// Tetrahedral solids (fracture bodies; coupling/tet_samples, tet_impulses_apply): the samples lie
+// on tet faces (COUPLING_BIND_SAMPLE_CORNERS: x tet, y face, z depth), switched on while the face
+// bounds its fragment; POSITIONS are relative to NODE_ORIGINS, with w the inverse mass 1/kg.
+#define COUPLING_BIND_NODE_ORIGINS 11     // vec4 per node: the origin (m, world) its position is relative to
+#define COUPLING_BIND_TETS 12             // uvec4 per tet: its four nodes
+#define COUPLING_BIND_FACE_NEIGHBOURS 13  // uvec4 per tet: the tet across face c at rest, or COUPLING_NONE
+#define COUPLING_BIND_NODE_START 14       // uint per node + 1: its first incidence slot
+#define COUPLING_BIND_INCIDENCE 15        // uint per incidence slot: the tet corner 4 tet + c, node-ordered
+#define COUPLING_BIND_TET_SAMPLE_START 16 // uint per tet + 1: its first sample
+#define COUPLING_BIND_CONTACT 17          // uint: set to 1 when the fluid pushed a node (the fracture bodies' external contact)
+#define COUPLING_BIND_LABELS 18           // uint per node: its fragment's root node
+#define COUPLING_BIND_FRAGMENT_MASS                                                                                                \
+    19                            // 2 vec4 per node, at fragment roots: w of the first the fragment's mass kg (fracture/bounce)
+#define COUPLING_BIND_TET_INFO 20 // vec4 per tet: body, density kg/m^3, ...
+#define COUPLING_NONE 0xFFFFFFFFu
 
 FLOE_SHARED_BEGIN
 
 struct CouplingParams {
-    uvec4 counts; // x samples, y solid vertices
+    uvec4 counts; // x samples, y solid vertices (nodes), z the first sample's index in the fluid's solid arrays, w tets
+    vec4 limits;  // x the smallest fragment volume the fluid sees (m^3: one fluid particle's), yzw 0
 };
-SHARED_SIZE(CouplingParams, 16);
+SHARED_SIZE(CouplingParams, 32);
 
 FLOE_SHARED_END
 

@@ -68,7 +68,8 @@
 #define FRACTURE_BIND_STEP_VELOCITIES 56 // vec4 per node: its velocity at the start of the step (fracture/bounce)
 #define FRACTURE_BIND_APPROACH                                                                                                     \
     57 // vec4 per node: its fragment's wall approach speeds per axis, signed by the wall's normal (bounce)
-#define FRACTURE_BIND_BOUNCE_OUT 58    // 2 vec4 per node, at fragment roots: velocity change, new approach (fracture/bounce)
+#define FRACTURE_BIND_BOUNCE_OUT                                                                                                   \
+    58 // 2 vec4 per node, at fragment roots: velocity change and mass kg, new approach (fracture/bounce)
 #define FRACTURE_BIND_BODY_CONTACT 59  // vec4 per body: restitution at the walls, 0, 0, 0
 #define FRACTURE_BIND_WALL_MASK 60     // uint per node, at fragment roots: FRACTURE_NODE_WALLS its nodes touched this step
 #define FRACTURE_BIND_HEADS 61         // uint per sorted slot: 1 where a fragment starts (fracture/bounce's segmented scan)
@@ -82,6 +83,7 @@
 #define FRACTURE_BIND_FACE_STATE 68       // uvec4: x face-grid entries left out (over the capacity), since the start
 #define FRACTURE_BIND_FACE_CONTACTS 69    // 2 vec4 per node: its contact with a face (normal, kind; face, weights)
 #define FRACTURE_BIND_FACE_SUMS 70        // int x 8 per node: fixed-point moves of p (xyz), contacts, moves of x (xyz), 0
+#define FRACTURE_BIND_EXTERNAL_CONTACT 71 // uint: 1 if something outside the bodies (a coupled fluid) pushed them before this step
 #define FRACTURE_BIND_TET_DAMAGE 16       // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
 #define FRACTURE_BIND_PIECE_NODE_START 17 // uint per piece + 1: first entry of its nodes (Constraint)
 #define FRACTURE_BIND_PIECE_NODES 34      // uint: node indices grouped by piece (Constraint)

@@ -130,7 +130,7 @@ void main()
             const vec4 xb = FLOE_LOAD_VEC4(solids, b);
             const vec3 xib = xi - xb.xyz;
             const float r = length(xib);
-            if (r < sphSupport()) {
+            if (r < sphSupport() && xb.w > 0.0) { // Psi_b 0: a tet face inside its fragment (coupling/tet_samples)
                 rho += xb.w * sphW(r);
                 const vec3 g = xb.w * sphGradW(xib, r);
                 gradBoundary += g;

@@ -113,7 +113,7 @@ Json couplingBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, con
         if (withBodies)
             bodies = std::make_unique<body::DeformableBodies>(context, shaders, graph, bodyInstances(scene), bodySettings(scene),
                                                               bodyObstacles(scene));
-        if (sph && bodies) coupled = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *sph, *bodies);
+        if (sph && bodies) coupled = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *sph, bodies.get());
         gpu::FrameResources frames(context, 1);
         std::vector<double> total, coupling;
         for (int k = 0; k < o.warmup + o.steps; ++k) {

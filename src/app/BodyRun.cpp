@@ -154,50 +154,6 @@ io::MeshFrame bodyFrame(const body::DeformableBodies& bodies, graph::RenderGraph
     return f;
 }
 
-namespace {
-
-// A coupled run's set-up: the bodies' fingerprint and the fluid's particles and grid.
-uint64_t coupledFingerprint(const body::DeformableBodies& bodies, const sim::Simulation& fluid)
-{
-    io::Fingerprint f;
-    f.add(bodies.fingerprint()).add(uint64_t(fluid.count())).add(uint64_t(fluid.boundaryCount())).add(uint64_t(fluid.solidCount()));
-    f.add(uint64_t(fluid.grid().dims.x)).add(uint64_t(fluid.grid().dims.y)).add(uint64_t(fluid.grid().dims.z));
-    f.add(fluid.world().particleRadius);
-    return f.value();
-}
-
-// The fluid's part of a coupled run's saved state: its particle buffers, its step state and the
-// impulses its guard owes the bodies (submits and waits).
-void saveFluidState(graph::RenderGraph& graph, sim::Simulation& fluid, io::SolidState& state)
-{
-    const sim::SimulationState s = fluid.download(graph);
-    state.add("fluid positions", s.positions);
-    state.add("fluid velocities", s.velocities);
-    state.add("fluid ids", s.ids);
-    state.add("fluid solver state", s.solverState);
-    state.add("fluid step state", std::vector<glm::vec4>(s.state.begin(), s.state.end()));
-    state.add("fluid last step", std::vector<glm::vec4>{s.lastStep});
-    state.add("fluid guard impulses", fluid.downloadSolidGuard(graph));
-}
-
-void loadFluidState(graph::RenderGraph& graph, sim::Simulation& fluid, const io::SolidState& state,
-                    const std::filesystem::path& file)
-{
-    sim::SimulationState s;
-    const size_t n = fluid.count();
-    s.positions = state.get<glm::vec4>("fluid positions", n, file);
-    s.velocities = state.get<glm::vec4>("fluid velocities", n, file);
-    s.ids = state.get<uint32_t>("fluid ids", n, file);
-    s.solverState = state.get<glm::vec4>("fluid solver state", n, file);
-    const std::vector<glm::vec4> step = state.get<glm::vec4>("fluid step state", s.state.size(), file);
-    std::copy(step.begin(), step.end(), s.state.begin());
-    s.lastStep = state.get<glm::vec4>("fluid last step", 1, file)[0];
-    fluid.upload(graph, s);
-    fluid.uploadSolidGuard(graph, state.get<int32_t>("fluid guard impulses", 4 * size_t(fluid.solidCount()), file));
-}
-
-} // namespace
-
 int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart, SetupProgress& setup)
 {
     const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
@@ -230,13 +186,13 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         world = makeWorld(scene, scene.config.stopAt);
         const FluidSampling sampled = sampleFluid(scene);
         fluid = std::make_unique<sim::Simulation>(context, shaders, graph, world, scene.sph, sampled.positions, sampled.velocities);
-        coupling = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *fluid, bodies);
+        coupling = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *fluid, &bodies);
         energyLimit = energyBound(scene, world);
     }
     // --load-state: the run goes on from the saved step (bit-identical to an uninterrupted run).
     // A coupled run's state holds the bodies' buffers and the fluid's (saveFluidState).
     const char* kind = fluid ? "fluid and deformable bodies" : "deformable bodies";
-    const uint64_t fingerprint = fluid ? coupledFingerprint(bodies, *fluid) : bodies.fingerprint();
+    const uint64_t fingerprint = fluid ? coupledFingerprint(bodies.fingerprint(), *fluid) : bodies.fingerprint();
     uint64_t first = 0;
     if (!o.loadState.empty()) {
         const io::SolidState state = io::loadSolidState(o.loadState, kind, fingerprint);
@@ -359,11 +315,8 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         end.exports.push_back(name);
         if (fluid) {
             // The fluid's particles beside the bodies' surfaces, as a fluid run writes them.
-            std::vector<float> densities;
-            fluid->addSnapshot(graph, 0);
-            const sim::SimulationState s = fluid->readSnapshot(graph, 0, &densities);
             const std::string particles = fmt::format("particles_{:06d}{}", at, io::extensionOf(*exports.format));
-            io::writeParticles(outDir / particles, particleFrame(s, densities), *exports.format);
+            writeFluidParticles(graph, *fluid, outDir / particles, *exports.format);
             end.exports.push_back(particles);
         }
     };

@@ -5,16 +5,25 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <glm/glm.hpp>
 
+#include "app/FractureRun.h"
+#include "app/ProjectFiles.h"
 #include "app/Scene.h"
+#include "app/SceneLoader.h"
+#include "app/SceneSetup.h"
+#include "base/Error.h"
+#include "coupling/FluidSolidCoupling.h"
 #include "fracture/FractureBodies.h"
 #include "fracture/TetShapes.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
 #include "graph/RenderGraph.h"
+#include "sim/Simulation.h"
 
 namespace floe {
 namespace {
@@ -214,6 +223,73 @@ Json constraintBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, c
     return rows;
 }
 
+// The coupling's cost with fracture bodies: coupled_glass_drop's first 120 steps (the cube in
+// the air, through the water and onto the floor, where it breaks) stepped coupled, and the same
+// fluid and bodies each stepped alone, in one run; median GPU ms per step, the coupling passes'
+// share (their own timers) and the steps' mean (the breaking steps cost more).
+Json couplingBench(gpu::Context& context, const gpu::ShaderLibrary& shaders)
+{
+    const std::filesystem::path file = findProjectFile("assets/scenes/coupled_glass_drop.json");
+    if (file.empty()) throw Error("floe bench: assets/scenes/coupled_glass_drop.json not found (run from the repository)");
+    const Scene scene = loadScene(file);
+    const sim::WorldSettings world = makeWorld(scene, 0.0f);
+    const FluidSampling fluid = sampleFluid(scene);
+    const int steps = 120;
+    const auto run = [&](bool withFluid, bool withBodies) {
+        graph::RenderGraph graph(context);
+        std::unique_ptr<sim::Simulation> sph;
+        std::unique_ptr<FractureBodies> bodies;
+        std::unique_ptr<coupling::FluidSolidCoupling> coupled;
+        if (withFluid)
+            sph = std::make_unique<sim::Simulation>(context, shaders, graph, world, scene.sph, fluid.positions, fluid.velocities);
+        if (withBodies)
+            bodies = std::make_unique<FractureBodies>(context, shaders, graph, fractureInstances(scene), fractureSettings(scene));
+        if (sph && bodies)
+            coupled = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *sph, nullptr, bodies.get());
+        gpu::FrameResources frames(context, 1);
+        std::vector<double> total, coupling;
+        double sum = 0.0;
+        for (int k = 0; k < steps; ++k) {
+            VkCommandBuffer cmd = frames.begin(0);
+            if (coupled)
+                coupled->addStep(graph);
+            else if (sph)
+                sph->addStep(graph);
+            else
+                bodies->addStep(graph);
+            graph.execute(cmd, &frames.timer(0));
+            frames.submit(0);
+            frames.wait(0);
+            double ms = 0, couplingMs = 0;
+            for (const gpu::PassTime& p : frames.timer(0).results()) {
+                ms += p.ms;
+                if (p.name.rfind("coupling/", 0) == 0 || p.name.rfind("sph/solid_", 0) == 0) couplingMs += p.ms;
+            }
+            if (bodies) bodies->afterStep(graph);
+            total.push_back(ms);
+            coupling.push_back(couplingMs);
+            sum += ms;
+        }
+        std::sort(total.begin(), total.end());
+        std::sort(coupling.begin(), coupling.end());
+        return std::make_tuple(total[total.size() / 2], coupling[coupling.size() / 2], sum / steps,
+                               bodies ? bodies->report().fragments : 0u);
+    };
+    std::fprintf(stderr, "floe bench: fracture: coupled_glass_drop coupled, fluid alone, bodies alone ...\n");
+    const auto [coupledMs, couplingMs, coupledMean, fragments] = run(true, true);
+    const double fluidMs = std::get<0>(run(true, false)), bodiesMs = std::get<0>(run(false, true));
+    return {{"scene", "coupled_glass_drop"},
+            {"steps", steps},
+            {"fluid_particles", fluid.positions.size()},
+            {"fragments_after", fragments},
+            {"coupled_gpu_ms_per_step", coupledMs},
+            {"coupled_gpu_ms_per_step_mean", coupledMean},
+            {"coupling_passes_gpu_ms_per_step", couplingMs},
+            {"fluid_alone_gpu_ms_per_step", fluidMs},
+            {"bodies_alone_gpu_ms_per_step", bodiesMs},
+            {"coupling_overhead_gpu_ms_per_step", coupledMs - fluidMs - bodiesMs}};
+}
+
 } // namespace
 
 Json fractureBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const FractureBenchOptions& o)
@@ -271,6 +347,7 @@ Json fractureBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, con
     out["event_cost"] = table5;
     out["fragments"] = table4;
     out["constraint"] = constraintBench(context, shaders, o);
+    out["coupling"] = couplingBench(context, shaders);
 
     // GPU ms per step against the fragment count: a cube broken a little more every step.
     {
@@ -341,6 +418,15 @@ void printFractureBench(const Json& r)
             row["object"].get<std::string>(), row["pieces"].get<uint32_t>(), row["constraints"].get<uint32_t>(),
             row["thesis_pieces"].get<int>(), row["thesis_constraints"].get<int>(), row["init_ms"].get<double>(),
             row["step_ms"].get<double>(), row["break_step_ms"].get<double>(), row["fragments_mean"].get<double>());
+    const Json& c = r["coupling"];
+    fmt::print("\ncoupling with a fluid ({}, {} particles, {} steps; median GPU ms per step)\n", c["scene"].get<std::string>(),
+               c["fluid_particles"].get<size_t>(), c["steps"].get<int>());
+    fmt::print("  coupled {:.2f} (mean {:.2f}; the coupling's passes {:.2f}), fluid alone {:.2f}, bodies alone {:.2f}, "
+               "overhead {:.2f}; {} fragments after\n",
+               c["coupled_gpu_ms_per_step"].get<double>(), c["coupled_gpu_ms_per_step_mean"].get<double>(),
+               c["coupling_passes_gpu_ms_per_step"].get<double>(), c["fluid_alone_gpu_ms_per_step"].get<double>(),
+               c["bodies_alone_gpu_ms_per_step"].get<double>(), c["coupling_overhead_gpu_ms_per_step"].get<double>(),
+               c["fragments_after"].get<uint32_t>());
     fmt::print("\nGPU ms per step against fragments ({} tets)\n", r["fragment_sweep"]["tets"].get<uint32_t>());
     for (const Json& p : r["fragment_sweep"]["points"])
         fmt::print("  {:>5} fragments {:>6} nodes {:>8.2f} ms\n", p["fragments"].get<uint32_t>(), p["nodes"].get<uint32_t>(),

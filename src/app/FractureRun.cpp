@@ -1,7 +1,8 @@
 // floe run for scenes of breakable tetrahedral bodies (digest-004): fixed steps of
 // Configuration.timeStepSize, metrics.csv with fragments, fracture events, the largest load and
 // GPU ms per pass, summary.json, pictures of the fragments (or of the stress), plots. The same
-// outputs and flags as a fluid run where they apply.
+// outputs and flags as a fluid run where they apply. With FluidBlocks the fluid is two-way
+// coupled with the bodies (coupling::FluidSolidCoupling) and stepped with them.
 #include "app/FractureRun.h"
 
 #include <algorithm>
@@ -19,8 +20,11 @@
 #include "app/Plots.h"
 #include "app/Progress.h"
 #include "app/RunOutput.h"
+#include "app/SceneSetup.h"
+#include "app/SceneView.h"
 #include "app/Stat.h"
 #include "base/Error.h"
+#include "coupling/FluidSolidCoupling.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
 #include "gpu/RenderDoc.h"
@@ -34,6 +38,7 @@
 #include "render/OffscreenTarget.h"
 #include "shared/fluid.h"
 #include "sim/ParticleBuffers.h"
+#include "sim/Simulation.h"
 
 namespace floe {
 
@@ -156,10 +161,11 @@ io::MeshFrame fractureFrame(fracture::FractureBodies& bodies, graph::RenderGraph
 
 int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clock::time_point wallStart, SetupProgress& setup)
 {
-    if (!o.solver.empty()) throw Error(fmt::format("--solver {}: the scene has fracture bodies, no fluid", o.solver));
+    const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
+    if (!o.solver.empty() && !withFluid) throw Error(fmt::format("--solver {}: the scene has fracture bodies, no fluid", o.solver));
     if (o.saveEvery && o.saveState.empty()) throw Error("--save-every needs --save-state FILE");
     const ExportPlan exports = exportPlan(o);
-    if (!o.render.empty() && o.render != "fluid")
+    if (!o.render.empty() && o.render != "fluid" && !withFluid)
         throw Error(fmt::format("--render {}: fracture scenes draw their tetrahedra's faces only", o.render));
     const double dt = scene.config.timeStepSize;
     const int frameCount = o.frames.value_or(scene.floe.frames);
@@ -174,12 +180,32 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     const fracture::FractureSettings settings = fractureSettings(scene);
     setup.stage("building the fracture bodies' buffers and pipelines");
     fracture::FractureBodies bodies(context, shaders, graph, fractureInstances(scene), settings);
+    // With FluidBlocks: the fluid, two-way coupled, stepped with the bodies in one command buffer
+    // (coupling::FluidSolidCoupling::addStep; the bodies' afterStep follows each submission).
+    sim::WorldSettings world;
+    double energyLimit = HUGE_VAL; // the fluid's and the bodies' kinetic energy together (energyBound)
+    std::unique_ptr<sim::Simulation> fluid;
+    std::unique_ptr<coupling::FluidSolidCoupling> coupling;
+    if (withFluid) {
+        setup.stage("sampling the fluid and the bodies' faces");
+        world = makeWorld(scene, scene.config.stopAt);
+        const FluidSampling sampled = sampleFluid(scene);
+        fluid = std::make_unique<sim::Simulation>(context, shaders, graph, world, scene.sph, sampled.positions, sampled.velocities);
+        coupling = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *fluid, nullptr, &bodies);
+        energyLimit = energyBound(scene, world);
+    }
     // --load-state: the run goes on from the saved step (bit-identical to an uninterrupted run),
-    // its energy account too.
+    // its energy account too. A coupled run's state holds the fluid's buffers too.
+    const char* kind = fluid ? "fluid and fracture bodies" : "fracture";
+    const uint64_t fingerprint = fluid ? coupledFingerprint(bodies.fingerprint(), *fluid) : bodies.fingerprint();
     std::optional<io::SolidState> loaded;
     if (!o.loadState.empty()) {
-        loaded = io::loadSolidState(o.loadState, "fracture", bodies.fingerprint());
+        loaded = io::loadSolidState(o.loadState, kind, fingerprint);
         bodies.loadState(graph, *loaded, o.loadState);
+        if (fluid) {
+            loadFluidState(graph, *fluid, *loaded, o.loadState);
+            coupling->invalidate(); // the samples follow the loaded bodies
+        }
     }
     const uint64_t first = loaded ? loaded->step : 0;
     const StepSpan span = stepSpan(o, scene.config.stopAt, dt, first);
@@ -191,11 +217,22 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     render::Renderer* renderer = pictures.renderer.get();
     render::ViewSettings view;
     if (rendering) view = fractureSceneView(scene, settings, float(o.width) / float(o.height));
+    // With a fluid: the fluid's view (its particles by speed, --render as a fluid run), its walls
+    // outlined and its boundary drawn as points; the bodies as their tets' faces.
+    SceneDrawing drawing;
+    if (rendering && fluid) {
+        view = sceneView(scene, world, float(o.width) / float(o.height));
+        view.mode = render::parseRenderMode(o.render.empty() ? "particles" : o.render);
+        if (view.mode < 0) throw Error(fmt::format("--render: '{}' is not particles, fluid or both", o.render));
+        drawing = uploadSceneDrawing(context, graph, scene, world);
+        if (drawing.outlineCount) renderer->setOutlines(&drawing.outlines, drawing.outlineCount);
+    }
     const render::MeshDraw mesh{&bodies.surfacePositions(), &bodies.surfaceNormals(), &bodies.surfaceTriangles(),
                                 bodies.surfaceTriangleCount()};
     const auto addPicture = [&] {
         bodies.addSurface(graph);
-        renderer->addPasses(graph, target->color(), target->depth(), nullptr, view, 0, nullptr, 0, std::span(&mesh, 1));
+        renderer->addPasses(graph, target->color(), target->depth(), fluid ? &fluid->particles() : nullptr, view, 0,
+                            drawing.boundaryCount ? &drawing.boundary : nullptr, drawing.boundaryCount, std::span(&mesh, 1));
         target->addReadback(graph);
     };
 
@@ -203,6 +240,10 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     // The step's energies, escaped and non-finite nodes, reduced on the GPU: 48 bytes per step.
     gpu::Buffer metricsReadback(context,
                                 {"fracture metrics read-back", sizeof(fracture::FractureMetrics), gpu::MemoryKind::Readback});
+    std::optional<gpu::Buffer> fluidReadback;
+    if (fluid)
+        fluidReadback.emplace(context,
+                              gpu::BufferDesc{"fluid metrics read-back", sizeof(sim::StepReadback), gpu::MemoryKind::Readback});
     std::vector<std::string> columns = {"step",
                                         "time",
                                         "dt",
@@ -228,7 +269,15 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     std::vector<std::string> gpuColumns;
     std::unique_ptr<io::CsvWriter> csv;
     const std::vector<uint64_t> pictureSteps = pictureSchedule(steps, frameCount);
-    const std::string method = fmt::format("brittle fracture ({}) \u00b7 {} tetrahedra", scene.fracture.method, bodies.tetCount());
+    // Bodies that cannot break are stiff elastic blocks, not brittle ones: the overlay says so.
+    const bool anyBreakable =
+        std::any_of(scene.fractureBodies.begin(), scene.fractureBodies.end(), [](const FractureBody& b) { return b.breakable; });
+    const std::string solids =
+        anyBreakable ? fmt::format("brittle fracture ({})", scene.fracture.method) : std::string("unbreakable tet bodies");
+    const std::string method =
+        fluid ? fmt::format("{} \u00b7 {} particles \u00b7 {} \u00b7 {} tetrahedra",
+                            sim::pressureSolverTitle(scene.sph.pressureSolver()), fluid->count(), solids, bodies.tetCount())
+              : fmt::format("{} \u00b7 {} tetrahedra", solids, bodies.tetCount());
     size_t nextPicture = 0;
     if (rendering && !pictureSteps.empty() && pictureSteps[0] == 0) {
         addPicture();
@@ -238,7 +287,8 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     }
 
     const std::vector<std::string> stepNames = bodies.stepPassNames(graph);
-    RunningStat loadStat;
+    RunningStat loadStat, fluidStat;
+    uint32_t solidCorrections = 0; // fluid particles put back out of the bodies (sph/solid_guard), run total
     bool timingWarned = false;
     double gpuTotal = 0.0, worstLoad = 0.0;
     uint64_t step = 0;
@@ -255,9 +305,10 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     EnergyAccount account(double(start.kinetic) + start.potential + start.elastic);
     if (loaded) account.restore(loaded->get<double>("energy account", account.values().size(), o.loadState));
     const auto saveNow = [&](uint64_t at) {
-        io::SolidState state{"fracture", bodies.fingerprint(), at, {}};
+        io::SolidState state{kind, fingerprint, at, {}};
         bodies.saveState(graph, state);
         state.add("energy account", account.values());
+        if (fluid) saveFluidState(graph, *fluid, state);
         io::saveSolidState(o.saveState, state);
     };
     RunEnd end;
@@ -271,6 +322,11 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         const std::string name = fmt::format("fracture_{:06d}{}", at, io::extensionOf(*exports.format));
         io::writeMesh(outDir / name, fractureFrame(bodies, graph, context, at, time), *exports.format);
         end.exports.push_back(name);
+        if (fluid) {
+            const std::string particles = fmt::format("particles_{:06d}{}", at, io::extensionOf(*exports.format));
+            writeFluidParticles(graph, *fluid, outDir / particles, *exports.format);
+            end.exports.push_back(particles);
+        }
     };
     if (exports.due(first, true, false, false)) exportNow(first, double(first) * dt);
     watchInterrupts();
@@ -282,7 +338,13 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         const double time = double(step) * dt;
         if (renderDoc && step == first + 1) renderDoc->startFrameCapture(context.instance());
         VkCommandBuffer cmd = frames.begin(0);
-        bodies.addStep(graph);
+        if (fluid) {
+            coupling->addStep(graph); // the fluid's, the bodies' and what couples them
+            fluid->addReadback(graph, *fluidReadback, 0);
+            graph.addHostRead(*fluidReadback);
+        } else {
+            bodies.addStep(graph);
+        }
         bodies.addMetrics(graph, lo, hi, metricsReadback);
         graph.addHostRead(metricsReadback);
         bodies.addFragmentMotionReadback(graph, motionReadback);
@@ -314,10 +376,28 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         const uint64_t escaped = uint64_t(std::llround(m.escaped));
         const bool finite =
             m.notFinite == 0.0f && std::isfinite(m.kinetic) && std::isfinite(m.potential) && std::isfinite(m.elastic);
-        const double kinetic = m.kinetic;
+        double kinetic = m.kinetic;
         report = bodies.afterStep(graph);
         account.add(m.kinetic, m.potential, m.elastic, m.dampingLoss, double(m.elasticBeforeCuts) - double(m.elastic),
                     report.contact);
+        std::string fluidBlowUp;
+        if (fluid) {
+            sim::StepReadback r;
+            fluidReadback->read(&r, sizeof(r));
+            const sim::StepMetrics f = fluid->decode(r);
+            csv->set("density_error_avg", f.densityErrorAvg);
+            csv->set("density_error_max", f.densityErrorMax);
+            csv->set("solver_iterations", uint64_t(f.iterations));
+            kinetic += f.kineticEnergy;
+            fluidStat.add(f.densityErrorAvg);
+            solidCorrections = f.solidCorrections;
+            // The fluid's own checks, then the energy of fluid and bodies together.
+            fluidBlowUp = fluidDivergence(f, HUGE_VAL, scene.sph.pressureSolver() == sim::PressureSolver::Eos);
+            if (fluidBlowUp.empty() && kinetic > energyLimit + std::max(0.0, double(start.elastic)))
+                fluidBlowUp = fmt::format("kinetic energy {:.4g} J of fluid and bodies above the {:.4g} J their initial motion, "
+                                          "strain and gravity can supply at t = {:.4g} s (energy from nowhere)",
+                                          kinetic, energyLimit + std::max(0.0, double(start.elastic)), time);
+        }
         if (frames.timer(0).dropped() && !timingWarned) {
             std::fprintf(stderr, "floe run: warning: %u passes of step %llu were not timed (timer scopes used up)\n",
                          frames.timer(0).dropped(), static_cast<unsigned long long>(step));
@@ -326,7 +406,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         csv->set("step", step);
         csv->set("time", time);
         csv->set("dt", dt);
-        csv->set("particles", uint64_t(report.nodes));
+        csv->set("particles", uint64_t(report.nodes) + (fluid ? fluid->count() : 0u));
         csv->set("escaped", escaped);
         csv->set("kinetic_energy", kinetic);
         const double ms = recordPassTimes(*csv, frames.timer(0).results(), gpuColumns);
@@ -338,10 +418,14 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         csv->set("contact", uint64_t(report.contact ? 1 : 0));
         csv->set("potential_energy", double(m.potential));
         csv->set("elastic_energy", double(m.elastic));
-        csv->set("damping_loss", account.damping);
-        csv->set("fracture_loss", account.fracture);
-        csv->set("contact_loss", account.contact);
-        csv->set("solver_loss", account.solver);
+        if (!fluid) {
+            // The bodies' energy account; with a fluid the fluid's work on them is not separated
+            // from it, and the columns stay empty.
+            csv->set("damping_loss", account.damping);
+            csv->set("fracture_loss", account.fracture);
+            csv->set("contact_loss", account.contact);
+            csv->set("solver_loss", account.solver);
+        }
         csv->endRow();
         std::vector<fracture::FragmentMotion> rows = motionReadback.readVector<fracture::FragmentMotion>(motionRows);
         std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.label < b.label; });
@@ -350,10 +434,11 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         gpuTotal += ms;
         loadStat.add(report.maxLoad);
         worstLoad = std::max(worstLoad, double(report.maxLoad));
-        if (!finite || escaped > 0 || !std::isfinite(report.maxLoad)) {
-            end.diverged = !finite       ? "a node position is not finite"
-                           : escaped > 0 ? fmt::format("{} nodes left the domain", escaped)
-                                         : "the largest load is not finite";
+        if (!finite || escaped > 0 || !std::isfinite(report.maxLoad) || !fluidBlowUp.empty()) {
+            end.diverged = !fluidBlowUp.empty() ? "the coupled run: " + fluidBlowUp
+                           : !finite            ? "a node position is not finite"
+                           : escaped > 0        ? fmt::format("{} nodes left the domain", escaped)
+                                                : "the largest load is not finite";
             break;
         }
         if (exports.due(step, false, picture, step == span.last())) exportNow(step, time);
@@ -373,7 +458,15 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     nlohmann::ordered_json summary;
     summary["scene"] = o.scene.string();
     summary["scene_name"] = scene.name;
-    summary["kind"] = "fracture";
+    summary["kind"] = kind;
+    if (fluid) {
+        summary["solver"] = sim::pressureSolverName(scene.sph.pressureSolver());
+        summary["fluid_particles"] = fluid->count();
+        summary["boundary_particles"] = fluid->boundaryCount();
+        summary["solid_samples"] = coupling->sampleCount();
+        summary["density_error_avg"] = fluidStat.json();
+        summary["solid_corrections"] = solidCorrections;
+    }
     summary["device"] = context.deviceName();
     summary["bodies"] = bodies.bodyCount();
     summary["tets"] = bodies.tetCount();
@@ -406,7 +499,8 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
                    "floe run: warning: the face contacts' grid left out {} entries; contacts with those faces were missed\n",
                    faceOverflows);
     summary["metrics"] = {{"max_separation", loadStat.json()}};
-    summary["energy"] = account.json();
+    // With a fluid the bodies' account does not close (the fluid works on them): left out.
+    summary["energy"] = fluid ? nlohmann::ordered_json(nullptr) : account.json();
     summary["first_step"] = first + 1;
     summary["steps"] = done;
     summary["simulated_seconds"] = double(first + done) * dt;
@@ -419,6 +513,9 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
 
     fmt::print("floe run: {} ({} bodies, {} tets, method {}, {} steps, t = {:.4g} s) on {}\n", scene.name, bodies.bodyCount(),
                bodies.tetCount(), scene.fracture.method, done, double(first + done) * dt, context.deviceName());
+    if (fluid)
+        fmt::print("  fluid       {} particles, {}, coupled through {} face samples\n", fluid->count(),
+                   sim::pressureSolverTitle(scene.sph.pressureSolver()), coupling->sampleCount());
     fmt::print("  status      {}\n", runStatusLine(end));
     fmt::print("  fracture    {} events, {} cuts, {} fragments (from {}), largest load {:.3g} tau\n", report.events, report.cuts,
                report.fragments, initialFragments, worstLoad);

@@ -10,9 +10,12 @@
 
 #include "app/Plots.h"
 #include "base/Error.h"
+#include "graph/RenderGraph.h"
 #include "io/Csv.h"
 #include "io/Png.h"
+#include "io/SolidState.h"
 #include "io/TextFile.h"
+#include "sim/Simulation.h"
 
 namespace floe {
 
@@ -257,6 +260,52 @@ io::ParticleFrame particleFrame(const sim::SimulationState& s, const std::vector
     f.time = s.state[0].y;
     f.step = static_cast<uint64_t>(s.state[0].w);
     return f;
+}
+
+uint64_t coupledFingerprint(uint64_t solids, const sim::Simulation& fluid)
+{
+    io::Fingerprint f;
+    f.add(solids).add(uint64_t(fluid.count())).add(uint64_t(fluid.boundaryCount())).add(uint64_t(fluid.solidCount()));
+    f.add(uint64_t(fluid.grid().dims.x)).add(uint64_t(fluid.grid().dims.y)).add(uint64_t(fluid.grid().dims.z));
+    f.add(fluid.world().particleRadius);
+    return f.value();
+}
+
+void saveFluidState(graph::RenderGraph& graph, sim::Simulation& fluid, io::SolidState& state)
+{
+    const sim::SimulationState s = fluid.download(graph);
+    state.add("fluid positions", s.positions);
+    state.add("fluid velocities", s.velocities);
+    state.add("fluid ids", s.ids);
+    state.add("fluid solver state", s.solverState);
+    state.add("fluid step state", std::vector<glm::vec4>(s.state.begin(), s.state.end()));
+    state.add("fluid last step", std::vector<glm::vec4>{s.lastStep});
+    state.add("fluid guard impulses", fluid.downloadSolidGuard(graph));
+}
+
+void loadFluidState(graph::RenderGraph& graph, sim::Simulation& fluid, const io::SolidState& state,
+                    const std::filesystem::path& file)
+{
+    sim::SimulationState s;
+    const size_t n = fluid.count();
+    s.positions = state.get<glm::vec4>("fluid positions", n, file);
+    s.velocities = state.get<glm::vec4>("fluid velocities", n, file);
+    s.ids = state.get<uint32_t>("fluid ids", n, file);
+    s.solverState = state.get<glm::vec4>("fluid solver state", n, file);
+    const std::vector<glm::vec4> step = state.get<glm::vec4>("fluid step state", s.state.size(), file);
+    std::copy(step.begin(), step.end(), s.state.begin());
+    s.lastStep = state.get<glm::vec4>("fluid last step", 1, file)[0];
+    fluid.upload(graph, s);
+    fluid.uploadSolidGuard(graph, state.get<int32_t>("fluid guard impulses", 4 * size_t(fluid.solidCount()), file));
+}
+
+void writeFluidParticles(graph::RenderGraph& graph, sim::Simulation& fluid, const std::filesystem::path& path,
+                         io::ExportFormat format)
+{
+    std::vector<float> densities;
+    fluid.addSnapshot(graph, 0);
+    const sim::SimulationState s = fluid.readSnapshot(graph, 0, &densities);
+    io::writeParticles(path, particleFrame(s, densities), format);
 }
 
 } // namespace floe

@@ -24,6 +24,13 @@
 
 namespace floe::io {
 class CsvWriter;
+struct SolidState;
+} // namespace floe::io
+namespace floe::graph {
+class RenderGraph;
+}
+namespace floe::sim {
+class Simulation;
 }
 
 namespace floe {
@@ -95,13 +102,26 @@ struct RunEnd {
     std::vector<std::string> exports;  // --export files in the output folder, in order
 };
 
-// --export for a fixed-step run (solids): the format, and when: with the pictures, or every N
-// steps (--export-every); the run's first state (the start or a loaded state) and its last step
-// are always written.
 // A fluid state (a step's sorted order) as an export frame in the scene's sampling order, with
 // the densities of the same step.
 io::ParticleFrame particleFrame(const sim::SimulationState& state, const std::vector<float>& densities);
+// A coupled run's fluid as it is, written to `path` as a fluid run writes its particles.
+void writeFluidParticles(graph::RenderGraph& graph, sim::Simulation& fluid, const std::filesystem::path& path,
+                         io::ExportFormat format);
 
+// A coupled run's set-up for its saved states: the solids' fingerprint with the fluid's particles
+// and grid.
+uint64_t coupledFingerprint(uint64_t solids, const sim::Simulation& fluid);
+// The fluid's part of a coupled run's saved state: its particle buffers, its step state and the
+// impulses its guard owes the solids (both submit and wait; loading throws floe::Error naming
+// `file` when the state does not fit).
+void saveFluidState(graph::RenderGraph& graph, sim::Simulation& fluid, io::SolidState& state);
+void loadFluidState(graph::RenderGraph& graph, sim::Simulation& fluid, const io::SolidState& state,
+                    const std::filesystem::path& file);
+
+// --export for a fixed-step run (solids): the format, and when: with the pictures, or every N
+// steps (--export-every); the run's first state (the start or a loaded state) and its last step
+// are always written.
 struct ExportPlan {
     std::optional<io::ExportFormat> format;
     uint64_t every = 0;

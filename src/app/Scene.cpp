@@ -424,22 +424,29 @@ FluidSampling sampleFluid(const Scene& scene)
         }
         addVelocities(out.velocities, std::span(out.positions).subspan(first), m.initialVelocity, m.initialAngularVelocity, flat);
     }
-    // Fluid sampled where a deformable body stands is left out: the body takes that room (its
-    // coupling would otherwise throw those particles out in the first steps).
-    for (const DeformableBody& body : scene.deformableBodies) {
+    // Fluid sampled where a solid stands is left out: the solid takes that room (its coupling
+    // would otherwise throw those particles out in the first steps).
+    const auto leaveOut = [&](const geometry::TriangleMesh& mesh) {
         geometry::Bounds box;
-        for (const glm::vec3& v : body.mesh.vertices) box.add(v);
+        for (const glm::vec3& v : mesh.vertices) box.add(v);
         size_t kept = 0;
         for (size_t i = 0; i < out.positions.size(); ++i) {
             const glm::vec3 p(out.positions[i]);
             const bool near = glm::all(glm::greaterThanEqual(p, box.lo)) && glm::all(glm::lessThanEqual(p, box.hi));
-            if (near && geometry::contains(body.mesh, p)) continue;
+            if (near && geometry::contains(mesh, p)) continue;
             out.positions[kept] = out.positions[i];
             out.velocities[kept] = out.velocities[i];
             ++kept;
         }
         out.positions.resize(kept);
         out.velocities.resize(kept);
+    };
+    for (const DeformableBody& body : scene.deformableBodies) leaveOut(body.mesh);
+    for (const FractureBody& body : scene.fractureBodies) {
+        geometry::TriangleMesh surface;
+        surface.vertices = body.mesh.nodes;
+        surface.triangles = fracture::boundaryFaces(body.mesh);
+        leaveOut(surface);
     }
     return out;
 }

@@ -499,28 +499,49 @@ void checkFracturePlacement(const Scene& scene, const std::string& where)
 
 void validateScene(const Scene& scene, const std::string& where)
 {
+    const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
+    // Coupled (coupling/FluidSolidCoupling): one fixed step for both, a solver whose iterations
+    // read the boundary only through G_b.
+    const auto checkCoupledSolver = [&](const char* solids) {
+        const sim::PressureSolver solver = scene.sph.pressureSolver();
+        if (solver == sim::PressureSolver::Pcisph || solver == sim::PressureSolver::Pbf)
+            throw Error(fmt::format("{}: Configuration.simulationMethod: {} with {}; expected DFSPH, IISPH or an equation of "
+                                    "state (WCSPH), the solvers coupled with solids",
+                                    where, sim::pressureSolverTitle(solver), solids));
+        if (scene.sph.cflMethod != 0)
+            throw Error(fmt::format("{}: Configuration.cflMethod {} with {}; expected 0: the fluid and the solids step together "
+                                    "with one fixed timeStepSize",
+                                    where, scene.sph.cflMethod, solids));
+    };
     if (!scene.fractureBodies.empty()) {
-        if (!scene.fluidBlocks.empty() || !scene.deformableBodies.empty())
-            throw Error(fmt::format("{}: FractureBodies with {} in one scene: coupling them is not implemented yet; run them as "
-                                    "separate scenes",
-                                    where, scene.fluidBlocks.empty() ? "DeformableBodies" : "FluidBlocks"));
+        if (!scene.deformableBodies.empty())
+            throw Error(fmt::format("{}: FractureBodies with DeformableBodies in one scene: contacts between the two kinds are not "
+                                    "implemented yet; run them as separate scenes",
+                                    where));
+        if (withFluid) {
+            checkCoupledSolver("FractureBodies");
+            if (scene.config.sim2D)
+                throw Error(fmt::format("{}: FractureBodies with a 2D fluid (Configuration.sim2D); expected a 3D scene: the "
+                                        "fracture bodies are tetrahedral",
+                                        where));
+            if (scene.fracture.method == "constraint")
+                throw Error(fmt::format("{}: Fracture.method constraint with FluidBlocks; expected another method: the "
+                                        "constraint method's pieces copy their nodes, so the fluid would see the faces between "
+                                        "them as surfaces",
+                                        where));
+            // The fracture bodies collide with the domain's walls, not with the RigidBodies'
+            // meshes that bound the fluid: the scene says where those walls are.
+            if (!scene.domainGiven())
+                throw Error(
+                    fmt::format("{}: FractureBodies with FluidBlocks: expected Floe.domainMin and Floe.domainMax (the inside "
+                                "of the fluid's tank): the fracture bodies collide with the domain's walls",
+                                where));
+        }
         checkFracturePlacement(scene, where);
         return;
     }
     if (!scene.deformableBodies.empty()) {
-        if (!scene.fluidBlocks.empty() || !scene.fluidModels.empty()) {
-            // Coupled (coupling/FluidSolidCoupling): one fixed step for both, a solver whose
-            // iterations read the boundary only through G_b.
-            const sim::PressureSolver solver = scene.sph.pressureSolver();
-            if (solver == sim::PressureSolver::Pcisph || solver == sim::PressureSolver::Pbf)
-                throw Error(fmt::format("{}: Configuration.simulationMethod: {} with DeformableBodies; expected DFSPH, IISPH or an "
-                                        "equation of state (WCSPH), the solvers coupled with solids",
-                                        where, sim::pressureSolverTitle(solver)));
-            if (scene.sph.cflMethod != 0)
-                throw Error(fmt::format("{}: Configuration.cflMethod {} with DeformableBodies; expected 0: the fluid and the "
-                                        "bodies step together with one fixed timeStepSize",
-                                        where, scene.sph.cflMethod));
-        }
+        if (withFluid) checkCoupledSolver("DeformableBodies");
         const DeformableSettings& d = scene.deformable;
         if (d.plateSpeed > 0.0f && d.plateEnd >= d.plateStart)
             throw Error(

@@ -156,7 +156,7 @@ double energyBound(const Scene& scene, const sim::WorldSettings& world)
         return most;
     };
     double bound = kinetic + mass * g * drop(centre);
-    if (!scene.deformableBodies.empty()) {
+    if (!scene.deformableBodies.empty() || !scene.fractureBodies.empty()) {
         glm::vec3 lo, hi; // bodies fall to the domain's floor at worst
         scene.domain(lo, hi);
         b.add(lo);
@@ -173,6 +173,28 @@ double energyBound(const Scene& scene, const sim::WorldSettings& world)
         for (const glm::vec3& p : x) {
             const glm::dvec3 v = glm::dvec3(body.velocity) + glm::cross(glm::dvec3(body.angularVelocity), glm::dvec3(p) - c);
             bound += 0.5 * vertexMass * glm::dot(v, v);
+        }
+        bound += bodyMass * g * drop(c);
+    }
+    // Coupled fracture bodies: their tets' masses (lumped to the nodes, as fracture::FractureBodies
+    // lumps them) with the start velocity and spin about the centroid; the elastic energy of a
+    // deformed start (FractureBody::initial) is not counted.
+    for (const FractureBody& body : scene.fractureBodies) {
+        const fracture::TetMesh& mesh = body.mesh;
+        std::vector<double> nodeMass(mesh.nodes.size(), 0.0);
+        double bodyMass = 0.0;
+        for (size_t t = 0; t < mesh.tets.size(); ++t) {
+            const double m = double(body.density) * std::abs(fracture::signedVolume(mesh, t));
+            bodyMass += m;
+            for (int k = 0; k < 4; ++k) nodeMass[mesh.tets[t][k]] += 0.25 * m;
+        }
+        if (bodyMass <= 0.0) continue;
+        glm::dvec3 c(0.0);
+        for (size_t k = 0; k < mesh.nodes.size(); ++k) c += nodeMass[k] * glm::dvec3(mesh.nodes[k]) / bodyMass;
+        for (size_t k = 0; k < mesh.nodes.size(); ++k) {
+            const glm::dvec3 v =
+                glm::dvec3(body.velocity) + glm::cross(glm::dvec3(body.angularVelocity), glm::dvec3(mesh.nodes[k]) - c);
+            bound += 0.5 * nodeMass[k] * glm::dot(v, v);
         }
         bound += bodyMass * g * drop(c);
     }

@@ -157,7 +157,7 @@ private:
     std::unique_ptr<sim::Simulation> simulation_;    // a fluid scene
     std::unique_ptr<body::DeformableBodies> bodies_; // or a scene of deformable bodies (with a fluid: coupled)
     std::unique_ptr<coupling::FluidSolidCoupling> coupling_;
-    std::unique_ptr<fracture::FractureBodies> fracture_; // or of fracture bodies
+    std::unique_ptr<fracture::FractureBodies> fracture_; // or of fracture bodies (with a fluid: coupled)
     std::vector<gpu::Buffer> bodyReadbacks_;             // per frame slot: vec4 per body
     gpu::Buffer boundary_;
     gpu::Buffer outlines_; // walls' and container's outlines (3D fluid scenes)
@@ -198,7 +198,7 @@ void ViewSession::openScene(const std::filesystem::path& file)
         target_ && target_->height() ? float(target_->width()) / float(target_->height()) : float(o_.width) / float(o_.height);
     const int mode = state_.view.mode;
     const int iterations = state_.view.fluid.iterations;
-    state_.view = state_.fracture                 ? fractureSceneView(scene_, state_.fractureSettings, aspect)
+    state_.view = state_.fracture && !simulation_ ? fractureSceneView(scene_, state_.fractureSettings, aspect)
                   : state_.bodies && !simulation_ ? bodySceneView(scene_, state_.bodySettings, aspect)
                                                   : sceneView(scene_, world_, aspect);
     state_.view.mode = mode;
@@ -227,7 +227,8 @@ void ViewSession::resetSimulation()
                                                                state_.fractureSettings);
         state_.fractureReport = fracture_->report();
         boundaryCount_ = 0;
-        return;
+        if (scene_.fluidBlocks.empty() && scene_.fluidModels.empty()) return;
+        // With a fluid: both, coupled (coupling/FluidSolidCoupling), built below.
     }
     if (state_.bodies) {
         bodies_ = std::make_unique<body::DeformableBodies>(*context_, *shaders_, *graph_, bodyInstances(scene_),
@@ -251,7 +252,9 @@ void ViewSession::resetSimulation()
     simulation_ = std::make_unique<sim::Simulation>(*context_, *shaders_, *graph_, world_, state_.settings, fluid.positions,
                                                     fluid.velocities);
     // (With bodies, energyBound holds theirs too: it bounds the fluid's kinetic energy alone as well.)
-    if (bodies_) coupling_ = std::make_unique<coupling::FluidSolidCoupling>(*context_, *shaders_, *graph_, *simulation_, *bodies_);
+    if (bodies_ || fracture_)
+        coupling_ = std::make_unique<coupling::FluidSolidCoupling>(*context_, *shaders_, *graph_, *simulation_, bodies_.get(),
+                                                                   fracture_.get());
     const std::vector<glm::vec4> samples = drawnBoundarySamples(world_);
     boundaryCount_ = static_cast<uint32_t>(samples.size());
     boundary_ = gpu::Buffer(*context_, {"drawn boundary", std::max<size_t>(samples.size(), 1) * 16, gpu::MemoryKind::DeviceLocal,
@@ -488,7 +491,13 @@ int ViewSession::run()
                 bodies_->setSettings(state_.bodySettings);
         }
         if (actions.fractureSettingsChanged && fracture_) {
-            if (fracture_->needsRebuild(state_.fractureSettings))
+            if (simulation_ && state_.fractureSettings.method == fracture::FractureMethod::Constraint) {
+                // A coupled fluid cannot take the Constraint method's pieces (coupling/FluidSolidCoupling):
+                // said in the panel, the method kept.
+                state_.sceneError = "the constraint method cannot be coupled with a fluid: its pieces' nodes are copies, so "
+                                    "the faces between pieces would count as surfaces";
+                state_.fractureSettings.method = fracture_->settings().method;
+            } else if (fracture_->needsRebuild(state_.fractureSettings))
                 resetSimulation(); // the Constraint method's pieces are made with the bodies
             else
                 fracture_->setSettings(state_.fractureSettings);
@@ -507,8 +516,19 @@ int ViewSession::run()
             // Fracture steps end with a read-back that decides the rebuild after cuts: they run
             // to completion before the frame (no frame in flight may read the buffers they change).
             vkDeviceWaitIdle(context_->device());
-            for (int k = 0; k < (state_.stepOnce ? 1 : state_.stepsPerFrame); ++k) {
-                fracture_->addStep(*graph_);
+            const int steps = state_.stepOnce ? 1 : state_.stepsPerFrame;
+            for (int k = 0; k < steps; ++k) {
+                if (coupling_) {
+                    // Coupled: the fluid's step, the bodies' and what couples them; the fluid's
+                    // metrics of the frame's last step are read with the frame's slot.
+                    coupling_->addStep(*graph_);
+                    if (k + 1 == steps) {
+                        simulation_->addReadback(*graph_, readbacks_[slot], 0);
+                        graph_->addHostRead(readbacks_[slot]);
+                    }
+                } else {
+                    fracture_->addStep(*graph_);
+                }
                 context_->submitAndWait([&](VkCommandBuffer c) { graph_->execute(c); });
                 state_.fractureReport = fracture_->afterStep(*graph_);
                 state_.fractureLoad.push(state_.fractureReport.maxLoad);
@@ -520,7 +540,9 @@ int ViewSession::run()
         VkCommandBuffer cmd = frames_->begin(slot);
         if (stepping) {
             const int steps = state_.stepOnce ? 1 : state_.stepsPerFrame;
-            if (coupling_) {
+            if (fracture_) {
+                // Stepped above.
+            } else if (coupling_) {
                 // Coupled steps: the fluid's, the bodies' and what couples them.
                 for (int k = 0; k < steps; ++k) coupling_->addStep(*graph_);
                 bodies_->addMetricsReadback(*graph_, bodyReadbacks_[slot]);
@@ -534,7 +556,7 @@ int ViewSession::run()
                 for (int k = 0; k < steps; ++k) simulation_->addStep(*graph_);
                 simulation_->addReadback(*graph_, readbacks_[slot], 0);
             }
-            readbackPending_[slot] = !fracture_; // fracture steps were read above
+            readbackPending_[slot] = !fracture_ || simulation_; // fracture steps were read above, a coupled fluid's is not
             state_.steps += uint64_t(steps);
         }
         state_.stepOnce = false;
@@ -542,8 +564,8 @@ int ViewSession::run()
             fracture_->addSurface(*graph_);
             const render::MeshDraw mesh{&fracture_->surfacePositions(), &fracture_->surfaceNormals(),
                                         &fracture_->surfaceTriangles(), fracture_->surfaceTriangleCount()};
-            renderer_->addPasses(*graph_, target_->color(), target_->depth(), nullptr, state_.view, slot, nullptr, 0,
-                                 std::span(&mesh, 1));
+            renderer_->addPasses(*graph_, target_->color(), target_->depth(), simulation_ ? &simulation_->particles() : nullptr,
+                                 state_.view, slot, boundaryCount_ ? &boundary_ : nullptr, boundaryCount_, std::span(&mesh, 1));
         } else if (bodies_) {
             // The bodies and the static meshes they collide with (with a fluid, those are its walls:
             // outlined, not drawn as surfaces that hide it).

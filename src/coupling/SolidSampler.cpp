@@ -124,4 +124,52 @@ SolidSamples sampleSolids(const std::vector<SolidSurface>& solids, uint32_t vert
     return out;
 }
 
+double planeBoundaryMassPerArea(float spacing, const SampleKernel& kernel)
+{
+    if (!(spacing > 0.0f)) throw Error(fmt::format("solid sample spacing {} m: expected a positive spacing", spacing));
+    const float gamma = sim::boundaryVolumeScale(kernel.kernelSet, kernel.dims, spacing / kernel.h, 1);
+    const int reach = static_cast<int>(std::ceil(2.0f * kernel.h / spacing)) + 1;
+    double sum = 0.0;
+    for (int i = -reach; i <= reach; ++i)
+        for (int j = -reach; j <= reach; ++j)
+            sum += shared::kernelW(kernel.kernelSet, spacing * std::sqrt(float(i * i + j * j)), kernel.h, kernel.dims);
+    return double(gamma) * kernel.restDensity / (double(spacing) * spacing * sum);
+}
+
+TetSamples sampleTetFaces(const TetSurface& solid, float spacing, const SampleKernel& kernel)
+{
+    const double massPerArea = planeBoundaryMassPerArea(spacing, kernel);
+    if (solid.tetDepth.size() != solid.tets.size())
+        throw Error(fmt::format("tet samples: {} depths for {} tets", solid.tetDepth.size(), solid.tets.size()));
+    TetSamples out;
+    out.tetStart.reserve(solid.tets.size() + 1);
+    for (uint32_t t = 0; t < solid.tets.size(); ++t) {
+        out.tetStart.push_back(static_cast<uint32_t>(out.corners.size()));
+        const glm::uvec4 tet = solid.tets[t];
+        for (int k = 0; k < 4; ++k)
+            if (tet[k] >= solid.nodes.size())
+                throw Error(fmt::format("tet samples: tet {} names node {} of {}", t, tet[k], solid.nodes.size()));
+        for (uint32_t c = 0; c < 4; ++c) {
+            const glm::vec3 a = solid.nodes[tet[kTetFaceCorners[c][0]]], b = solid.nodes[tet[kTetFaceCorners[c][1]]],
+                            d = solid.nodes[tet[kTetFaceCorners[c][2]]];
+            const float longest = std::max({glm::length(b - a), glm::length(d - b), glm::length(a - d)});
+            const uint32_t n = segments(longest, 1.5f * spacing);
+            const double area = 0.5 * glm::length(glm::cross(glm::dvec3(b - a), glm::dvec3(d - a)));
+            const float psi = static_cast<float>(massPerArea * area / double(n * n));
+            const auto add = [&](float u, float v) {
+                out.corners.emplace_back(t, c, std::bit_cast<uint32_t>(solid.tetDepth[t]), 0u);
+                out.weights.emplace_back(u / float(n), v / float(n), 1.0f - (u + v) / float(n), psi);
+            };
+            // The centroids of the n^2 sub-triangles: n (n + 1) / 2 pointing like the face, n (n - 1) / 2 the other way.
+            for (uint32_t i = 0; i < n; ++i)
+                for (uint32_t j = 0; i + j < n; ++j) {
+                    add(float(i) + 1.0f / 3.0f, float(j) + 1.0f / 3.0f);
+                    if (i + j + 2 <= n) add(float(i) + 2.0f / 3.0f, float(j) + 2.0f / 3.0f);
+                }
+        }
+    }
+    out.tetStart.push_back(static_cast<uint32_t>(out.corners.size()));
+    return out;
+}
+
 } // namespace floe::coupling

@@ -40,4 +40,35 @@ struct SolidSamples {
 // Throws floe::Error for a spacing that is not positive or a triangle index out of range.
 SolidSamples sampleSolids(const std::vector<SolidSurface>& solids, uint32_t vertexCount, float spacing, const SampleKernel& kernel);
 
+// Tetrahedral solids (fracture bodies), whose surface grows where cuts open crack faces: every
+// face of every tet is sampled at rest, and a pass on the GPU switches a face's samples on while
+// the face is on its fragment's boundary (Psi_b 0 inside). Each face carries the centroids of its
+// n^2 sub-triangles (n the segments of its longest edge, of at most 1.5 `spacing`: about as many
+// samples per area as the square lattice at `spacing`), so the samples of a face never depend on
+// its neighbours', and Psi_b is the sample's share of the face's area A_b times the boundary's
+// mass per area: Psi_b = A_b gamma rho0 / (s^2 sum_k W) for the square lattice of spacing s in a
+// plane, Akinci's eq. (4)-(5) for that lattice. (Akinci sum over the body's own samples instead,
+// which a crack face, switched on later amid the inactive faces of the interior, cannot.)
+struct TetSurface {
+    std::vector<glm::vec3> nodes; // m, world, at the start
+    std::vector<glm::uvec4> tets; // positive orientation: face c (opposite corner c) faces out
+    std::vector<float> tetDepth;  // per tet: the depth (m) of its faces' samples below the face
+};
+
+struct TetSamples {
+    std::vector<glm::uvec4> corners; // per sample: x tet, y face (its opposite corner), z depth (m, float bits), w 0
+    std::vector<glm::vec4> weights;  // per sample: xyz barycentric over the face's corners (kTetFaceCorners), w Psi_b (kg)
+    std::vector<uint32_t> tetStart;  // per tet + 1: its first sample (samples are grouped by tet)
+};
+
+// Face c of a tet: its corners, ordered so that their normal points away from corner c for a
+// positively oriented tet (as fracture/face_common.glsl and coupling/tet_samples.comp number them).
+inline constexpr int kTetFaceCorners[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+
+// Throws floe::Error for a spacing that is not positive or a tet naming a node out of range.
+TetSamples sampleTetFaces(const TetSurface& solid, float spacing, const SampleKernel& kernel);
+// The boundary's mass per area of a plane sampled by the square lattice of `spacing` (kg/m^2):
+// gamma rho0 / (spacing^2 sum_k W), with the sum over that lattice in the plane through a sample.
+double planeBoundaryMassPerArea(float spacing, const SampleKernel& kernel);
+
 } // namespace floe::coupling

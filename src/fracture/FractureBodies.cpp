@@ -225,6 +225,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     tetEnergy_ = sized("fracture tet energy", tets_, 16, kVec4);
     origins_ = sized("fracture node origins", capacity_, 16, kVec4); // 0: positions start in world coordinates
     shifts_ = sized("fracture recentre shifts", capacity_, 16, kVec4);
+    externalContact_ = uploaded(context, graph, "fracture external contact", std::vector<uint32_t>{0u}, kUint);
     stepVelocities_ = sized("fracture step start velocities", capacity_, 16, kVec4);
     approach_ = sized("fracture wall approach", capacity_, 16, kVec4);
     bounceOut_ = sized("fracture bounce", 2 * VkDeviceSize(capacity_), 16, kVec4);
@@ -325,12 +326,11 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
             uint32_t(std::clamp<uint64_t>(texels / std::max<uint64_t>(capacity_, 1), 1, FRACTURE_CONTACT_CANDIDATES + 1));
         contactCandidates_ = sized("fracture contact candidates", capacity_, 4 * contactStride_, kUint);
     }
-    // Face contacts (Fracture.faceContacts, fixed when the bodies are built): each tet's neighbour
-    // across each face at rest (face c opposite corner c, as fracture/face_common.glsl numbers
-    // them), found by the faces' sorted node triples.
-    if (settings.contacts && settings.faceContacts) {
-        const sim::GridSpec& spec = grid_->spec();
-        const uint64_t texels = context.limits().maxTexelBufferElements;
+    // Each tet's neighbour across each face at rest (face c opposite corner c, as
+    // fracture/face_common.glsl numbers them), found by the faces' sorted node triples: the face
+    // contacts (Fracture.faceContacts) and the fluid coupling's samples (a face is on a
+    // fragment's boundary when its neighbour no longer holds its three nodes) read it.
+    {
         static const int kFaceCorners[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
         std::map<std::array<uint32_t, 3>, uint32_t> open; // a face seen once: 4 tet + corner
         std::vector<glm::uvec4> across(std::max<size_t>(tets_, 1), glm::uvec4(FRACTURE_NONE));
@@ -345,6 +345,11 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
                 open.erase(it);
             }
         faceNeighbours_ = uploaded(context, graph, "fracture face neighbours", across, kUvec4);
+    }
+    // Face contacts (Fracture.faceContacts, fixed when the bodies are built).
+    if (settings.contacts && settings.faceContacts) {
+        const sim::GridSpec& spec = grid_->spec();
+        const uint64_t texels = context.limits().maxTexelBufferElements;
         // Room for every face in every cell its tet's rest box touches (twice over, for moving
         // and stretched tets), as if all of them were on a boundary; fracture/face_bins counts
         // what does not fit.
@@ -377,9 +382,10 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     sim::uploadNow(context, graph, state_, &initial, sizeof(initial));
     // Buffers without an upload start at zero: device memory may hold what an earlier run left
     // (a bench runs many drops in one process), and no result may depend on it.
-    for (gpu::Buffer* b : {&predicted_,   &peak_,       &labels_,       &nodeSides_, &split_,   &offsets_, &keys_,      &values_,
-                           &tetSide_,     &tetReach_,   &nodeReach_,    &lambdas_,   &corners_, &slots_,   &nodeStart_, &heads_,
-                           &pieceBreaks_, &contactOut_, &contactStart_, &origins_,   &shifts_,  &ledger_,  &tetEnergy_, &approach_})
+    for (gpu::Buffer* b :
+         {&predicted_,    &peak_,      &labels_,  &nodeSides_, &split_,     &offsets_,   &keys_,     &values_,      &tetSide_,
+          &tetReach_,     &nodeReach_, &lambdas_, &corners_,   &slots_,     &nodeStart_, &heads_,    &pieceBreaks_, &contactOut_,
+          &contactStart_, &origins_,   &shifts_,  &ledger_,    &tetEnergy_, &approach_,  &bounceOut_})
         graph.addFill("fracture/clear", *b, 0u);
     writeParams();
     addRebuild(graph);
@@ -605,6 +611,7 @@ std::vector<sim::CarriedBuffer> FractureBodies::carried() const
             {"node flags", &nodeFlags_, 4 * n},
             {"peak loads", &peak_, 16 * n},
             {"wall approach", &approach_, 16 * n},
+            {"fragment masses", &bounceOut_, 32 * n}, // and the last bounce (the fluid coupling reads the masses)
             {"tets", &tetBuffer_, 16 * t},
             {"tet damage", &tetDamage_, 16 * t},
             {"constraint state", &constraintState_, 16 * size_t(constraints_)},

@@ -169,6 +169,16 @@ public:
     const gpu::Buffer& contactCandidates() const { return contactCandidates_; } // uint per node x stride: count, nodes
     uint32_t contactCandidateStride() const { return contactStride_; }
     const gpu::Buffer& tets() const { return tetBuffer_; }
+    // uvec4 per tet: the tet across face c (opposite corner c) at rest, or FRACTURE_NONE.
+    const gpu::Buffer& faceNeighbours() const { return faceNeighbours_; }
+    // uint: nonzero makes the next step one with contact (fracture is evaluated), as a coupled
+    // fluid's push does (coupling/tet_impulses_apply writes it); 0 unless a caller writes it.
+    const gpu::Buffer& externalContact() const { return externalContact_; }
+    // The node-ordered incidence, current after afterStep(): node k's tet corners (4 tet + c) are
+    // incidenceCorners()[nodeStart()[k] .. nodeStart()[k + 1]).
+    const gpu::Buffer& nodeStart() const { return nodeStart_; }
+    const gpu::Buffer& incidenceCorners() const { return corners_; }
+    bool pieced() const { return pieced_; } // built for the Constraint method (its pieces' nodes are copies)
     const gpu::Buffer& labels() const { return labels_; }
     const gpu::Buffer& nodeData() const { return nodeData_; }
     const gpu::Buffer& restNodes() const { return restNodes_; } // vec4 per node: rest position (body frame), body
@@ -179,6 +189,9 @@ public:
     const gpu::Buffer& nodeFlags() const { return nodeFlags_; }
     const gpu::Buffer& stepVelocities() const { return stepVelocities_; } // vec4 per node: velocity at the step's start
     const gpu::Buffer& wallApproach() const { return approach_; } // vec4 per node: its fragment's approach speeds (fracture/bounce)
+    // 2 vec4 per node, at fragment roots (labels()): the last step's velocity change and the
+    // fragment's mass (kg, as of that step's bounce, before its cuts), the new approach.
+    const gpu::Buffer& fragmentBounce() const { return bounceOut_; }
     const TetStress& stress() const { return *stress_; }
     const gpu::Buffer& surfacePositions() const { return surface_; }
     const gpu::Buffer& surfaceNormals() const { return surfaceNormals_; }
@@ -232,6 +245,7 @@ private:
     std::optional<sim::Reduce> reduce_;
     gpu::Buffer metricTerms_, metricTotal_; // fracture/metrics' vec4 per node and their sums
     gpu::Buffer origins_, shifts_;          // per node: its fragment's origin; fracture/recentre's scratch
+    gpu::Buffer externalContact_;           // uint: a coupled fluid pushed the bodies (externalContact())
     gpu::Buffer ledger_, tetEnergy_;        // per node: energy taken this step; per tet: elastic energy
     gpu::Buffer ledgerTotal_, elasticTotal_;
     // fracture/bounce (restitution at the walls): per node its velocity at the step's start, its

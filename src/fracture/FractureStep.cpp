@@ -33,7 +33,10 @@ std::vector<ColourRun> colourRuns(const std::vector<uint32_t>& colourStart, uint
 void FractureBodies::addStep(graph::RenderGraph& graph)
 {
     writeParams();
-    graph.addCompute(pipelines_.compute("fracture/step_begin")).readWrite(FRACTURE_BIND_STATE, state_).dispatch(1);
+    graph.addCompute(pipelines_.compute("fracture/step_begin"))
+        .readWrite(FRACTURE_BIND_STATE, state_)
+        .read(FRACTURE_BIND_EXTERNAL_CONTACT, externalContact_)
+        .dispatch(1);
     // Each fragment's origin moves to its root node, so positions stay small (fracture/recentre).
     for (uint32_t stage : {0u, 1u})
         graph.addCompute(pipelines_.compute("fracture/recentre"))

@@ -291,7 +291,15 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
         ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", double(s.steps) * s.bodySettings.timeStep,
                     static_cast<unsigned long long>(s.steps), 1000.0 * s.bodySettings.timeStep);
     }
-    if (fracture) {
+    if (fracture && simulation) {
+        ImGui::Text("coupled with %u fracture bodies, %u tets, %u nodes", fracture->bodyCount(), fracture->tetCount(),
+                    fracture->nodeCount());
+        ImGui::TextWrapped("through %u tet face samples (on while a face bounds a fragment); %u fluid particles put back "
+                           "out of the bodies so far",
+                           simulation->solidCount(), s.last.solidCorrections);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("sph/solid_guard: particles left behind a body's surface after a step (docs/coupling.md)");
+    } else if (fracture) {
         ImGui::Text("%u bodies, %u tets, %u nodes", fracture->bodyCount(), fracture->tetCount(), fracture->nodeCount());
         ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", double(s.steps) * s.fractureSettings.timeStep,
                     static_cast<unsigned long long>(s.steps), 1000.0 * s.fractureSettings.timeStep);

@@ -253,6 +253,73 @@ TEST(Cli, FluidAndABodyRunCoupledInOneScene)
     EXPECT_NE(pbf.output.find("PBF"), std::string::npos) << pbf.output;
 }
 
+// A fluid with fracture bodies (coupling::FluidSolidCoupling with coupling/tet_samples): the
+// fluid's and the fracture bodies' columns, both exports, and the refusals of what cannot be
+// coupled, each naming its key.
+TEST(Cli, FluidAndFractureBodiesRunCoupledInOneScene)
+{
+    const fs::path out = tempDir("coupled-fracture");
+    const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/coupled_glass_drop.json";
+    const Result r = floe("run " + scene + " --steps 60 --frames 1 --width 320 --height 200 --validate --quiet --export ply " +
+                          "--export-every 30 --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+    EXPECT_EQ(summary["status"], "ok");
+    EXPECT_EQ(summary["kind"], "fluid and fracture bodies");
+    EXPECT_EQ(summary["validation_messages"], 0);
+    EXPECT_GT(summary["solid_samples"].get<int>(), 1000);
+    EXPECT_GT(summary["fluid_particles"].get<int>(), 1000);
+    EXPECT_TRUE(summary["energy"].is_null()) << "the bodies' energy account does not close with a fluid working on them";
+    std::istringstream lines(readFile(out / "metrics.csv"));
+    std::string header, row, last;
+    std::getline(lines, header);
+    std::vector<std::string> names, values;
+    for (std::istringstream h(header); std::getline(h, row, ',');) names.push_back(row);
+    while (std::getline(lines, row))
+        if (!row.empty()) last = row;
+    for (std::istringstream v(last); std::getline(v, row, ',');) values.push_back(row);
+    values.resize(names.size());
+    const auto value = [&](const std::string& name) {
+        const auto it = std::find(names.begin(), names.end(), name);
+        return it == names.end() ? std::string("(missing)") : values[size_t(it - names.begin())];
+    };
+    EXPECT_EQ(value("step"), "60");
+    EXPECT_EQ(std::stoul(value("particles")), summary["fluid_particles"].get<unsigned>() + summary["nodes_final"].get<unsigned>());
+    EXPECT_GT(std::stod(value("solver_iterations")), 0.0);
+    EXPECT_NE(value("density_error_avg"), "");
+    EXPECT_EQ(value("fragments"), "1");
+    EXPECT_EQ(value("contact"), "1") << "the cube is in the water at step 60: the fluid's push is a contact";
+    EXPECT_EQ(value("solver_loss"), "");
+    for (const char* file : {"fracture_000060.ply", "particles_000060.ply", "frame_0000.png"})
+        EXPECT_TRUE(fs::exists(out / file)) << file;
+    EXPECT_EQ(io::readPly(out / "particles_000060.ply").positions.size(), summary["fluid_particles"].get<size_t>());
+
+    // --solver as for a fluid scene; PCISPH, cflMethod 1, a 2D fluid, the constraint method and a
+    // scene without the domain's walls are refused.
+    const Result iisph = floe("run " + scene + " --steps 3 --frames 0 --quiet --solver iisph --out " + out.string());
+    ASSERT_EQ(iisph.status, 0) << iisph.output;
+    EXPECT_EQ(nlohmann::json::parse(readFile(out / "summary.json"))["solver"], "iisph");
+    const std::vector<std::pair<std::string, std::string>> refused = {
+        {"--solver pcisph", "PCISPH"},
+        {"--set Configuration.cflMethod=1", "Configuration.cflMethod"},
+        {"--set Configuration.sim2D=true", "Configuration.sim2D"},
+        {"--set Fracture.method=constraint", "Fracture.method"}};
+    for (const auto& [flag, key] : refused) {
+        const Result bad = floe("run " + scene + " --steps 2 --frames 0 --quiet " + flag + " --out " + out.string());
+        EXPECT_EQ(bad.status, 2) << flag << ": " << bad.output;
+        EXPECT_NE(bad.output.find(key), std::string::npos) << flag << ": " << bad.output;
+    }
+    nlohmann::json noDomain = nlohmann::json::parse(readFile(scene));
+    noDomain["Floe"].erase("domainMin");
+    noDomain["Floe"].erase("domainMax");
+    for (nlohmann::json& body : noDomain["RigidBodies"])
+        body["geometryFile"] = std::string(FLOE_SOURCE_DIR) + "/assets/meshes/UnitBox.obj";
+    const fs::path file = writeScene(out, "no-domain.json", noDomain.dump());
+    const Result walls = floe("run " + file.string() + " --steps 2 --frames 0 --quiet --out " + (out / "walls").string());
+    EXPECT_EQ(walls.status, 2) << walls.output;
+    EXPECT_NE(walls.output.find("Floe.domainMin"), std::string::npos) << walls.output;
+}
+
 TEST(Cli, RunWritesMetricsSummaryAndPictures)
 {
     const fs::path out = tempDir("run");
@@ -1237,9 +1304,11 @@ TEST(Cli, SolidRunsResumeBitIdentically)
     // The pile's bodies touch each other from about step 100: their contacts sum in fixed point,
     // so the order the GPU's atomics add them in changes nothing.
     // The coupled ball enters the water at about step 60; the fluid's guard owes it impulses
-    // across the saved step. The fracture case comes last: its state is the foreign one below.
+    // across the saved step. The coupled glass cube reaches the floor under the water at about
+    // step 95 and breaks there: its state is saved among the cuts. The fracture case comes last:
+    // its state is the foreign one below.
     for (const Case& c : {Case{"bodies_drop", 35, 25}, Case{"bodies_pile", 130, 20}, Case{"coupled_ball_pool", 90, 20},
-                          Case{"fracture_cube", 58, 12}}) {
+                          Case{"coupled_glass_drop", 100, 15}, Case{"fracture_cube", 58, 12}}) {
         SCOPED_TRACE(c.scene);
         const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/" + c.scene + ".json";
         const fs::path straight = dir / (std::string(c.scene) + "-straight"), first = dir / (std::string(c.scene) + "-first"),
