@@ -32,6 +32,9 @@ PAGE = ROOT / "docs" / "scenes.md"
 FRACTION = {"fracture_": 0.8, "rest_": 1.0}
 DEFAULT_FRACTION = 0.6
 ONE_STEP = {"dam_break_3d_large"}
+# Solids in water are drawn through the fluid's screen-space surface (--render fluid), else the
+# particles hide what sank.
+RENDER = {"coupled_": "fluid"}
 
 
 def descriptions():
@@ -89,8 +92,9 @@ def main():
         for k, name in enumerate(todo, 1):
             length = ["--steps", "1"] if name in ONE_STEP else ["--seconds", f"{picture_time(name):.3g}"]
             out = Path(tmp) / name
+            render = next((["--render", r] for prefix, r in RENDER.items() if name.startswith(prefix)), [])
             command = [args.floe, "run", str(SCENES / f"{name}.json"), *length, "--frames", "1", "--overlay", "--quiet",
-                       "--width", str(args.width), "--height", str(args.height), "--out", str(out)]
+                       "--width", str(args.width), "--height", str(args.height), "--out", str(out), *render]
             print(f"gallery: [{k}/{len(todo)}] {name} ({' '.join(length)})", end="", flush=True)
             start = time.monotonic()
             run = subprocess.run(command, capture_output=True, text=True)
