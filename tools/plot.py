@@ -168,8 +168,9 @@ def plot_run(csv_path, out_dir):
     x, y = finite(t, [1000.0 * v for v in m.get("dt", [])])
     ax2.plot(x, y, color="tab:blue", linewidth=0.9)
     ax2.set_ylabel("dt (ms)", color="tab:blue")
-    kind = ("fluid and bodies" if fluid and bodies else "fluid" if fluid else "bodies" if bodies else
-            "fracture bodies" if "fragments" in m else "run")
+    fracture = "fragments" in m
+    kind = ("fluid and bodies" if fluid and bodies else "fluid and fracture bodies" if fluid and fracture else
+            "fluid" if fluid else "bodies" if bodies else "fracture bodies" if fracture else "run")
     ax.set_title(f"Kinetic energy ({kind}) and time step")
     save(plt, fig, os.path.join(out_dir, "energy_dt.png"), written)
 

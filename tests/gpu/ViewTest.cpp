@@ -223,6 +223,26 @@ TEST_F(ViewTest, CoupledFluidAndBodiesAreShownAndStepped)
     EXPECT_EQ(report["validation_messages"], 0);
 }
 
+// A fluid with fracture bodies: stepped coupled (each step submitted and read back for the
+// rebuild after cuts, as fracture steps are), the fluid's metrics read with the frame, the tet
+// faces and the fluid's surface drawn.
+TEST_F(ViewTest, CoupledFluidAndFractureBodiesAreShownAndStepped)
+{
+    const fs::path dir = tempDir("coupled-fracture");
+    const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/coupled_glass_drop.json";
+    const Result r =
+        view(scene + " --quit-after 6 --screenshot " + (dir / "shot.png").string() + " --report " + (dir / "report.json").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json report = readJson(dir / "report.json");
+    EXPECT_EQ(report["steps"], 6);
+    EXPECT_GT(report["simulated_seconds"].get<double>(), 0.0055);
+    for (const char* pass : {"fracture/surface", "render/mesh", "render/fluid_depth"})
+        EXPECT_TRUE(report["gpu_ms_mean"].contains(pass)) << pass << ": " << report.dump();
+    EXPECT_GT(report["screenshot"]["luminance_variance"].get<double>(), 50.0);
+    EXPECT_EQ(report["diverged"], "");
+    EXPECT_EQ(report["validation_messages"], 0);
+}
+
 TEST_F(ViewTest, FractureScenesAreShownAndStepped)
 {
     const fs::path dir = tempDir("fracture");
