@@ -92,6 +92,14 @@ const SettingsTable& RigidBody::table()
             .vector("rotationAxis", &S::rotationAxis, "", -1e6, 1e6, "rotation axis")
             .number("rotationAngle", &S::rotationAngle, "rad", -1e3, 1e3, "rotation angle")
             .flag("isWall", &S::isWall, "a wall (drawing only)")
+            .flag("isDynamic", &S::isDynamic,
+                  "a moving body: simulated as an unbreakable fracture body (stiff tets filling the closed mesh)")
+            .number("density", &S::density, "kg/m^3", 1e-3, 1e6, "density of a dynamic body")
+            .vector("velocity", &S::velocity, "m/s", -1e4, 1e4, "initial velocity of a dynamic body")
+            .vector("angularVelocity", &S::angularVelocity, "rad/s", -1e4, 1e4, "initial spin of a dynamic body about its centroid")
+            .number("restitution", &S::restitution, "", -1, 1,
+                    "a dynamic body's restitution at the domain's walls (negative: the glass material's)")
+            .integer("resolution", &S::resolution, 2, 64, "lattice cells along a dynamic body's longest side (its tets)")
             .flag("inverted", &S::inverted, "the fluid is inside the mesh")
             .flag("mapInvert", &S::inverted, "the fluid is inside the mesh (SPlisHSPlasH)");
         return s;
@@ -196,7 +204,10 @@ const SettingsTable& FractureBody::table()
                  "a generated object of digest-004 §5.3 or an imported tetrahedral mesh, centred on its translation; "
                  "before rotationAxis/rotationAngle turn it, the cone's tip points up y, the fichera cube lacks its "
                  "+x +y +z octant and cube_with_holes has two holes along z and one along x above them")
-            .choice("geometryFile", &S::geometryFile, {}, "TetGen .node/.ele or Gmsh .msh (ASCII 2.2/4.1) for shape mesh")
+            .choice("geometryFile", &S::geometryFile, {},
+                    "for shape mesh: TetGen .node/.ele or Gmsh .msh (ASCII 2.2/4.1), or a closed OBJ surface filled with the "
+                    "lattice's tets "
+                    "(resolution)")
             .vector("size", &S::size, "m", 1e-3, 1e3, "bounding box (sphere, cube: x; cone: x base diameter, y height)")
             .integer("resolution", &S::resolution, 2, 64, "lattice cells along the longest side")
             .number("tipRefinement", &S::tipRefinement, "", 1, 3, "cone: lattice grading towards the tip (1: uniform)")

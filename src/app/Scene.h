@@ -79,7 +79,15 @@ struct RigidBody {
     bool isWall = false;           // SPlisHSPlasH: only affects drawing
     bool inverted = false;         // the fluid is inside the mesh (SPlisHSPlasH's mapInvert)
     bool orientationGiven = false; // inverted or mapInvert in the file; else found from where the fluid is
-    geometry::TriangleMesh mesh;   // transformed, filled by the scene loader
+    // A dynamic body (SPlisHSPlasH's isDynamic): the scene loader turns it into an unbreakable
+    // fracture body, its closed mesh filled with stiff tets (a solid's inertia), so it moves, is
+    // coupled with a fluid and collides with the domain's walls and other fracture bodies.
+    bool isDynamic = false;
+    float density = 1000.0f;                         // kg/m^3, of a dynamic body
+    glm::vec3 velocity{0.0f}, angularVelocity{0.0f}; // m/s, rad/s about the centroid, of a dynamic body
+    float restitution = -1.0f;                       // against the domain's walls (negative: glass's, 0.66)
+    int resolution = 8;                              // lattice cells along a dynamic body's longest side
+    geometry::TriangleMesh mesh;                     // transformed, filled by the scene loader
     geometry::Transform transform() const { return {translation, scale, rotationAxis, rotationAngle}; }
     static const SettingsTable& table();
 };
@@ -160,7 +168,7 @@ struct DeformableSettings {
 // One entry of "FractureBodies": a tetrahedral body that can break (digest-004).
 struct FractureBody {
     std::string shape = "cube";       // sphere, cone, cube, cuboid, fichera, cube_with_holes or mesh (geometryFile)
-    std::string geometryFile;         // TetGen .node/.ele or Gmsh .msh for shape "mesh", relative to the scene file
+    std::string geometryFile;         // TetGen .node/.ele, Gmsh .msh or a closed OBJ for shape "mesh", relative to the scene file
     glm::vec3 size{1.0f, 1.0f, 1.0f}; // m, the shape's bounding box (TetShapeDesc)
     int resolution = 6;               // lattice cells along the longest side
     float tipRefinement = 1.3f;       // cone: grading towards the tip

@@ -145,11 +145,19 @@ fracture::TetMesh fractureMesh(const FractureBody& body, const std::filesystem::
     try {
         if (body.shape == "mesh") {
             if (body.geometryFile.empty())
-                throw Error(fmt::format("{}.geometryFile: shape mesh needs a TetGen .node/.ele or Gmsh .msh file", section));
+                throw Error(
+                    fmt::format("{}.geometryFile: shape mesh needs a TetGen .node/.ele, a Gmsh .msh or an OBJ file", section));
             const std::filesystem::path path = sceneDir / body.geometryFile;
             if (!std::filesystem::exists(path))
                 throw Error(fmt::format("{}.geometryFile: {} does not exist", section, path.string()));
-            mesh = fracture::loadTetMesh(path);
+            if (path.extension() == ".obj") {
+                // A closed surface, filled with the generator's lattice of tets at `resolution`.
+                geometry::TriangleMesh surface = geometry::loadObj(path);
+                surface.name = path.filename().string();
+                mesh = fracture::makeTetSurface(surface, body.resolution);
+            } else {
+                mesh = fracture::loadTetMesh(path);
+            }
         } else {
             fracture::TetShapeDesc d;
             d.shape = *fracture::tetShapeFromName(body.shape);
@@ -174,6 +182,36 @@ fracture::TetMesh fractureMesh(const FractureBody& body, const std::filesystem::
     return mesh;
 }
 
+// A dynamic rigid body as an unbreakable fracture body: its closed mesh, where the scene placed
+// it, filled with the generator's lattice of tets, stiff (glass's dynamics stiffness, 1e8 Pa) so
+// it moves as a rigid body with a solid's inertia. Fracture bodies collide with the domain's
+// walls and each other, and are coupled with a fluid.
+FractureBody dynamicRigidBody(const RigidBody& rigid, const std::string& where, const std::string& section)
+{
+    if (rigid.inverted)
+        throw Error(fmt::format("{}: {}: a dynamic body cannot be inverted (mapInvert): it would be a container that moves", where,
+                                section));
+    FractureBody f;
+    f.shape = "mesh";
+    f.geometryFile = rigid.geometryFile;
+    f.resolution = rigid.resolution;
+    f.material = "glass";
+    f.breakable = false;
+    f.density = rigid.density;
+    f.velocity = rigid.velocity;
+    f.angularVelocity = rigid.angularVelocity;
+    f.restitution = rigid.restitution;
+    geometry::TriangleMesh surface = rigid.mesh;
+    surface.name = rigid.geometryFile;
+    try {
+        f.mesh = fracture::makeTetSurface(surface, rigid.resolution);
+    } catch (const Error& e) {
+        throw Error(fmt::format("{}: {} (isDynamic): {}", where, section, e.what()));
+    }
+    f.mesh.name = section;
+    return f;
+}
+
 } // namespace
 
 Scene parseScene(const json& root, const std::string& where, const std::filesystem::path& sceneDir)
@@ -183,6 +221,7 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
     Scene scene;
     const json* materials = nullptr;
     bool wcsphObject = false, eosGiven = false;
+    std::vector<std::pair<RigidBody, std::string>> dynamicBodies; // isDynamic RigidBodies and their sections
     for (const auto& [key, value] : root.items()) {
         if (key == "Configuration") {
             // SPlisHSPlasH keeps each pressure solver's settings in an object named after it.
@@ -216,14 +255,15 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
                 RigidBody body;
                 const std::string section = fmt::format("RigidBodies[{}]", i);
                 applyObject(RigidBody::table(), &body, value[i], where, section, splishRigidBodyKeys(), scene.warnings);
-                if (value[i].contains("isDynamic") && value[i]["isDynamic"] == true)
-                    scene.warnings.push_back(
-                        fmt::format("{}: {} is dynamic in SPlisHSPlasH; Floe keeps rigid bodies static", where, section));
                 if (value[i].contains("isAnimated") && value[i]["isAnimated"] == true)
                     scene.warnings.push_back(
                         fmt::format("{}: {} is animated (by a script) in SPlisHSPlasH; Floe keeps it static", where, section));
                 body.mesh = loadMesh(body.geometryFile, body.transform(), sceneDir, where, section + ".geometryFile");
                 body.orientationGiven = value[i].contains("inverted") || value[i].contains("mapInvert");
+                if (body.isDynamic) {
+                    dynamicBodies.emplace_back(std::move(body), section); // after the whole file: below
+                    continue;
+                }
                 scene.rigidBodies.push_back(std::move(body));
             }
         } else if (key == "Floe") {
@@ -344,6 +384,34 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
     if (wcsphObject && !eosGiven) scene.sph.eos = "tait";
     noteConfigurationSubstitutions(scene, where);
     for (const std::string& s : scene.sph.substitutions()) scene.warnings.push_back(where + ": " + s);
+    // Dynamic rigid bodies move as unbreakable fracture bodies where Floe can step those: with
+    // one fixed time step, the domain's walls given (they collide with those, not with the
+    // RigidBodies meshes that bound a fluid), in 3D, without deformable bodies (no contacts
+    // between the kinds). Elsewhere (the reference's own scenes step with CFL) they stay static,
+    // and a warning says why.
+    const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
+    for (auto& [body, section] : dynamicBodies) {
+        std::string why;
+        if (!scene.deformableBodies.empty())
+            why = "the scene has DeformableBodies, and moving solids of the two kinds do not collide with each other";
+        else if (scene.config.sim2D)
+            why = "the scene is 2D (Configuration.sim2D)";
+        else if (withFluid && scene.sph.cflMethod != 0)
+            why = fmt::format("Configuration.cflMethod is {}, and a fluid steps with moving solids at one fixed timeStepSize "
+                              "(cflMethod 0)",
+                              scene.sph.cflMethod);
+        else if (withFluid && !scene.domainGiven())
+            why = "the scene gives no Floe.domainMin and domainMax: moving solids collide with the domain's walls, not with the "
+                  "RigidBodies meshes that hold the fluid";
+        else if (withFluid && scene.fracture.method == "constraint")
+            why = "Fracture.method is constraint, whose pieces cannot be coupled with a fluid";
+        if (why.empty()) {
+            scene.fractureBodies.push_back(dynamicRigidBody(body, where, section));
+        } else {
+            scene.warnings.push_back(fmt::format("{}: {} is dynamic; Floe keeps it static here: {}", where, section, why));
+            scene.rigidBodies.push_back(std::move(body));
+        }
+    }
     validateScene(scene, where);
     orientRigidBodies(scene);
     warnFluidInsideSolids(scene, where);

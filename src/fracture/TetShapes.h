@@ -14,6 +14,7 @@
 #include <glm/vec3.hpp>
 
 #include "fracture/TetMesh.h"
+#include "geometry/Mesh.h"
 
 namespace floe::fracture {
 
@@ -43,5 +44,15 @@ glm::mat3 seededRotation(uint32_t seed);
 
 // The signed distance (m, negative inside) the generator clips with; for tests.
 float tetShapeDistance(const TetShapeDesc& desc, const glm::vec3& p);
+
+// The tets of a closed triangle mesh (an OBJ surface, where it stands): the same lattice over the
+// mesh's bounding box, `resolution` cells along its longest side, clipped at the tets' centroids
+// and with boundary nodes snapped onto the surface by the mesh's signed distance (the nearest
+// triangle's distance, negative inside by the winding number). Positive tets, validated. Throws
+// floe::Error for a mesh that is not closed, a resolution out of 2..64, or a mesh too thin for
+// the lattice (no tet).
+TetMesh makeTetSurface(const geometry::TriangleMesh& surface, int resolution);
+// The signed distance of p to a closed mesh (m, negative inside); for tests.
+float surfaceDistance(const geometry::TriangleMesh& surface, const glm::vec3& p);
 
 } // namespace floe::fracture

@@ -263,6 +263,52 @@ TEST_F(SceneFile, FractureSectionSetsTheFractureBodiesOwnSettings)
     EXPECT_EQ(s.fracture.fracture.substeps, 12u);
 }
 
+// RigidBodies with isDynamic (SPlisHSPlasH's moving bodies) become unbreakable fracture bodies:
+// their closed mesh, where the scene put it, filled with tets, with their density and velocity.
+// Where Floe cannot step them (CFL steps with a fluid, no domain walls, 2D, beside deformable
+// bodies) they stay static, and a warning says why; an inverted dynamic body is refused.
+TEST_F(SceneFile, DynamicRigidBodiesMoveAsUnbreakableFractureBodiesOrStayStaticSayingWhy)
+{
+    const std::string box = (fs::path(FLOE_SOURCE_DIR) / "assets" / "meshes" / "UnitBox.obj").string();
+    const auto scene = [&](const std::string& configuration, const std::string& floe, const std::string& dynamic) {
+        return fmt::format(R"({{"Configuration": {{"particleRadius": 0.025{}}},
+          "FluidBlocks": [{{"start": [-0.5, 0, -0.5], "end": [0.5, 0.3, 0.5]}}], {}
+          "RigidBodies": [{{"geometryFile": "{}", "translation": [0, 0.5, 0], "scale": [1, 1, 1], "mapInvert": true}},
+                          {{"geometryFile": "{}", "translation": [0.1, 0.6, 0], "scale": [0.2, 0.1, 0.3], "isDynamic": 1,
+                            "density": 400, "velocity": [1, -2, 0]{}}}]}})",
+                           configuration, floe, box, box, dynamic);
+    };
+    const std::string walls = R"("Floe": {"domainMin": [-0.5, 0, -0.5], "domainMax": [0.5, 1, 0.5]},)";
+    const Scene moving = loadScene(write(scene(", \"cflMethod\": 0", walls, "")));
+    ASSERT_EQ(moving.fractureBodies.size(), 1u);
+    ASSERT_EQ(moving.rigidBodies.size(), 1u) << "the container stays a static wall";
+    const FractureBody& f = moving.fractureBodies[0];
+    EXPECT_FALSE(f.breakable);
+    EXPECT_FLOAT_EQ(f.density, 400.0f);
+    EXPECT_EQ(f.velocity, glm::vec3(1, -2, 0));
+    double volume = 0.0;
+    geometry::Bounds b;
+    for (size_t t = 0; t < f.mesh.tets.size(); ++t) volume += fracture::signedVolume(f.mesh, t);
+    for (const glm::vec3& x : f.mesh.nodes) b.add(x);
+    EXPECT_NEAR(volume, 0.2 * 0.1 * 0.3, 1e-6);
+    EXPECT_NEAR(b.lo.x, 0.0f, 1e-5f);
+    EXPECT_NEAR(b.hi.y, 0.65f, 1e-5f);
+    for (const std::string& w : moving.warnings) EXPECT_EQ(w.find("dynamic"), std::string::npos) << w;
+
+    const auto staticWhy = [&](const std::string& text, const char* reason) {
+        const Scene kept = loadScene(write(text));
+        EXPECT_TRUE(kept.fractureBodies.empty()) << reason;
+        EXPECT_EQ(kept.rigidBodies.size(), 2u) << reason;
+        bool said = false;
+        for (const std::string& w : kept.warnings)
+            said = said || (w.find("RigidBodies[1] is dynamic") != std::string::npos && w.find(reason) != std::string::npos);
+        EXPECT_TRUE(said) << reason << ": " << fmt::format("{}", fmt::join(kept.warnings, " | "));
+    };
+    staticWhy(scene(", \"cflMethod\": 1", walls, ""), "cflMethod is 1");
+    staticWhy(scene(", \"cflMethod\": 0", "", ""), "Floe.domainMin");
+    EXPECT_NE(errorOf(scene(", \"cflMethod\": 0", walls, ", \"mapInvert\": true")).find("cannot be inverted"), std::string::npos);
+}
+
 TEST_F(SceneFile, DeformableBodiesOutsideTheDomainOrInsideEachOtherAreRefused)
 {
     const std::string domain =

@@ -13,6 +13,7 @@
 
 #include "FractureReference.h"
 #include "base/Error.h"
+#include "body/SurfaceMesh.h"
 #include "fracture/Elasticity.h"
 #include "fracture/Pieces.h"
 #include "fracture/TetMesh.h"
@@ -110,6 +111,44 @@ TEST(TetShapes, EveryObjectIsValidClosedConnectedAndHasItsVolume)
         const float cell = std::max(c.size.x, std::max(c.size.y, c.size.z)) / float(d.resolution) * d.tipRefinement;
         for (const glm::vec3& x : m.nodes) EXPECT_LT(tetShapeDistance(d, x), cell);
     }
+}
+
+// A closed OBJ surface (FractureBodies shape mesh with an .obj; dynamic blocks of any shape) is
+// filled with the generator's lattice: a box exactly, a sphere and a torus (not convex, with a
+// hole) within a few % of the volume they enclose, one connected body, every node within a
+// lattice cell of the surface; open meshes and bad resolutions are refused.
+TEST(TetShapes, ClosedSurfacesAreFilledWithTheirVolume)
+{
+    geometry::TriangleMesh box = geometry::loadObj(std::filesystem::path(FLOE_SOURCE_DIR) / "assets/meshes/UnitBox.obj");
+    box = geometry::transformed(box, geometry::Transform{{0.3f, 0.2f, 0.1f}, {0.5f, 0.2f, 0.3f}, {0, 0, 1}, 0.0f});
+    struct Case {
+        const char* name;
+        geometry::TriangleMesh surface;
+        double tolerance;
+    };
+    const Case cases[] = {
+        {"box", box, 1e-5}, {"sphere", body::makeSphere(0.5f, 3), 0.04}, {"torus", body::makeTorus(0.4f, 0.15f, 32, 16), 0.06}};
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.name);
+        // 16 cells across the torus's 1.1 m: its tube, 0.3 m across, spans four (12: 6.2 % short).
+        const int resolution = c.name == std::string("torus") ? 16 : 12;
+        const TetMesh m = makeTetSurface(c.surface, resolution);
+        for (size_t t = 0; t < m.tets.size(); ++t) ASSERT_GT(signedVolume(m, t), 0.0) << "tet " << t;
+        const double v = meshVolume(m), enclosed = body::enclosedVolume(c.surface);
+        EXPECT_NEAR(v, enclosed, c.tolerance * enclosed);
+        EXPECT_EQ(componentCount(m), 1u);
+        const geometry::Bounds b = geometry::boundsOf(c.surface);
+        const float cell = std::max(b.hi.x - b.lo.x, std::max(b.hi.y - b.lo.y, b.hi.z - b.lo.z)) / float(resolution);
+        for (const glm::vec3& x : m.nodes) EXPECT_LT(surfaceDistance(c.surface, x), cell);
+    }
+    // The signed distance: negative inside, positive outside, the distance to the nearest face.
+    const geometry::TriangleMesh sphere = body::makeSphere(0.5f, 3);
+    EXPECT_LT(surfaceDistance(sphere, glm::vec3(0.0f)), -0.45f);
+    EXPECT_NEAR(surfaceDistance(box, glm::vec3(0.3f, 0.2f, 0.4f)), 0.15f, 1e-5f);
+    geometry::TriangleMesh open = box;
+    open.triangles.pop_back();
+    EXPECT_NE(expectError([&] { makeTetSurface(open, 8); }).find("not a closed surface"), std::string::npos);
+    EXPECT_NE(expectError([&] { makeTetSurface(box, 1); }).find("resolution 1"), std::string::npos);
 }
 
 TEST(TetShapes, ConeIsFinerAtItsTipAndResolutionScalesTheCount)
