@@ -37,6 +37,9 @@ void main()
     const float nuBoundary = params.domainMin.w;
     const float regulariser = 0.01 * sphH() * sphH();
     vec3 pressure = vec3(0.0), viscous = vec3(0.0);
+    // A sample at Psi_b 0 (a tet face inside its fragment, coupling/tet_samples) touches no
+    // particle: its pair terms are zero, so the walk is skipped (most of a fracture body's).
+    if (xb.w > 0.0) {
     NEAR_BINS_BEGIN(cellStart, xb.xyz, begin, end)
     for (uint i = begin; i < end; ++i) {
         const vec4 pi = FLOE_LOAD_VEC4(positions, i);
@@ -49,6 +52,7 @@ void main()
                                                  regulariser);
     }
     NEAR_BINS_END
+    }
     const uint g = 4u * b;
     const vec3 guard = fromFixedPoint(ivec3(guardSums[g], guardSums[g + 1u], guardSums[g + 2u]));
     guardSums[g] = 0;
