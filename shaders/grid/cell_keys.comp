@@ -16,7 +16,12 @@ void main()
 {
     const uint i = floeGlobalIndex();
     if (i >= params.dims.w) return;
-    const uint key = gridKey(gridBin(FLOE_LOAD_VEC4(positions, i).xyz, params.origin, params.dims, params.bins.x), params.dims);
+    const vec4 x = FLOE_LOAD_VEC4(positions, i);
+    // Left out (params.bins.y): an entry of weight 0 (a coupled solid's sample that is off) takes
+    // the key past the last bin, so that the sort puts it after every bin's range and no walk
+    // meets it.
+    const uint key = params.bins.y != 0u && x.w == 0.0 ? params.dims.x * params.dims.y * params.dims.z
+                                                       : gridKey(gridBin(x.xyz, params.origin, params.dims, params.bins.x), params.dims);
     FLOE_STORE_UINT(keys, i, key);
     atomicAdd(counts[key], 1u);
 }

@@ -22,7 +22,9 @@ void main()
     if (s >= params.dims.w) return;
     const uint i = FLOE_LOAD_UINT(scattered, s);
     const uint key = FLOE_LOAD_UINT(keys, i);
-    const uint begin = FLOE_LOAD_UINT(cellStart, key), end = FLOE_LOAD_UINT(cellStart, key + 1u);
+    // The entries left out (key = the bin count, grid/cell_keys) end at the count.
+    const uint bins = params.dims.x * params.dims.y * params.dims.z;
+    const uint begin = FLOE_LOAD_UINT(cellStart, key), end = key < bins ? FLOE_LOAD_UINT(cellStart, key + 1u) : params.dims.w;
     uint slot = s;
     if (end - begin <= GRID_RANK_LIMIT) {
         slot = begin;

@@ -28,7 +28,7 @@ FLOE_SHARED_BEGIN
 struct GridParams {
     vec4 origin; // xyz m: minimum corner of cell (0,0,0); w cell size (m)
     uvec4 dims;  // x bins along x (cells times bins.x), yz cells per axis, w particle count
-    uvec4 bins;  // x bins per cell along x (1: whole cells); yzw unused
+    uvec4 bins;  // x bins per cell along x (1: whole cells); y 1: a position with w 0 is left out (key = the bin count); zw unused
 };
 SHARED_SIZE(GridParams, 48);
 

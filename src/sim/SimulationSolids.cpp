@@ -58,8 +58,9 @@ void Simulation::checkSolidSolver(const SphSettings& settings) const
 void Simulation::addSolidTable(graph::RenderGraph& graph)
 {
     if (solidCount_ == 0) return;
-    // The solids' samples, sorted into the fluid grid's bins as the static samples are.
-    solidGrid_->addBuild(graph, solids_, solidCount_);
+    // The solids' samples, sorted into the fluid grid's bins as the static samples are; those at
+    // Psi_b 0 (a fracture body's faces inside its fragments) after every bin, where no walk goes.
+    solidGrid_->addBuild(graph, solids_, solidCount_, true);
     shared::SphParams p = stepParams();
     p.flags.y = solidCount_; // the solid passes' sample count
     graph.addCompute(pipelines_.compute("sph/solid_reorder", spec()))

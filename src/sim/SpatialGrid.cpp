@@ -55,7 +55,7 @@ SpatialGrid::SpatialGrid(gpu::Context& context, const gpu::ShaderLibrary& shader
     counts_ = uints("cell counts", spec.bins() + 1);
 }
 
-void SpatialGrid::addBuild(graph::RenderGraph& graph, const gpu::Buffer& positions, uint32_t count)
+void SpatialGrid::addBuild(graph::RenderGraph& graph, const gpu::Buffer& positions, uint32_t count, bool leaveOutWeightless)
 {
     if (count > capacity_) throw std::logic_error(fmt::format("SpatialGrid: {} particles over the capacity {}", count, capacity_));
     graph.beginGroup("grid/build");
@@ -65,7 +65,7 @@ void SpatialGrid::addBuild(graph::RenderGraph& graph, const gpu::Buffer& positio
         return;
     }
     const shared::GridParams params{glm::vec4(spec_.origin, spec_.cellSize), glm::uvec4(spec_.binDims(), count),
-                                    glm::uvec4(spec_.xBins, 0, 0, 0)};
+                                    glm::uvec4(spec_.xBins, leaveOutWeightless ? 1u : 0u, 0, 0)};
     const uint32_t table = static_cast<uint32_t>(spec_.bins() + 1);
     // The counts end every build at zero again (the scatter counts them down), but a fill costs
     // next to nothing and keeps a build independent of the one before.

@@ -39,7 +39,9 @@ public:
     SpatialGrid(gpu::Context& context, const gpu::ShaderLibrary& shaders, const GridSpec& spec, uint32_t capacity,
                 const std::string& name);
 
-    void addBuild(graph::RenderGraph& graph, const gpu::Buffer& positions, uint32_t count);
+    // With `leaveOutWeightless`, positions whose w is 0 are sorted after every cell's range (the
+    // coupled solids' samples that are off): no walk over the cells meets them.
+    void addBuild(graph::RenderGraph& graph, const gpu::Buffer& positions, uint32_t count, bool leaveOutWeightless = false);
     const GridSpec& spec() const { return spec_; }
     const gpu::Buffer& sortedIndex() const { return values_; }
     const gpu::Buffer& sortedKeys() const { return sortedKeys_; }

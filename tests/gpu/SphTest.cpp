@@ -230,6 +230,57 @@ TEST_F(SphTest, BoundaryBinsFindEveryBoundaryNeighbour)
     EXPECT_LT(ambiguous, positions.size() / 10);
 }
 
+// A grid built with leaveOutWeightless (the coupled solids' table: a fracture body's samples that
+// are off weigh 0): the weighted entries are sorted as without it, stably, and the weightless
+// ones come after every cell's range, their key the bin count, so that no walk meets them.
+TEST_F(SphTest, WeightlessEntriesAreSortedAfterEveryCell)
+{
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<glm::vec4> x;
+    for (int i = 0; i < 300; ++i) x.emplace_back(0.5f * u(rng), 0.5f * u(rng), 0.5f * u(rng), 1.0f);
+    for (int i = 0; i < GRID_RANK_LIMIT + 200; ++i) x.emplace_back(0.5f * u(rng), 0.5f * u(rng), 0.5f * u(rng), 0.0f);
+    std::shuffle(x.begin(), x.end(), rng);
+    const uint32_t n = static_cast<uint32_t>(x.size());
+    sim::GridSpec spec = sim::GridSpec::cover(glm::vec3(-0.6f), glm::vec3(0.6f), 0.1f, false);
+    spec.xBins = 4;
+    sim::SpatialGrid grid(context(), shaders(), spec, n, "weightless");
+    gpu::Buffer positions(context(), {"points", n * 16ull, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+    sim::uploadNow(context(), graph(), positions, x.data(), n * 16ull);
+    grid.addBuild(graph(), positions, n, true);
+    const size_t cells = spec.bins() + 1;
+    std::vector<uint32_t> table(cells), order(n), keys(n);
+    sim::downloadNow(context(), graph(), grid.cellStart(), table.data(), cells * 4);
+    sim::downloadNow(context(), graph(), grid.sortedIndex(), order.data(), n * 4ull);
+    sim::downloadNow(context(), graph(), grid.sortedKeys(), keys.data(), n * 4ull);
+    const glm::vec3 bin(spec.cellSize / float(spec.xBins), spec.cellSize, spec.cellSize);
+    const glm::uvec3 dims = spec.binDims();
+    const uint32_t bins = uint32_t(spec.bins());
+    uint32_t weighted = 0;
+    std::vector<bool> seen(n, false);
+    for (uint32_t s = 0; s < n; ++s) {
+        ASSERT_LT(order[s], n);
+        ASSERT_FALSE(seen[order[s]]);
+        seen[order[s]] = true;
+        const glm::vec4 p = x[order[s]];
+        if (p.w == 0.0f) {
+            ASSERT_EQ(keys[s], bins) << "sorted slot " << s;
+            continue;
+        }
+        ++weighted;
+        const glm::uvec3 c = glm::uvec3(glm::floor((glm::vec3(p) - spec.origin) / bin));
+        ASSERT_EQ(keys[s], (c.z * dims.y + c.y) * dims.x + c.x) << "sorted slot " << s;
+        if (s > 0 && keys[s] == keys[s - 1]) {
+            ASSERT_LT(order[s - 1], order[s]) << "sorted slot " << s << ": equal keys out of input order";
+        }
+    }
+    ASSERT_TRUE(std::is_sorted(keys.begin(), keys.end()));
+    EXPECT_EQ(weighted, 300u);
+    EXPECT_EQ(table[bins], weighted) << "the walks end before the weightless entries";
+    for (size_t c = 0; c < cells; ++c)
+        ASSERT_EQ(table[c], uint32_t(std::lower_bound(keys.begin(), keys.end(), uint32_t(c)) - keys.begin())) << "cell " << c;
+}
+
 TEST_F(SphTest, CellStartTableIsCompleteInASparseLargeGrid)
 {
     // A small blob in a large domain: most cells are empty and the gaps before, between and
