@@ -8,6 +8,7 @@
 #include <glm/geometric.hpp>
 #include <glm/vector_relational.hpp>
 
+#include "fracture/TetShapes.h"
 #include "shared/sph.h"
 #include "sim/sph/BoundarySampler.h"
 
@@ -436,15 +437,21 @@ FluidSampling sampleFluid(const Scene& scene)
         addVelocities(out.velocities, std::span(out.positions).subspan(first), m.initialVelocity, m.initialAngularVelocity, flat);
     }
     // Fluid sampled where a solid stands is left out: the solid takes that room (its coupling
-    // would otherwise throw those particles out in the first steps).
+    // would otherwise throw those particles out in the first steps). So is fluid closer than the
+    // particle radius r to the solid's surface: a particle's volume reaches r around it, and one
+    // on the surface (a block's lattice meets a box's faces) lies 0.75 h from the layer of the
+    // solid's samples, where it rests about h from them: a tet cube placed in a pool started
+    // with particles at 79 % compression and was thrown up at 1.5 m/s in the first step.
     const auto leaveOut = [&](const geometry::TriangleMesh& mesh) {
         geometry::Bounds box;
         for (const glm::vec3& v : mesh.vertices) box.add(v);
+        box.lo -= glm::vec3(r);
+        box.hi += glm::vec3(r);
         size_t kept = 0;
         for (size_t i = 0; i < out.positions.size(); ++i) {
             const glm::vec3 p(out.positions[i]);
             const bool near = glm::all(glm::greaterThanEqual(p, box.lo)) && glm::all(glm::lessThanEqual(p, box.hi));
-            if (near && geometry::contains(mesh, p)) continue;
+            if (near && fracture::surfaceDistance(mesh, p) < r) continue;
             out.positions[kept] = out.positions[i];
             out.velocities[kept] = out.velocities[i];
             ++kept;
