@@ -79,7 +79,7 @@ int runCommand(const RunOptions& o)
     SetupProgress setup("floe run", !o.quiet);
     setup.stage("loading the scene");
     Scene scene = loadScene(o.scene);
-    for (const std::string& s : o.sets) applyOverride(scene, s);
+    applyOverrides(scene, o.sets);
     // The fluid's solver and its step's stability, also where bodies share the scene with it.
     const bool hasFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
     if (hasFluid) {

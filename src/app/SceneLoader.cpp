@@ -724,7 +724,10 @@ Scene loadScene(const std::filesystem::path& file)
     return scene;
 }
 
-void applyOverride(Scene& scene, const std::string& assignment)
+namespace {
+
+// One --set: the setting applied; with `validate`, the scene checked.
+void applySetting(Scene& scene, const std::string& assignment, bool validate)
 {
     const auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -782,7 +785,20 @@ void applyOverride(Scene& scene, const std::string& assignment)
         throw Error(fmt::format("{}: unknown setting '{}'{}", where, section.empty() ? key : section + "." + key,
                                 hint.empty() ? "" : fmt::format(" (did you mean '{}'?)", hint)));
     }
-    validateScene(scene, where);
+    if (validate) validateScene(scene, where);
+}
+
+} // namespace
+
+void applyOverrides(Scene& scene, const std::vector<std::string>& assignments)
+{
+    for (const std::string& a : assignments) applySetting(scene, a, false);
+    if (!assignments.empty()) validateScene(scene, fmt::format("--set {}", fmt::join(assignments, " --set ")));
+}
+
+void applyOverride(Scene& scene, const std::string& assignment)
+{
+    applySetting(scene, assignment, true);
 }
 
 } // namespace floe

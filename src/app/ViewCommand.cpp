@@ -65,7 +65,7 @@ std::filesystem::path defaultScene()
 Scene loadViewScene(const std::filesystem::path& file, const ViewOptions& o, bool printWarnings = true)
 {
     Scene scene = loadScene(file);
-    for (const std::string& s : o.sets) applyOverride(scene, s);
+    applyOverrides(scene, o.sets);
     if (!o.solver.empty()) {
         try {
             (void)sim::parsePressureSolver(o.solver);

@@ -334,6 +334,29 @@ TEST_F(SceneFile, FluidIsSampledClearOfTheSolidsInIt)
     EXPECT_EQ(fluid.positions.size(), fluid.velocities.size());
 }
 
+// Several --set are applied in order and the scene checked after the last: settings that only
+// hold together (the domain's two corners) can be given one by one; a result that does not hold
+// names every --set.
+TEST_F(SceneFile, OverridesAreCheckedTogetherAfterTheLast)
+{
+    const char* text =
+        R"({"Configuration": {"particleRadius": 0.05}, "FluidBlocks": [{"start": [-0.5, 0, -0.5], "end": [0.5, 0.5, 0.5]}]})";
+    Scene one = loadScene(write(text));
+    EXPECT_THROW(applyOverride(one, "Floe.domainMax=[1, 1, 1]"), Error) << "the fluid reaches x < 0, below domainMin's default";
+    Scene both = loadScene(write(text));
+    applyOverrides(both, {"Floe.domainMax=[1, 1, 1]", "Floe.domainMin=[-1, 0, -1]"});
+    EXPECT_TRUE(both.domainGiven());
+    EXPECT_EQ(both.floe.domainMin, glm::vec3(-1, 0, -1));
+    try {
+        Scene bad = loadScene(write(text));
+        applyOverrides(bad, {"Floe.domainMax=[1, 1, 1]", "Floe.domainMin=[0, 0, 0]"});
+        ADD_FAILURE() << "a domain the fluid reaches outside was accepted";
+    } catch (const Error& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("--set Floe.domainMax=[1, 1, 1] --set Floe.domainMin=[0, 0, 0]"), std::string::npos) << msg;
+    }
+}
+
 TEST_F(SceneFile, DeformableBodiesOutsideTheDomainOrInsideEachOtherAreRefused)
 {
     const std::string domain =
