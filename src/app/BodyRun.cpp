@@ -3,6 +3,7 @@
 // rigid-consistency errors of the worst body and GPU ms per pass, summary.json, pictures of
 // the surfaces, plots. The same outputs and flags as a fluid run where they apply.
 #include "app/BodyRun.h"
+#include "app/CoupledFluid.h"
 
 #include <algorithm>
 #include <chrono>
@@ -177,18 +178,11 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     const glm::vec3 domainMax = settings.domainMax;
     // With FluidBlocks: the fluid, two-way coupled, stepped with the bodies in one command buffer
     // (coupling::FluidSolidCoupling::addStep).
-    sim::WorldSettings world;
-    double energyLimit = HUGE_VAL; // the fluid's and the bodies' kinetic energy together (energyBound)
-    std::unique_ptr<sim::Simulation> fluid;
-    std::unique_ptr<coupling::FluidSolidCoupling> coupling;
-    if (withFluid) {
-        setup.stage("sampling the fluid and the bodies' surfaces");
-        world = makeWorld(scene, scene.config.stopAt);
-        const FluidSampling sampled = sampleFluid(scene);
-        fluid = std::make_unique<sim::Simulation>(context, shaders, graph, world, scene.sph, sampled.positions, sampled.velocities);
-        coupling = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *fluid, &bodies);
-        energyLimit = energyBound(scene, world);
-    }
+    if (withFluid) setup.stage("sampling the fluid and the bodies' surfaces");
+    CoupledFluid coupled = coupleFluid(context, shaders, graph, scene, &bodies, nullptr);
+    sim::Simulation* fluid = coupled.fluid.get();
+    coupling::FluidSolidCoupling* coupling = coupled.coupling.get();
+    const sim::WorldSettings& world = coupled.world;
     // --load-state: the run goes on from the saved step (bit-identical to an uninterrupted run).
     // A coupled run's state holds the bodies' buffers and the fluid's (saveFluidState).
     const char* kind = fluid ? "fluid and deformable bodies" : "deformable bodies";
@@ -302,8 +296,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         ++nextPicture;
     }
 
-    RunningStat volumeStat, rigidStat, fluidStat;
-    uint32_t solidCorrections = 0; // fluid particles put back out of the bodies (sph/solid_guard), run total
+    RunningStat volumeStat, rigidStat;
     double worstVolume = 0.0, gpuTotal = 0.0;
     std::vector<double> finalVolume(bodies.bodyCount(), 0.0);
     RunEnd end;
@@ -361,16 +354,10 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         if (fluid) {
             sim::StepReadback r;
             fluidReadbacks[p.slot].read(&r, sizeof(r));
-            const sim::StepMetrics f = fluid->decode(r);
-            csv->set("density_error_avg", f.densityErrorAvg);
-            csv->set("density_error_max", f.densityErrorMax);
-            csv->set("solver_iterations", uint64_t(f.iterations));
+            // The fluid's own checks, then the energy of fluid and bodies together below.
+            const sim::StepMetrics f = coupled.record(*csv, r, scene, fluidBlowUp);
             kinetic += f.kineticEnergy;
             csv->set("escaped", uint64_t(f.escaped));
-            fluidStat.add(f.densityErrorAvg);
-            solidCorrections = f.solidCorrections;
-            // The fluid's own checks, then the energy of fluid and bodies together below.
-            fluidBlowUp = fluidDivergence(f, HUGE_VAL, scene.sph.pressureSolver() == sim::PressureSolver::Eos);
         } else {
             csv->set("escaped", uint64_t(0));
         }
@@ -379,10 +366,10 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
         csv->set("dt", dt);
         csv->set("particles", uint64_t(bodies.particleCount()) + (fluid ? fluid->count() : 0u));
         csv->set("kinetic_energy", kinetic);
-        if (fluidBlowUp.empty() && kinetic > energyLimit)
+        if (fluidBlowUp.empty() && kinetic > coupled.energyLimit)
             fluidBlowUp = fmt::format("kinetic energy {:.4g} J of fluid and bodies above the {:.4g} J their initial motion and "
                                       "gravity can supply at t = {:.4g} s (energy from nowhere)",
-                                      kinetic, energyLimit, time);
+                                      kinetic, coupled.energyLimit, time);
         const double ms = recordPassTimes(*csv, frames.timer(p.slot).results(), gpuColumns);
         csv->set("volume_error_max", maxVolume);
         csv->set("volume_error_avg", sumVolume / bodies.bodyCount());
@@ -481,14 +468,7 @@ int runBodies(const RunOptions& o, const Scene& scene, std::chrono::steady_clock
     summary["scene"] = o.scene.string();
     summary["scene_name"] = scene.name;
     summary["kind"] = fluid ? "fluid and deformable bodies" : "deformable bodies";
-    if (fluid) {
-        summary["solver"] = sim::pressureSolverName(scene.sph.pressureSolver());
-        summary["fluid_particles"] = fluid->count();
-        summary["boundary_particles"] = fluid->boundaryCount();
-        summary["solid_samples"] = coupling->sampleCount();
-        summary["density_error_avg"] = fluidStat.json();
-        summary["solid_corrections"] = solidCorrections;
-    }
+    if (coupled) coupled.summarize(summary, scene);
     summary["device"] = context.deviceName();
     summary["bodies"] = bodies.bodyCount();
     summary["particles"] = bodies.particleCount();

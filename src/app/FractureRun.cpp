@@ -15,6 +15,7 @@
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
+#include "app/CoupledFluid.h"
 #include "app/EnergyAccount.h"
 #include "app/Interrupt.h"
 #include "app/Plots.h"
@@ -182,18 +183,11 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     fracture::FractureBodies bodies(context, shaders, graph, fractureInstances(scene), settings);
     // With FluidBlocks: the fluid, two-way coupled, stepped with the bodies in one command buffer
     // (coupling::FluidSolidCoupling::addStep; the bodies' afterStep follows each submission).
-    sim::WorldSettings world;
-    double energyLimit = HUGE_VAL; // the fluid's and the bodies' kinetic energy together (energyBound)
-    std::unique_ptr<sim::Simulation> fluid;
-    std::unique_ptr<coupling::FluidSolidCoupling> coupling;
-    if (withFluid) {
-        setup.stage("sampling the fluid and the bodies' faces");
-        world = makeWorld(scene, scene.config.stopAt);
-        const FluidSampling sampled = sampleFluid(scene);
-        fluid = std::make_unique<sim::Simulation>(context, shaders, graph, world, scene.sph, sampled.positions, sampled.velocities);
-        coupling = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *fluid, nullptr, &bodies);
-        energyLimit = energyBound(scene, world);
-    }
+    if (withFluid) setup.stage("sampling the fluid and the bodies' faces");
+    CoupledFluid coupled = coupleFluid(context, shaders, graph, scene, nullptr, &bodies);
+    sim::Simulation* fluid = coupled.fluid.get();
+    coupling::FluidSolidCoupling* coupling = coupled.coupling.get();
+    const sim::WorldSettings& world = coupled.world;
     // --load-state: the run goes on from the saved step (bit-identical to an uninterrupted run),
     // its energy account too. A coupled run's state holds the fluid's buffers too.
     const char* kind = fluid ? "fluid and fracture bodies" : "fracture";
@@ -287,8 +281,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     }
 
     const std::vector<std::string> stepNames = bodies.stepPassNames(graph);
-    RunningStat loadStat, fluidStat;
-    uint32_t solidCorrections = 0; // fluid particles put back out of the bodies (sph/solid_guard), run total
+    RunningStat loadStat;
     bool timingWarned = false;
     double gpuTotal = 0.0, worstLoad = 0.0;
     uint64_t step = 0;
@@ -384,19 +377,13 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
         if (fluid) {
             sim::StepReadback r;
             fluidReadback->read(&r, sizeof(r));
-            const sim::StepMetrics f = fluid->decode(r);
-            csv->set("density_error_avg", f.densityErrorAvg);
-            csv->set("density_error_max", f.densityErrorMax);
-            csv->set("solver_iterations", uint64_t(f.iterations));
-            kinetic += f.kineticEnergy;
-            fluidStat.add(f.densityErrorAvg);
-            solidCorrections = f.solidCorrections;
             // The fluid's own checks, then the energy of fluid and bodies together.
-            fluidBlowUp = fluidDivergence(f, HUGE_VAL, scene.sph.pressureSolver() == sim::PressureSolver::Eos);
-            if (fluidBlowUp.empty() && kinetic > energyLimit + std::max(0.0, double(start.elastic)))
+            kinetic += coupled.record(*csv, r, scene, fluidBlowUp).kineticEnergy;
+            const double limit = coupled.energyLimit + std::max(0.0, double(start.elastic));
+            if (fluidBlowUp.empty() && kinetic > limit)
                 fluidBlowUp = fmt::format("kinetic energy {:.4g} J of fluid and bodies above the {:.4g} J their initial motion, "
                                           "strain and gravity can supply at t = {:.4g} s (energy from nowhere)",
-                                          kinetic, energyLimit + std::max(0.0, double(start.elastic)), time);
+                                          kinetic, limit, time);
         }
         if (frames.timer(0).dropped() && !timingWarned) {
             std::fprintf(stderr, "floe run: warning: %u passes of step %llu were not timed (timer scopes used up)\n",
@@ -459,14 +446,7 @@ int runFracture(const RunOptions& o, const Scene& scene, std::chrono::steady_clo
     summary["scene"] = o.scene.string();
     summary["scene_name"] = scene.name;
     summary["kind"] = kind;
-    if (fluid) {
-        summary["solver"] = sim::pressureSolverName(scene.sph.pressureSolver());
-        summary["fluid_particles"] = fluid->count();
-        summary["boundary_particles"] = fluid->boundaryCount();
-        summary["solid_samples"] = coupling->sampleCount();
-        summary["density_error_avg"] = fluidStat.json();
-        summary["solid_corrections"] = solidCorrections;
-    }
+    if (coupled) coupled.summarize(summary, scene);
     summary["device"] = context.deviceName();
     summary["bodies"] = bodies.bodyCount();
     summary["tets"] = bodies.tetCount();

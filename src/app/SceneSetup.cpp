@@ -131,10 +131,14 @@ render::Camera sceneCamera(const Scene& scene, const sim::WorldSettings& world, 
 
 double energyBound(const Scene& scene, const sim::WorldSettings& world)
 {
+    return energyBound(scene, world, sampleFluid(scene));
+}
+
+double energyBound(const Scene& scene, const sim::WorldSettings& world, const FluidSampling& fluid)
+{
     const double g = glm::length(glm::dvec3(scene.config.gravitation));
     if (g <= 0.0 || (scene.container && scene.container->shakeAmplitude > 0.0f)) return HUGE_VAL;
     const glm::dvec3 down = glm::dvec3(scene.config.gravitation) / g;
-    const FluidSampling fluid = sampleFluid(scene); // once: with bodies it tests every particle against them
     const std::vector<glm::vec4>& positions = fluid.positions;
     const std::vector<glm::vec4>& velocities = fluid.velocities;
     double mass = 0, kinetic = 0;

@@ -25,6 +25,8 @@ render::Camera sceneCamera(const Scene& scene, const sim::WorldSettings& world, 
 // With deformable bodies (coupled), the bound holds their kinetic energy and what gravity can give
 // them too, for the fluid's and the bodies' kinetic energy together.
 double energyBound(const Scene& scene, const sim::WorldSettings& world);
+// The same with the scene's fluid as sampleFluid(scene) gave it (sampled once by the caller).
+double energyBound(const Scene& scene, const sim::WorldSettings& world, const FluidSampling& fluid);
 // Why a fluid step shows a blow-up, or "" (floe run, floe view and the bench share the rules):
 // non-finite values, particles out of the closed domain, a compression above 100 % (incompressible
 // solvers), or kinetic energy above `energyLimit` (energyBound).

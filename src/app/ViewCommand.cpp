@@ -247,8 +247,8 @@ void ViewSession::resetSimulation()
     }
     scene_.sph = state_.settings;
     world_ = makeWorld(scene_, 0.0f);
-    energyLimit_ = energyBound(scene_, world_);
     const FluidSampling fluid = sampleFluid(scene_);
+    energyLimit_ = energyBound(scene_, world_, fluid);
     simulation_ = std::make_unique<sim::Simulation>(*context_, *shaders_, *graph_, world_, state_.settings, fluid.positions,
                                                     fluid.velocities);
     // (With bodies, energyBound holds theirs too: it bounds the fluid's kinetic energy alone as well.)
