@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "app/BodyRun.h"
+#include "app/DeformablePart.h"
 #include "app/ProjectFiles.h"
 #include "app/Scene.h"
 #include "app/SceneLoader.h"

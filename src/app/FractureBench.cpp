@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 #include <glm/glm.hpp>
 
-#include "app/FractureRun.h"
+#include "app/FracturePart.h"
 #include "app/ProjectFiles.h"
 #include "app/Scene.h"
 #include "app/SceneLoader.h"

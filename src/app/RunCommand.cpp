@@ -1,9 +1,8 @@
-// floe run: load a scene, simulate it headless, write metrics.csv (one row per step, read back
-// asynchronously two frames behind), summary.json, frame_NNNN.png pictures, particle exports
-// and saved states.
+// floe run: load a scene, simulate its world headless in one loop for every kind (app/RunWorld:
+// a fluid, deformable bodies, fracture bodies, coupled), write metrics.csv (one row per step,
+// read back asynchronously up to two frames behind), bodies.csv, summary.json, frame_NNNN.png
+// pictures, exports and saved states.
 #include <algorithm>
-#include <bit>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -14,16 +13,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "app/BodyRun.h"
 #include "app/Commands.h"
-#include "app/FractureRun.h"
 #include "app/Interrupt.h"
-#include "app/Plots.h"
 #include "app/Progress.h"
 #include "app/RunOutput.h"
+#include "app/RunWorld.h"
 #include "app/SceneLoader.h"
-#include "app/SceneSetup.h"
-#include "app/SceneView.h"
 #include "app/Stat.h"
 #include "base/Error.h"
 #include "gpu/Commands.h"
@@ -33,45 +28,13 @@
 #include "graph/RenderGraph.h"
 #include "io/Csv.h"
 #include "io/ParticleExport.h"
-#include "io/StateFile.h"
-#include "io/TextFile.h"
 #include "render/OffscreenTarget.h"
 #include "render/Renderer.h"
 #include "shared/fluid.h"
-#include "shared/render.h"
 #include "shared/sph.h"
 #include "sim/Simulation.h"
 
 namespace floe {
-namespace {
-
-constexpr uint32_t kFramesInFlight = 2;
-
-struct Pending {
-    uint64_t step = 0; // absolute step number
-    uint32_t slot = 0; // frame slot
-    uint32_t snapshot = 0;
-    int picture = -1; // index of the picture taken after this step, or -1
-    bool exportHere = false;
-    bool saveHere = false;
-};
-
-// The order-independent fingerprint of what a saved state must match.
-uint64_t fingerprintOf(const sim::Simulation& s)
-{
-    uint64_t h = 1469598103934665603ull;
-    const auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
-    mix(s.count());
-    mix(s.boundaryCount());
-    mix(s.grid().dims.x);
-    mix(s.grid().dims.y);
-    mix(s.grid().dims.z);
-    mix(std::bit_cast<uint32_t>(s.world().particleRadius));
-    mix(s.world().sim2D ? 2 : 3);
-    return h;
-}
-
-} // namespace
 
 int runCommand(const RunOptions& o)
 {
@@ -111,16 +74,21 @@ int runCommand(const RunOptions& o)
                                 scene.config.timeStepSize, shared::SPH_VISCOUS_STEP, bound, nu));
         }
     }
-    if (!scene.deformableBodies.empty() || !scene.fractureBodies.empty()) {
-        for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
-        return scene.fractureBodies.empty() ? runBodies(o, scene, wallStart, setup) : runFracture(o, scene, wallStart, setup);
-    }
+    const bool solids = !scene.deformableBodies.empty() || !scene.fractureBodies.empty();
+    if (!o.solver.empty() && !hasFluid)
+        throw Error(fmt::format("--solver {}: the scene has {}, no fluid", o.solver,
+                                scene.fractureBodies.empty() ? "deformable bodies" : "fracture bodies"));
+    if (!o.render.empty() && o.render != "fluid" && !hasFluid && scene.deformableBodies.empty())
+        throw Error(fmt::format("--render {}: fracture scenes draw their tetrahedra's faces only", o.render));
     for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
 
-    // Run length: a number of steps, or a simulated time (the GPU ends the last step exactly there).
-    const uint64_t stepLimit = o.steps.value_or(0);
+    // Run length: a number of steps, or a simulated time. A fluid alone ends its last step exactly
+    // there on the GPU (its CFL steps vary); a world with solids takes fixed steps.
+    const bool fixed = solids;
+    const double dt = scene.config.timeStepSize;
+    uint64_t stepLimit = o.steps.value_or(0);
     double endTime = 0.0;
-    if (!o.steps) {
+    if (!fixed && !o.steps) {
         if (o.seconds)
             endTime = *o.seconds;
         else if (scene.config.stopAt > 0)
@@ -129,9 +97,13 @@ int runCommand(const RunOptions& o)
             throw Error(fmt::format("{}: no run length: Configuration.stopAt is {}; give --steps N or --seconds T",
                                     o.scene.string(), scene.config.stopAt));
     }
+    if (fixed) (void)stepSpan(o, scene.config.stopAt, dt, 0); // a run with no step is refused before the device starts
     const int frameCount = o.frames.value_or(scene.floe.frames);
     // Exports: --export, else what the scene asks for (SPlisHSPlasH's enableVTKExport and
     // enablePartioExport, Partio's BGEO written as PLY) every 1/dataExportFPS simulated seconds.
+    // --export writes the first state and the last, and between them every N steps
+    // (--export-every), else with the pictures; the scene's rate writes the first state and then
+    // one every interval.
     std::vector<io::ExportFormat> exportFormats;
     double exportInterval = 0.0; // s of simulated time between scene-driven exports (0: with the pictures)
     if (!o.exportFormat.empty()) {
@@ -146,108 +118,74 @@ int runCommand(const RunOptions& o)
     if (o.saveEvery && o.saveState.empty()) throw Error("--save-every needs --save-state FILE");
     RunOutput output = prepareRunOutput(o, scene.name);
     const std::filesystem::path& outDir = output.dir;
-    const std::filesystem::path& plotScript = output.plotScript;
     std::unique_ptr<gpu::RenderDoc>& renderDoc = output.renderDoc;
 
     setup.stage("starting the device");
     gpu::Context context(runContextOptions(o));
-    const uint64_t particleCount = countFluidParticles(scene);
-    const uint32_t dims = scene.config.sim2D ? 2 : 3;
-    const uint64_t maxParticles = sim::ParticleBuffers::maxFluidParticles(context, dims);
-    if (particleCount > maxParticles)
-        throw Error(fmt::format("{}: {} particles at particleRadius {} m do not fit on {} (at most {}: maxStorageBufferRange {} "
-                                "bytes / 16 bytes per particle, maxTexelBufferElements {} / {} neighbour slots per particle)",
-                                o.scene.string(), particleCount, scene.config.particleRadius, context.deviceName(), maxParticles,
-                                context.limits().maxStorageBufferRange, context.limits().maxTexelBufferElements,
-                                shared::sphNeighbourCapacity(dims)));
-
-    setup.stage("sampling the boundaries");
-    const sim::WorldSettings world = makeWorld(scene, static_cast<float>(endTime));
-    const double energyLimit = energyBound(scene, world);
+    if (hasFluid) {
+        const uint64_t particleCount = countFluidParticles(scene);
+        const uint32_t dims = scene.config.sim2D ? 2 : 3;
+        const uint64_t maxParticles = sim::ParticleBuffers::maxFluidParticles(context, dims);
+        if (particleCount > maxParticles)
+            throw Error(
+                fmt::format("{}: {} particles at particleRadius {} m do not fit on {} (at most {}: maxStorageBufferRange {} "
+                            "bytes / 16 bytes per particle, maxTexelBufferElements {} / {} neighbour slots per particle)",
+                            o.scene.string(), particleCount, scene.config.particleRadius, context.deviceName(), maxParticles,
+                            context.limits().maxStorageBufferRange, context.limits().maxTexelBufferElements,
+                            shared::sphNeighbourCapacity(dims)));
+        setup.stage(fmt::format("sampling {} fluid particles and the boundaries", particleCount));
+    }
     gpu::ShaderLibrary shaders;
     graph::RenderGraph graph(context);
     graph.setTimerMode(*gpu::parseTimerMode(o.timers));
-    setup.stage(fmt::format("sampling {} fluid particles", particleCount));
-    const std::vector<glm::vec4> positions = sampleFluidParticles(scene);
-    const std::vector<glm::vec4> velocities = initialVelocities(scene);
-    setup.stage("building the simulation's buffers and pipelines");
-    sim::Simulation simulation(context, shaders, graph, world, scene.sph, positions, velocities);
-    const uint64_t fingerprint = fingerprintOf(simulation);
+    setup.stage("building the world's buffers and pipelines");
+    RunWorld world(context, shaders, graph, scene, endTime);
+    sim::Simulation* fluidAlone = world.fluidOnly() ? world.fluid() : nullptr; // keeps snapshots for the last good state
 
+    // --load-state: the run goes on from the saved step, bit-identical to an uninterrupted run.
     uint64_t startStep = 0;
     double startTime = 0.0;
     if (!o.loadState.empty()) {
-        const sim::SimulationState state = io::loadState(o.loadState, fingerprint);
-        simulation.upload(graph, state);
-        startStep = static_cast<uint64_t>(state.state[0].w);
-        // The time column sums the steps as they print (0.002, not 0.00200000009) from 0: a resumed
-        // run continues the saved run's sum, not the GPU's float time, so that its column matches
-        // the uninterrupted run's digit for digit.
-        startTime = state.reportedTime;
-        if (!stepLimit && startTime >= endTime - 1e-9)
+        const RunWorld::Loaded loaded = world.load(graph, o.loadState);
+        startStep = loaded.step;
+        startTime = loaded.time;
+        if (!fixed && !stepLimit && startTime >= endTime - 1e-9)
             throw Error(fmt::format("--load-state {}: the saved state is at t = {} s, at or past the end of the run ({} s)",
                                     o.loadState.string(), startTime, endTime));
     }
+    if (fixed) stepLimit = stepSpan(o, scene.config.stopAt, dt, startStep).steps;
     const double runLength = stepLimit ? 0.0 : endTime - startTime;
 
-    gpu::FrameResources frames(context, kFramesInFlight);
-    std::vector<gpu::Buffer> readbacks;
-    for (uint32_t i = 0; i < kFramesInFlight; ++i)
-        readbacks.emplace_back(
-            context, gpu::BufferDesc{fmt::format("step read-back {}", i), sizeof(sim::StepReadback), gpu::MemoryKind::Readback});
-
+    const uint32_t inFlight = world.framesInFlight();
+    gpu::FrameResources frames(context, inFlight);
     const bool rendering = frameCount > 0 || o.capture;
-    const RunPictures pictures = makeRunPictures(context, shaders, o, rendering, kFramesInFlight);
+    RunPictures pictures = makeRunPictures(context, shaders, o, rendering, inFlight);
     render::OffscreenTarget* target = pictures.target.get();
     render::Renderer* renderer = pictures.renderer.get();
-    render::ViewSettings view;
+    WorldDrawing drawing;
     if (rendering) {
-        view = sceneView(scene, world, float(o.width) / float(o.height));
-        view.mode = render::parseRenderMode(o.render.empty() ? "particles" : o.render);
-        if (view.mode < 0) throw Error(fmt::format("--render: '{}' is not particles, fluid or both", o.render));
-        if (o.smoothing) view.fluid.iterations = *o.smoothing;
-    }
-    SceneDrawing drawing;
-    if (rendering) {
-        drawing = uploadSceneDrawing(context, graph, scene, world);
-        if (drawing.outlineCount) renderer->setOutlines(&drawing.outlines, drawing.outlineCount);
+        world.prepareDrawing(drawing, context, graph, o);
+        if (drawing.scene.outlineCount) renderer->setOutlines(&drawing.scene.outlines, drawing.scene.outlineCount);
     }
     const auto addRender = [&](uint32_t slot) {
-        renderer->addPasses(graph, target->color(), target->depth(), simulation.particles(), view, slot, &drawing.boundary,
-                            drawing.boundaryCount);
+        world.addDrawPasses(graph);
+        renderer->addPasses(graph, target->color(), target->depth(), drawing.particles, drawing.view, slot, drawing.points,
+                            drawing.pointCount, drawing.meshes);
         target->addReadback(graph);
     };
 
-    // Columns: DESIGN §5's, Floe's extra ones, then one per timed pass (learnt from a dry run).
-    simulation.addStep(graph);
-    simulation.addSnapshot(graph, 0);
-    simulation.addReadback(graph, readbacks[0], 0);
-    std::vector<std::string> passNames = graph.pendingTimerNames();
-    graph.discard();
-    if (rendering) {
+    // Columns: DESIGN §5's, each part's, then one per timed pass (those a step records, learnt
+    // before the first where that changes nothing, and at the first).
+    std::vector<std::string> passNames = world.stepPasses(graph);
+    if (rendering && fluidAlone) {
         addRender(0);
-        for (const std::string& n : graph.pendingTimerNames())
-            if (std::find(passNames.begin(), passNames.end(), n) == passNames.end()) passNames.push_back(n);
+        for (const std::string& n : graph.pendingTimerNames()) passNames.push_back(n);
         graph.discard();
     }
-    std::vector<std::string> columns = {"step",
-                                        "time",
-                                        "dt",
-                                        "particles",
-                                        "density_error_avg",
-                                        "density_error_max",
-                                        "solver_iterations",
-                                        "kinetic_energy",
-                                        "escaped",
-                                        "gpu_ms_total",
-                                        "max_speed",
-                                        "wall_contacts",
-                                        "solver_error",
-                                        "divergence_iterations",
-                                        "divergence_error",
-                                        "neighbour_overflows"};
-    for (const std::string& n : passNames) columns.push_back("gpu_ms:" + n);
-    io::CsvWriter csv(outDir / "metrics.csv", columns);
+    std::vector<std::string> columns = world.columns(), gpuColumns;
+    std::unique_ptr<io::CsvWriter> csv;
+    std::unique_ptr<BodiesCsv> bodiesCsv; // bodies.csv: one row per solid per step
+    if (solids) bodiesCsv = std::make_unique<BodiesCsv>(outDir);
 
     // Pictures spread over the run: by step for a step count, by simulated time otherwise.
     std::vector<double> pictureAt; // steps after startStep, or seconds after startTime
@@ -260,132 +198,117 @@ int runCommand(const RunOptions& o)
         for (double& s : pictureAt) s = std::round(s);
     pictureAt.erase(std::unique(pictureAt.begin(), pictureAt.end()), pictureAt.end());
 
-    const sim::PressureSolver solverKind = scene.sph.pressureSolver();
-    std::vector<std::string> pictureFiles, exportFiles;
+    const std::string method = world.title();
+    RunEnd end;
     std::map<std::string, RunningStat> passStats;
-    RunningStat kinetic, escapedStat, gpuTotal, maxSpeed, densityAvg, densityMax, iterations, divergenceIterations, dtStat,
-        overflows;
-    uint64_t wallContacts = 0;
-    bool diverged = false, reachedEnd = false;
-    uint64_t divergedAt = 0;
-    std::string divergeReason, lastGoodFile, capturePath;
-    uint64_t lastStep = startStep;
-    double lastTime = startTime, lastDt = world.timeStep, runTime = startTime;
+    RunningStat kinetic, escapedStat, gpuTotal;
+    bool diverged = false, reachedEnd = false, timingWarned = false;
+    uint64_t divergedAt = 0, lastStep = startStep, lastExported = UINT64_MAX;
+    std::string lastGoodFile;
+    double lastTime = startTime, lastDt = dt, runTime = startTime;
     int lastGoodSnapshot = 0;
-
-    // The overlay's method line: the solver (and the equation of state) and the particle count.
-    std::string solverTitle = sim::pressureSolverName(solverKind);
-    std::transform(solverTitle.begin(), solverTitle.end(), solverTitle.begin(),
-                   [](unsigned char c) { return char(std::toupper(c)); });
-    if (solverKind == sim::PressureSolver::Eos) solverTitle += fmt::format(" ({})", scene.sph.eos);
-    if (solverKind == sim::PressureSolver::None) solverTitle = "no pressure solver";
-    const std::string method = fmt::format("{} \u00b7 {} particles", solverTitle, simulation.count());
-    const auto savePicture = [&](int index, double time) {
-        const std::string name = fmt::format("frame_{:04d}.png", index);
+    const auto savePicture = [&](double time) {
         render::OverlayContent content = overlayContent(scene.name, method, time);
-        content.legend = render::particleLegend(view.mode, view.colorAttribute, view.colorMin, view.colorMax);
-        pictures.write(outDir / name, content);
-        pictureFiles.push_back(name);
+        if (drawing.legend)
+            content.legend = render::particleLegend(drawing.view.mode, drawing.view.colorAttribute, drawing.view.colorMin,
+                                                    drawing.view.colorMax);
+        pictures.save(outDir, content);
     };
-    const auto exportSnapshot = [&](uint32_t snapshot, const std::filesystem::path& path, io::ExportFormat format) {
-        std::vector<float> densities;
-        const sim::SimulationState s = simulation.readSnapshot(graph, snapshot, &densities);
-        io::writeParticles(path, particleFrame(s, densities), format);
+    // Every part's export of the world as it is now (nothing in flight).
+    const auto exportAll = [&](uint64_t step, double time) {
+        for (const io::ExportFormat format : exportFormats)
+            for (const auto& part : world.parts()) part->exportFrame(graph, outDir, step, time, format, end.exports);
+        lastExported = step;
     };
+    double nextExport = exportInterval;
+    if (exporting) exportAll(startStep, startTime);
 
-    const auto exportAll = [&](uint32_t snapshot, uint64_t step) {
-        for (const io::ExportFormat format : exportFormats) {
-            const std::string name = fmt::format("particles_{:06d}{}", step, io::extensionOf(format));
-            exportSnapshot(snapshot, outDir / name, format);
-            exportFiles.push_back(name);
-        }
+    struct Pending {
+        uint64_t step = 0; // absolute step number
+        uint32_t slot = 0; // frame slot
+        uint32_t snapshot = 0;
+        bool picture = false, exportHere = false, saveHere = false;
     };
-    // Scene-driven exports: the first with the initial state, then every exportInterval.
-    double nextExport = exportInterval > 0.0 ? exportInterval : 0.0;
-    if (exportInterval > 0.0) {
-        simulation.addSnapshot(graph, 0);
-        context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-        exportAll(0, startStep);
-    }
-
     std::deque<Pending> pending;
     const auto collect = [&](const Pending& p) {
         frames.wait(p.slot);
-        sim::StepReadback r;
-        readbacks[p.slot].read(&r, sizeof(r));
-        const sim::StepMetrics m = simulation.decode(r);
-        if (m.dt <= 0.0f) { // a step after the stop time: nothing happened
+        if (diverged) return; // a step after the one that diverged: its results are dropped
+        const double fixedTime = double(p.step) * dt;
+        // Each part's columns; the fluid's clock; solids' energy is summed before the fluid's.
+        std::vector<PartStep> steps;
+        for (const auto& part : world.parts())
+            steps.push_back(part->collect(graph, p.slot, *csv, bodiesCsv.get(), p.step, fixedTime));
+        const PartStep& first = steps.front();
+        if (first.dt && *first.dt <= 0.0f) { // a step after the stop time: nothing happened
             reachedEnd = true;
             return;
         }
-        // Time summed in double on the CPU from the GPU's steps (the GPU keeps a float sum).
-        runTime += std::stod(fmt::format("{}", m.dt)); // the step as the float prints (0.002, not 0.00200000009)
-        // The GPU decides when the stop time is reached; the two sums differ by float rounding.
-        if (!stepLimit && m.time >= world.stopTime) {
-            runTime = endTime;
-            reachedEnd = true;
-        }
-        csv.set("step", p.step);
-        csv.set("time", runTime);
-        csv.set("dt", m.dt);
-        csv.set("particles", uint64_t(simulation.count()));
-        csv.set("density_error_avg", m.densityErrorAvg);
-        csv.set("density_error_max", m.densityErrorMax);
-        if (sim::isIterative(solverKind)) {
-            csv.set("solver_iterations", uint64_t(m.iterations));
-            csv.set("solver_error", m.solverError);
-            iterations.add(m.iterations);
-        }
-        if (solverKind == sim::PressureSolver::Dfsph && scene.sph.divergenceSolver) {
-            csv.set("divergence_iterations", uint64_t(m.divergenceIterations));
-            csv.set("divergence_error", m.divergenceError);
-            divergenceIterations.add(m.divergenceIterations);
-        }
-        csv.set("kinetic_energy", m.kineticEnergy);
-        csv.set("escaped", uint64_t(m.escaped));
-        csv.set("max_speed", m.maxSpeed);
-        csv.set("wall_contacts", uint64_t(m.wallContacts));
-        csv.set("neighbour_overflows", uint64_t(m.neighbourOverflows));
-        overflows.add(m.neighbourOverflows);
-        double total = 0;
-        for (const gpu::PassTime& t : frames.timer(p.slot).results()) {
-            if (std::find(passNames.begin(), passNames.end(), t.name) == passNames.end()) continue; // a one-off pass
-            csv.set("gpu_ms:" + t.name, float(t.ms));
-            passStats[t.name].add(t.ms);
-            total += t.ms;
-        }
-        if (context.caps().timestamps && graph.timerMode() != gpu::TimerMode::Off) {
-            csv.set("gpu_ms_total", float(total));
-            gpuTotal.add(total);
-        }
-        csv.endRow();
-        kinetic.add(m.kineticEnergy);
-        escapedStat.add(m.escaped);
-        maxSpeed.add(m.maxSpeed);
-        densityAvg.add(m.densityErrorAvg);
-        densityMax.add(m.densityErrorMax);
-        dtStat.add(m.dt);
-        wallContacts += m.wallContacts;
-        lastStep = p.step;
-        lastTime = runTime;
-        lastDt = m.dt;
-        if (!diverged) {
-            divergeReason = fluidDivergence(m, energyLimit, solverKind == sim::PressureSolver::Eos);
-            if (!divergeReason.empty()) {
-                diverged = true;
-                divergedAt = p.step;
-                return;
+        double stepDt = dt;
+        if (fixed) {
+            runTime = fixedTime;
+        } else {
+            // Time summed in double on the CPU from the GPU's steps (the GPU keeps a float sum),
+            // the step as the float prints (0.002, not 0.00200000009).
+            runTime += std::stod(fmt::format("{}", *first.dt));
+            stepDt = *first.dt;
+            // The GPU decides when the stop time is reached; the two sums differ by float rounding.
+            if (!stepLimit && *first.time >= static_cast<float>(endTime)) {
+                runTime = endTime;
+                reachedEnd = true;
             }
         }
-        if (diverged) return;
-        lastGoodSnapshot = static_cast<int>(p.snapshot);
-        if (p.picture >= 0) savePicture(p.picture, runTime);
-        if (p.exportHere) exportAll(p.snapshot, p.step);
-        if (p.saveHere) {
-            sim::SimulationState state = simulation.readSnapshot(graph, p.snapshot);
-            state.reportedTime = runTime;
-            io::saveState(o.saveState, state, fingerprint);
+        double energy = 0.0;
+        uint64_t particles = 0, escaped = 0;
+        std::string blowUp;
+        for (size_t k = steps.size(); k-- > 0;) {
+            energy += steps[k].kinetic;
+            particles += steps[k].particles;
+            escaped += steps[k].escaped;
         }
+        for (size_t k = 0; k < steps.size() && blowUp.empty(); ++k)
+            if (!steps[k].blowUp.empty())
+                blowUp = (world.fluid() && k == 0 && steps.size() > 1 ? "the coupled run: " : "") + steps[k].blowUp;
+        if (blowUp.empty() && steps.size() > 1 && energy > world.energyLimit())
+            blowUp = fmt::format("the coupled run: kinetic energy {:.4g} J of fluid and solids above the {:.4g} J their initial "
+                                 "motion, strain and gravity can supply at t = {:.4g} s (energy from nowhere)",
+                                 energy, world.energyLimit(), runTime);
+        csv->set("step", p.step);
+        csv->set("time", runTime);
+        if (fixed)
+            csv->set("dt", dt);
+        else
+            csv->set("dt", *first.dt);
+        csv->set("particles", particles);
+        if (steps.size() == 1 && first.kineticIsFloat)
+            csv->set("kinetic_energy", float(energy));
+        else
+            csv->set("kinetic_energy", energy);
+        csv->set("escaped", escaped);
+        const gpu::GpuTimer& timer = frames.timer(p.slot);
+        if (timer.dropped() && !timingWarned) {
+            std::fprintf(stderr, "floe run: warning: %u passes of step %llu were not timed (timer scopes used up)\n",
+                         timer.dropped(), static_cast<unsigned long long>(p.step));
+            timingWarned = true;
+        }
+        const double ms = recordPassTimes(*csv, timer.results(), gpuColumns);
+        for (const gpu::PassTime& t : timer.results()) passStats[t.name].add(t.ms);
+        if (!timer.results().empty()) gpuTotal.add(ms);
+        csv->endRow();
+        kinetic.add(energy);
+        escapedStat.add(double(escaped));
+        lastStep = p.step;
+        lastTime = runTime;
+        lastDt = stepDt;
+        if (!blowUp.empty()) {
+            diverged = true;
+            divergedAt = p.step;
+            end.diverged = blowUp;
+            return;
+        }
+        lastGoodSnapshot = static_cast<int>(p.snapshot);
+        if (p.picture) savePicture(runTime);
+        if (p.exportHere) exportAll(p.step, runTime);
+        if (p.saveHere) world.save(graph, o.saveState, p.step, runTime);
     };
     const auto drain = [&]() {
         while (!pending.empty()) {
@@ -394,18 +317,16 @@ int runCommand(const RunOptions& o)
         }
     };
 
-    if (renderDoc) renderDoc->startFrameCapture(context.instance());
     // The initial state: snapshot 0 (the last good state if the first step diverges), picture 0.
     size_t nextPicture = 0;
     {
-        simulation.addSnapshot(graph, 0);
-        const bool firstPicture = !pictureAt.empty() && pictureAt[0] <= 0.0;
+        if (fluidAlone) fluidAlone->addSnapshot(graph, 0);
+        const bool firstPicture = rendering && !pictureAt.empty() && pictureAt[0] <= 0.0;
         if (firstPicture) addRender(0);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
         if (firstPicture) {
-            savePicture(0, startTime);
+            savePicture(startTime);
             nextPicture = 1;
-            if (exporting && !o.exportEvery && exportInterval == 0.0) exportAll(0, startStep);
         }
     }
 
@@ -413,10 +334,9 @@ int runCommand(const RunOptions& o)
     Progress progress("floe run", stepLimit, !o.quiet);
     uint64_t submitted = 0;
     watchInterrupts();
-    bool interrupted = false;
     while (!diverged) {
         if (interruptRequested()) {
-            interrupted = true;
+            end.interrupted = true;
             break;
         }
         if (stepLimit && submitted >= stepLimit) break;
@@ -425,159 +345,136 @@ int runCommand(const RunOptions& o)
         if (!stepLimit && reachedEnd) break;
         if (!stepLimit && submitted > 100'000'000)
             throw Error("the run did not reach its end time within 1e8 steps", ExitCode::Failure);
-        const uint32_t slot = static_cast<uint32_t>(submitted % kFramesInFlight);
+        const uint32_t slot = static_cast<uint32_t>(submitted % inFlight);
         while (!pending.empty() && pending.front().slot == slot) {
             collect(pending.front());
             pending.pop_front();
         }
         if (diverged) break;
-        VkCommandBuffer cmd = frames.begin(slot);
         const uint64_t step = startStep + submitted + 1;
-        Pending p{step, slot, static_cast<uint32_t>((submitted + 1) % sim::Simulation::kSnapshots), -1, false, false};
-        simulation.addStep(graph);
-        simulation.addSnapshot(graph, p.snapshot);
-        simulation.addReadback(graph, readbacks[slot], 0);
-        graph.addHostRead(readbacks[slot]);
-        // Simulated time after this step, estimated from the last collected step.
-        const double estimate = stepLimit ? double(submitted + 1) : lastTime - startTime + double(step - lastStep) * lastDt;
-        const bool picture = nextPicture < pictureAt.size() && estimate >= pictureAt[nextPicture] - 1e-9;
+        Pending p{step, slot, static_cast<uint32_t>((submitted + 1) % sim::Simulation::kSnapshots)};
+        // Simulated time after this step, estimated from the last collected step (exact with fixed steps).
+        const double estimate = fixed ? double(step) * dt : lastTime + double(step - lastStep) * lastDt;
+        world.beginStep(slot, estimate);
+        const bool capture = renderDoc && submitted == 0;
+        if (capture) renderDoc->startFrameCapture(context.instance());
+        VkCommandBuffer cmd = frames.begin(slot);
+        world.addStep(graph);
+        if (fluidAlone) fluidAlone->addSnapshot(graph, p.snapshot);
+        world.addReadbacks(graph, slot);
+        const double progressed = stepLimit ? double(submitted + 1) : estimate - startTime;
+        p.picture = rendering && nextPicture < pictureAt.size() && progressed >= pictureAt[nextPicture] - 1e-9;
+        if (p.picture) ++nextPicture;
         // A captured first frame shows the whole frame: simulation and drawing.
-        if (picture || (renderDoc && submitted == 0)) {
-            addRender(slot);
-            if (picture) p.picture = static_cast<int>(nextPicture++);
-        }
+        if (p.picture || capture) addRender(slot);
         if (exportInterval > 0.0) {
-            const double simulated = lastTime - startTime + double(step - lastStep) * lastDt; // s after the start
-            p.exportHere = simulated >= nextExport - 1e-9;
+            p.exportHere = estimate - startTime >= nextExport - 1e-9;
             if (p.exportHere) nextExport += exportInterval;
         } else {
-            p.exportHere = exporting && (o.exportEvery ? step % o.exportEvery == 0 : picture);
+            p.exportHere = exporting && (o.exportEvery ? step % o.exportEvery == 0 : p.picture);
         }
         p.saveHere = o.saveEvery && step % o.saveEvery == 0;
+        if (!csv) {
+            for (const std::string& n : graph.pendingTimerNames()) passNames.push_back(n);
+            gpuColumns = passColumns(passNames);
+            for (const std::string& n : gpuColumns) columns.push_back("gpu_ms:" + n);
+            csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns);
+        }
         graph.execute(cmd, &frames.timer(slot));
         frames.submit(slot);
         pending.push_back(p);
         ++submitted;
-        if (renderDoc && submitted == 1) {
+        if (capture) {
             frames.wait(slot);
-            capturePath = renderDoc->endFrameCapture(context.instance(), startStep + 1);
+            end.capture = renderDoc->endFrameCapture(context.instance(), startStep + 1);
             renderDoc.reset();
         }
         // Pictures, exports and saved states read buffers of this step: finish it first.
-        if (p.picture >= 0 || p.exportHere || p.saveHere) drain();
+        if (p.picture || p.exportHere || p.saveHere) drain();
+        std::string detail;
+        for (const auto& part : world.parts()) detail += part->progress();
         if (stepLimit)
-            progress.update(submitted, fmt::format("t = {:.3f} s", lastTime));
+            progress.update(submitted, fmt::format("t = {:.3f} s{}", lastTime, detail));
         else
             progress.updateFraction((lastTime - startTime) / runLength,
-                                    fmt::format("t = {:.3f}/{} s, step {}", lastTime, endTime, lastStep));
+                                    fmt::format("t = {:.3f}/{} s, step {}{}", lastTime, endTime, lastStep, detail));
     }
     drain();
     progress.finish();
-    if (renderDoc) capturePath = renderDoc->endFrameCapture(context.instance(), startStep + 1);
+    if (!csv) csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns); // interrupted before the first step
+    if (renderDoc) end.capture = renderDoc->endFrameCapture(context.instance(), startStep + 1);
     // A time-limited run's last picture: the final state, if the estimate missed it.
     if (!diverged && rendering && nextPicture < pictureAt.size()) {
         addRender(0);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-        savePicture(static_cast<int>(nextPicture), lastTime);
+        savePicture(lastTime);
     }
-    if (diverged) {
+    if (diverged && fluidAlone) {
+        // A fluid's last good state, from its snapshot of the last step before the blow-up.
         const io::ExportFormat format = exporting ? exportFormats.front() : io::ExportFormat::Ply;
         lastGoodFile = std::string("last_good") + io::extensionOf(format);
-        exportSnapshot(static_cast<uint32_t>(lastGoodSnapshot), outDir / lastGoodFile, format);
-    } else if (!o.saveState.empty()) {
-        sim::SimulationState state = simulation.download(graph);
-        state.reportedTime = lastTime;
-        io::saveState(o.saveState, state, fingerprint);
+        std::vector<float> densities;
+        const sim::SimulationState s = fluidAlone->readSnapshot(graph, static_cast<uint32_t>(lastGoodSnapshot), &densities);
+        io::writeParticles(outDir / lastGoodFile, particleFrame(s, densities), format);
+    } else if (!diverged) {
+        if (!o.saveState.empty()) world.save(graph, o.saveState, lastStep, lastTime);
+        // The last state, unless the scene's own export rate decides (SPlisHSPlasH writes at k / fps only).
+        if (exporting && exportInterval == 0.0 && lastExported != lastStep) exportAll(lastStep, lastTime);
     }
-    if (!diverged && exporting && o.exportEvery && lastStep % o.exportEvery != 0) {
-        simulation.addSnapshot(graph, 0);
-        context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-        exportAll(0, lastStep);
-    }
-    csv.flush();
+    csv->flush();
+    if (bodiesCsv) bodiesCsv->flush();
 
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    end.steps = lastStep - startStep;
+    end.pictures = pictures.files;
+    end.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
     nlohmann::ordered_json summary;
     summary["scene"] = o.scene.string();
     summary["scene_name"] = scene.name;
-    summary["solver"] = sim::pressureSolverName(solverKind);
-    summary["kernel"] = scene.sph.muellerKernels() ? "mueller2003" : "cubic";
-    if (solverKind == sim::PressureSolver::Eos) summary["eos"] = scene.sph.eos;
+    summary["kind"] = world.kind();
     summary["device"] = context.deviceName();
-    summary["particles"] = simulation.count();
-    summary["boundary_particles"] = simulation.boundaryCount();
-    summary["dimensions"] = world.sim2D ? 2 : 3;
-    summary["steps"] = lastStep - startStep;
+    summary["metrics"] = {{"kinetic_energy", kinetic.json()}, {"escaped", escapedStat.json()}, {"gpu_ms_total", gpuTotal.json()}};
+    std::vector<std::string> warnings = scene.warnings;
+    for (const auto& part : world.parts()) {
+        const size_t before = warnings.size();
+        part->summarize(graph, summary, warnings);
+        for (size_t k = before; k < warnings.size(); ++k) fmt::print(stderr, "floe run: warning: {}\n", warnings[k]);
+    }
+    summary["steps"] = end.steps;
     summary["first_step"] = startStep + 1;
     summary["loaded_state"] = o.loadState.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.loadState.string());
-    summary["simulated_seconds"] = lastTime - startTime;
-    summary["end_time"] = lastTime;
-    summary["wall_seconds"] = wall;
-    summary["steps_per_second"] = wall > 0 ? double(lastStep - startStep) / wall : 0.0;
-    summary["metrics"] = {{"dt", dtStat.json()},
-                          {"density_error_avg", densityAvg.json()},
-                          {"density_error_max", densityMax.json()},
-                          {"solver_iterations", iterations.json()},
-                          {"divergence_iterations", divergenceIterations.json()},
-                          {"neighbour_overflows", overflows.json()},
-                          {"kinetic_energy", kinetic.json()},
-                          {"escaped", escapedStat.json()},
-                          {"max_speed", maxSpeed.json()},
-                          {"gpu_ms_total", gpuTotal.json()}};
-    summary["wall_contacts"] = wallContacts;
-    nlohmann::ordered_json perPass = nlohmann::ordered_json::object();
-    for (const std::string& n : passNames)
-        if (passStats.count(n)) perPass[n] = passStats[n].mean();
-    summary["gpu_ms_mean"] = perPass;
-    summary["frames"] = pictureFiles;
-    summary["render"] = rendering ? nlohmann::ordered_json(render::renderModeName(view.mode)) : nlohmann::ordered_json(nullptr);
-    if (rendering && view.mode != RENDER_MODE_PARTICLES) summary["smoothing_iterations"] = view.fluid.iterations;
-    summary["exports"] = exportFiles;
     summary["saved_state"] =
         o.saveState.empty() || diverged ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.saveState.string());
-    summary["capture"] = capturePath.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(capturePath);
-    summary["validation"] = context.validationEnabled();
-    summary["gpu_assisted_validation"] = context.gpuAssistedValidation();
-    summary["validation_messages"] = context.validationMessageCount();
-    summary["warnings"] = scene.warnings;
-    summary["status"] = diverged ? "diverged" : interrupted ? "interrupted" : "ok";
+    summary["simulated_seconds"] = lastTime - startTime;
+    summary["end_time"] = lastTime;
+    summary["wall_seconds"] = end.wallSeconds;
+    summary["steps_per_second"] = end.wallSeconds > 0 ? double(end.steps) / end.wallSeconds : 0.0;
+    summary["gpu_ms_per_step"] = gpuTotal.mean();
+    nlohmann::ordered_json perPass = nlohmann::ordered_json::object();
+    for (const std::string& n : gpuColumns)
+        if (passStats.count(n)) perPass[n] = passStats[n].mean();
+    summary["gpu_ms_mean"] = perPass;
+    summary["render"] =
+        rendering ? nlohmann::ordered_json(render::renderModeName(drawing.view.mode)) : nlohmann::ordered_json(nullptr);
+    if (rendering && drawing.particles && drawing.view.mode != RENDER_MODE_PARTICLES)
+        summary["smoothing_iterations"] = drawing.view.fluid.iterations;
     if (diverged) {
         summary["diverged_at_step"] = divergedAt;
-        summary["diverged_reason"] = divergeReason;
-        summary["last_good_state"] = lastGoodFile;
+        if (fluidAlone) summary["last_good_state"] = lastGoodFile;
     }
-    if (!io::writeTextFile(outDir / "summary.json", summary.dump(2) + "\n"))
-        throw Error(fmt::format("cannot write {}", (outDir / "summary.json").string()), ExitCode::Failure);
+    summary["exports"] = end.exports;
+    writeRunSummary(summary, end, context, warnings, outDir);
 
-    fmt::print("floe run: {} ({} particles, {} boundary particles, {}, {} steps, t = {:.4g} s) on {}\n", scene.name,
-               simulation.count(), simulation.boundaryCount(), sim::pressureSolverName(solverKind), lastStep - startStep, lastTime,
+    fmt::print("floe run: {} ({}, {} steps, t = {:.4g} s) on {}\n", scene.name, world.describe(), end.steps, lastTime,
                context.deviceName());
-    fmt::print("  status      {}\n", diverged      ? fmt::format("DIVERGED at step {}: {}", divergedAt, divergeReason)
-                                     : interrupted ? fmt::format("interrupted after step {}", lastStep)
-                                                   : std::string("ok"));
-    if (diverged) fmt::print("  last good   {}\n", (outDir / lastGoodFile).string());
-    fmt::print("  metrics     {}\n", (outDir / "metrics.csv").string());
-    fmt::print("  summary     {}\n", (outDir / "summary.json").string());
-    if (!pictureFiles.empty())
-        fmt::print("  pictures    {}/{}\n", outDir.string(),
-                   pictureFiles.size() == 1 ? pictureFiles.front()
-                                            : fmt::format("frame_NNNN.png ({} .. {})", pictureFiles.front(), pictureFiles.back()));
-    if (!exportFiles.empty()) fmt::print("  exports     {} files in {}\n", exportFiles.size(), outDir.string());
+    for (const auto& part : world.parts()) part->report();
+    fmt::print("  status      {}\n",
+               diverged ? fmt::format("DIVERGED at step {}: {}", divergedAt, end.diverged) : runStatusLine(end));
+    if (diverged && fluidAlone) fmt::print("  last good   {}\n", (outDir / lastGoodFile).string());
     if (!o.saveState.empty() && !diverged) fmt::print("  state       {}\n", o.saveState.string());
-    if (!capturePath.empty())
-        fmt::print("  capture     {}\n", capturePath);
-    else if (o.capture)
-        fmt::print("  capture     RenderDoc wrote no capture\n");
-    if (context.validationEnabled()) fmt::print("  validation  {} messages\n", context.validationMessageCount());
-    fmt::print("  wall time   {:.2f} s ({:.1f} steps/s)\n", wall, wall > 0 ? double(lastStep - startStep) / wall : 0.0);
-    if (o.plots) {
-        csv.flush();
-        std::fflush(stdout);
-        writePlots(plotScript, outDir);
-        fmt::print("  plots       {}/plots/{{density_error,solver_iterations,{}energy_dt}}.png\n", outDir.string(),
-                   graph.timerMode() == gpu::TimerMode::Off ? "" : "gpu_ms,");
-    }
-    return diverged ? static_cast<int>(ExitCode::Diverged) : interrupted ? static_cast<int>(ExitCode::Interrupted) : 0;
+    if (o.capture && end.capture.empty()) fmt::print("  capture     RenderDoc wrote no capture\n");
+    std::fflush(stdout);
+    printRunFiles(output, end, context, o.plots);
+    return runExitCode(end);
 }
 
 } // namespace floe

@@ -21,9 +21,9 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "app/BodyRun.h"
 #include "app/Commands.h"
-#include "app/FractureRun.h"
+#include "app/DeformablePart.h"
+#include "app/FracturePart.h"
 #include "app/ProjectFiles.h"
 #include "app/SceneLoader.h"
 #include "app/SceneSetup.h"

@@ -571,15 +571,16 @@ TEST(Cli, ExportsSavedStatesAndResumedRuns)
         EXPECT_NE(vtk.find("POINTS 1250 float"), std::string::npos) << name;
         EXPECT_NE(vtk.find("SCALARS pressure float 1"), std::string::npos) << name;
     }
-    // A shorter run into the same folder removes the earlier run's files (metrics, summary and two
-    // exports) and leaves files that are not Floe's.
+    // A shorter run into the same folder removes the earlier run's files (metrics, summary and three
+    // exports: the first state, steps 10 and 20) and leaves files that are not Floe's.
     std::ofstream(out / "first" / "notes.txt") << "mine";
     r = floe("run " + scene + " --steps 3 --frames 0 --quiet --out " + (out / "first").string());
     ASSERT_EQ(r.status, 0) << r.output;
     EXPECT_FALSE(fs::exists(out / "first" / "particles_000010.ply")) << "a stale export of the earlier run";
     EXPECT_FALSE(fs::exists(out / "first" / "particles_000020.ply")) << "a stale export of the earlier run";
+    EXPECT_FALSE(fs::exists(out / "first" / "particles_000000.ply")) << "a stale export of the earlier run";
     EXPECT_TRUE(fs::exists(out / "first" / "notes.txt")) << "a file Floe did not write";
-    EXPECT_NE(r.output.find("removed 4 files of an earlier run"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("removed 5 files of an earlier run"), std::string::npos) << r.output;
     // A state does not load into a different scene set-up.
     r = floe("run " + std::string(FLOE_SOURCE_DIR) + "/assets/scenes/rest_2d.json --steps 2 --frames 0 --quiet --out " +
              (out / "wrong").string() + " --load-state " + (out / "half.state").string());

@@ -14,8 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "GpuTest.h"
-#include "app/BodyRun.h"
-#include "app/FractureRun.h"
+#include "app/DeformablePart.h"
+#include "app/FracturePart.h"
 #include "app/Scene.h"
 #include "app/SceneLoader.h"
 #include "app/SceneSetup.h"

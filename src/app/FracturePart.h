@@ -1,7 +1,7 @@
-// floe run for scenes of breakable tetrahedral bodies (src/app/FractureRun.cpp, digest-004).
+// The fracture bodies' part of a run's world (src/app/FracturePart.cpp, app/RunParts.h,
+// digest-004) and what the window and the bench share of it: settings, instances, the default view.
 #pragma once
 
-#include <chrono>
 #include <vector>
 
 #include "app/Commands.h"
@@ -11,13 +11,9 @@
 
 namespace floe {
 
-class SetupProgress;
-
 fracture::FractureSettings fractureSettings(const Scene& scene);
 std::vector<fracture::FractureBodyInstance> fractureInstances(const Scene& scene);
 // Pictures of a fracture scene: the bodies' fall and the floor around where they land.
 render::ViewSettings fractureSceneView(const Scene& scene, const fracture::FractureSettings& settings, float aspect);
-int runFracture(const RunOptions& options, const Scene& scene, std::chrono::steady_clock::time_point wallStart,
-                SetupProgress& setup);
 
 } // namespace floe

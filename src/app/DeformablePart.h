@@ -1,7 +1,7 @@
-// floe run for scenes of deformable bodies (src/app/BodyRun.cpp).
+// The deformable bodies' part of a run's world (src/app/DeformablePart.cpp, app/RunParts.h) and
+// what the window and the bench share of it: settings, instances, obstacles, the default view.
 #pragma once
 
-#include <chrono>
 #include <vector>
 
 #include "app/Commands.h"
@@ -11,8 +11,6 @@
 
 namespace floe {
 
-class SetupProgress;
-
 body::BodySettings bodySettings(const Scene& scene);
 std::vector<body::BodyInstance> bodyInstances(const Scene& scene);
 // The scene's RigidBodies as static obstacles (outward normals; `inverted` ones flipped).
@@ -21,6 +19,5 @@ std::vector<geometry::TriangleMesh> bodyObstacles(const Scene& scene);
 // stacks), the floor; the glass's wall drawn as points.
 render::ViewSettings bodySceneView(const Scene& scene, const body::BodySettings& settings, float aspect);
 std::vector<glm::vec4> glassSamples(const body::BodySettings& settings);
-int runBodies(const RunOptions& options, const Scene& scene, std::chrono::steady_clock::time_point wallStart, SetupProgress& setup);
 
 } // namespace floe

@@ -1,0 +1,283 @@
+// The deformable bodies' part of a run's world (digest-002): the plate moving down if the scene
+// has one, metrics.csv with the volume and rigid-consistency errors of the worst body and the
+// bodies' energies, bodies.csv's rows, surface exports, saved states.
+#include "app/DeformablePart.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include <fmt/format.h>
+#include <glm/geometric.hpp>
+#include <nlohmann/json.hpp>
+
+#include "app/RunOutput.h"
+#include "app/RunParts.h"
+#include "app/Stat.h"
+#include "body/DeformableBodies.h"
+#include "gpu/Commands.h"
+#include "gpu/Context.h"
+#include "gpu/ShaderLibrary.h"
+#include "graph/RenderGraph.h"
+#include "io/Csv.h"
+#include "io/MeshExport.h"
+#include "io/SolidState.h"
+#include "render/Renderer.h"
+#include "shared/body.h"
+
+namespace floe {
+
+body::BodySettings bodySettings(const Scene& scene)
+{
+    const DeformableSettings& d = scene.deformable;
+    body::BodySettings s = d.body;
+    s.volumeMode = d.volume == "none" ? BODY_VOLUME_NONE : d.volume == "local" ? BODY_VOLUME_LOCAL : BODY_VOLUME_GLOBAL;
+    s.timeStep = scene.config.timeStepSize;
+    s.gravity = scene.config.gravitation;
+    scene.domain(s.domainMin, s.domainMax);
+    return s;
+}
+
+std::vector<body::BodyInstance> bodyInstances(const Scene& scene)
+{
+    std::vector<body::BodyInstance> out;
+    for (const DeformableBody& b : scene.deformableBodies) {
+        body::BodyInstance instance;
+        instance.mesh = b.mesh;
+        instance.density = b.density;
+        instance.velocity = b.velocity;
+        instance.angularVelocity = b.angularVelocity;
+        instance.volumeMode = b.volume.empty()      ? -1
+                              : b.volume == "none"  ? BODY_VOLUME_NONE
+                              : b.volume == "local" ? BODY_VOLUME_LOCAL
+                                                    : BODY_VOLUME_GLOBAL;
+        instance.alpha = b.alpha;
+        instance.beta = b.beta;
+        instance.initial = b.initial;
+        out.push_back(std::move(instance));
+    }
+    return out;
+}
+
+std::vector<geometry::TriangleMesh> bodyObstacles(const Scene& scene)
+{
+    std::vector<geometry::TriangleMesh> out;
+    for (const RigidBody& r : scene.rigidBodies) {
+        geometry::TriangleMesh mesh = r.mesh;
+        if (r.inverted)
+            for (glm::uvec3& t : mesh.triangles) std::swap(t.y, t.z);
+        out.push_back(std::move(mesh));
+    }
+    return out;
+}
+
+render::ViewSettings bodySceneView(const Scene& scene, const body::BodySettings& settings, float aspect)
+{
+    render::ViewSettings view;
+    geometry::Bounds b;
+    for (const DeformableBody& body : scene.deformableBodies)
+        for (const glm::vec3& v : body.mesh.vertices) b.add(v);
+    b.add({b.lo.x, settings.domainMin.y, b.lo.z});
+    // Tall stacks of falling bodies: frame the lower part, where they end up.
+    const float wide = std::max(settings.domainMax.x - settings.domainMin.x, settings.domainMax.z - settings.domainMin.z);
+    b.hi.y = std::min(b.hi.y, settings.domainMin.y + 1.5f * wide);
+    view.camera = render::Camera::fit(b.lo, b.hi, scene.floe.fovY, false, aspect);
+    // From higher up than for fluids (45 degrees): bodies end up on the floor, in glasses and piles.
+    const float distance = glm::length(view.camera.position - view.camera.target);
+    view.camera.position = view.camera.target + distance * glm::normalize(glm::vec3(0.3f, 1.0f, 1.0f));
+    view.floorHeight = settings.domainMin.y;
+    view.floorHalfExtent = 0.5f * wide;
+    view.floorCenter = {0.5f * (settings.domainMin.x + settings.domainMax.x), 0.5f * (settings.domainMin.z + settings.domainMax.z)};
+    view.boundaryRadius = 0.15f * std::max(0.02f, settings.glassRadius / 12.0f);
+    return view;
+}
+
+std::vector<glm::vec4> glassSamples(const body::BodySettings& settings)
+{
+    std::vector<glm::vec4> points;
+    if (settings.glassRadius <= 0.0f) return points;
+    const float spacing = std::max(0.02f, settings.glassRadius / 12.0f);
+    const int around = std::max(12, int(6.2832f * settings.glassRadius / spacing));
+    for (float y = settings.domainMin.y; y <= settings.domainMin.y + settings.glassHeight; y += spacing)
+        for (int k = 0; k < around; ++k) {
+            const float a = 6.2832f * float(k) / float(around);
+            points.emplace_back(settings.glassCentre.x + settings.glassRadius * std::cos(a), y,
+                                settings.glassCentre.z + settings.glassRadius * std::sin(a), 0.0f);
+        }
+    return points;
+}
+
+// The bodies as they are, for --export: the surface particles' positions and velocities, the
+// triangles, and the body of each.
+io::MeshFrame bodyFrame(const body::DeformableBodies& bodies, graph::RenderGraph& graph, gpu::Context& context, uint64_t step,
+                        double time)
+{
+    io::MeshFrame f;
+    f.what = "deformable bodies";
+    f.step = step;
+    f.time = time;
+    const std::vector<glm::vec4> x = bodies.download(graph, bodies.positions());
+    const std::vector<glm::vec4> v = bodies.download(graph, bodies.velocities());
+    std::vector<glm::uvec4> triangles(bodies.triangleCount());
+    sim::downloadNow(context, graph, bodies.triangles(), triangles.data(), triangles.size() * 16);
+    for (size_t k = 0; k < x.size(); ++k) {
+        f.positions.emplace_back(x[k]);
+        f.velocities.emplace_back(v[k]);
+    }
+    f.pointGroup.assign(x.size(), 0u);
+    for (uint32_t b = 0; b < bodies.bodyCount(); ++b) {
+        const uint32_t end = b + 1 < bodies.bodyCount() ? bodies.firstParticle()[b + 1] : uint32_t(x.size());
+        for (uint32_t k = bodies.firstParticle()[b]; k < end; ++k) f.pointGroup[k] = b;
+    }
+    for (const glm::uvec4& t : triangles) {
+        f.triangles.emplace_back(t);
+        f.triangleGroup.push_back(t.w);
+    }
+    return f;
+}
+
+namespace {
+
+class DeformablePart final : public RunPart {
+public:
+    DeformablePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene)
+        : context_(context), scene_(scene), settings_(bodySettings(scene)), domainMax_(settings_.domainMax),
+          bodies_(context, shaders, graph, bodyInstances(scene), settings_, bodyObstacles(scene)),
+          finalVolume_(bodies_.bodyCount(), 0.0)
+    {
+        for (uint32_t f = 0; f < body::DeformableBodies::kFrames; ++f) {
+            readbacks_.emplace_back(context, gpu::BufferDesc{fmt::format("body metrics read-back {}", f),
+                                                             uint64_t(bodies_.bodyCount()) * 16, gpu::MemoryKind::Readback});
+            motionReadbacks_.emplace_back(context, gpu::BufferDesc{fmt::format("body motion read-back {}", f),
+                                                                   uint64_t(bodies_.bodyCount()) * 32, gpu::MemoryKind::Readback});
+        }
+    }
+    body::DeformableBodies& bodies() { return bodies_; }
+
+    std::vector<std::string> columns() const override
+    {
+        return {"volume_error_max", "volume_error_avg", "rigid_error_max", "potential_energy"};
+    }
+    uint32_t framesInFlight() const override { return body::DeformableBodies::kFrames; }
+    void beginStep(uint32_t slot, double time) override
+    {
+        bodies_.setFrame(slot);
+        const DeformableSettings& d = scene_.deformable;
+        if (d.plateSpeed > 0.0f) {
+            // The plate is the domain's ceiling, moving down at plateSpeed until plateEnd.
+            settings_.domainMax.y = std::min(domainMax_.y, std::max(d.plateEnd, d.plateStart - d.plateSpeed * float(time)));
+            bodies_.setSettings(settings_);
+        }
+    }
+    void addStep(graph::RenderGraph& graph) override { bodies_.addStep(graph); }
+    void addReadbacks(graph::RenderGraph& graph, uint32_t slot) override
+    {
+        bodies_.addMetricsReadback(graph, readbacks_[slot]);
+        graph.addHostRead(readbacks_[slot]);
+        bodies_.addMotionReadback(graph, motionReadbacks_[slot]);
+        graph.addHostRead(motionReadbacks_[slot]);
+    }
+    PartStep collect(graph::RenderGraph&, uint32_t slot, io::CsvWriter& csv, BodiesCsv* rows, uint64_t step, double time) override
+    {
+        const uint32_t n = bodies_.bodyCount();
+        const std::vector<glm::vec4> m = readbacks_[slot].readVector<glm::vec4>(n);
+        double maxVolume = 0, sumVolume = 0, maxRigid = 0, kinetic = 0, potential = 0;
+        bool finite = true;
+        for (uint32_t b = 0; b < n; ++b) {
+            finite = finite && std::isfinite(m[b].x) && std::isfinite(m[b].z) && std::isfinite(m[b].w);
+            kinetic += m[b].w;
+            potential += m[b].y;
+            if (std::fabs(m[b].x) >= std::fabs(maxVolume)) maxVolume = m[b].x;
+            sumVolume += m[b].x;
+            maxRigid = std::max(maxRigid, double(m[b].z));
+            finalVolume_[b] = m[b].x;
+        }
+        csv.set("volume_error_max", maxVolume);
+        csv.set("volume_error_avg", sumVolume / n);
+        csv.set("rigid_error_max", maxRigid);
+        csv.set("potential_energy", potential);
+        const std::vector<glm::vec4> motion = motionReadbacks_[slot].readVector<glm::vec4>(2 * n);
+        for (uint32_t b = 0; b < n; ++b)
+            rows->add(step, time, {b, false, 0, glm::vec3(motion[2 * b]), glm::vec3(motion[2 * b + 1]), motion[2 * b].w, m[b].x});
+        volumeStat_.add(std::fabs(maxVolume));
+        rigidStat_.add(maxRigid);
+        worstVolume_ = std::max(worstVolume_, std::fabs(maxVolume));
+        lastVolume_ = maxVolume;
+        PartStep out;
+        out.kinetic = kinetic;
+        out.particles = bodies_.particleCount();
+        if (!finite)
+            out.blowUp = "a body's volume, shape error or kinetic energy is not finite";
+        else if (std::fabs(maxVolume) > 1.0)
+            out.blowUp = fmt::format("a body's volume changed by {:.0f} %", 100.0 * maxVolume);
+        return out;
+    }
+    std::string progress() const override { return fmt::format(", volume error {:.3f} %", 100.0 * lastVolume_); }
+    std::string title(bool alone) const override
+    {
+        return alone ? fmt::format("deformable bodies \u00b7 {} bodies", bodies_.bodyCount())
+                     : fmt::format("{} deformable bodies", bodies_.bodyCount());
+    }
+    void exportFrame(graph::RenderGraph& graph, const std::filesystem::path& dir, uint64_t step, double time,
+                     io::ExportFormat format, std::vector<std::string>& files) override
+    {
+        const std::string name = fmt::format("bodies_{:06d}{}", step, io::extensionOf(format));
+        io::writeMesh(dir / name, bodyFrame(bodies_, graph, context_, step, time), format);
+        files.push_back(name);
+    }
+    uint64_t fingerprint() const override { return bodies_.fingerprint(); }
+    void saveState(graph::RenderGraph& graph, io::SolidState& state) override { bodies_.saveState(graph, state); }
+    void loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file) override
+    {
+        bodies_.loadState(graph, state, file);
+    }
+    void summarize(graph::RenderGraph& graph, nlohmann::ordered_json& s, std::vector<std::string>& warnings) override
+    {
+        s["bodies"] = bodies_.bodyCount();
+        s["particles"] = bodies_.particleCount();
+        s["triangles"] = bodies_.triangleCount();
+        s["omega"] = settings_.omega;
+        s["stiffness"] = settings_.stiffness;
+        s["volume"] = scene_.deformable.volume;
+        s["volume_error_abs_max"] = worstVolume_;
+        s["metrics"]["volume_error_abs_max"] = volumeStat_.json();
+        s["metrics"]["rigid_error_max"] = rigidStat_.json();
+        s["volume_error_final"] = finalVolume_;
+        // Entries the contact grid between bodies had no room for: some contacts were missed.
+        const uint32_t overflows = bodies_.contactGridOverflows(graph);
+        s["contact_grid_overflows"] = overflows;
+        if (overflows > 0)
+            warnings.push_back(fmt::format("the contact grid between bodies left out {} triangle entries (a body stretched far "
+                                           "beyond its rest size); contacts with those triangles were missed",
+                                           overflows));
+    }
+    void report() const override { fmt::print("  volume      largest |V - V0| / V0 {:.4f} %\n", 100.0 * worstVolume_); }
+    std::string describe() const override
+    {
+        return fmt::format("{} bodies, {} particles, omega {}, volume {}", bodies_.bodyCount(), bodies_.particleCount(),
+                           settings_.omega, scene_.deformable.volume);
+    }
+
+private:
+    gpu::Context& context_;
+    const Scene& scene_;
+    body::BodySettings settings_;
+    glm::vec3 domainMax_;
+    body::DeformableBodies bodies_;
+    std::vector<gpu::Buffer> readbacks_, motionReadbacks_; // per frame: metrics, bodies.csv's rows
+    RunningStat volumeStat_, rigidStat_;
+    double worstVolume_ = 0.0, lastVolume_ = 0.0;
+    std::vector<double> finalVolume_;
+};
+
+} // namespace
+
+std::unique_ptr<RunPart> makeDeformablePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
+                                            const Scene& scene, body::DeformableBodies*& bodies)
+{
+    auto part = std::make_unique<DeformablePart>(context, shaders, graph, scene);
+    bodies = &part->bodies();
+    return part;
+}
+
+} // namespace floe

@@ -1,0 +1,160 @@
+// The fluid's part of a run's world: its metrics.csv columns (the step's GPU-reduced metrics,
+// read back two frames behind), its checks, its exports (particles in the scene's sampling
+// order), its share of a coupled saved state and of summary.json.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "app/RunOutput.h"
+#include "app/RunParts.h"
+#include "app/SceneSetup.h"
+#include "app/Stat.h"
+#include "coupling/FluidSolidCoupling.h"
+#include "gpu/Buffer.h"
+#include "graph/RenderGraph.h"
+#include "io/Csv.h"
+#include "io/SolidState.h"
+#include "sim/Simulation.h"
+
+namespace floe {
+namespace {
+
+class FluidPart final : public RunPart {
+public:
+    FluidPart(gpu::Context& context, const Scene& scene, sim::Simulation& fluid, const coupling::FluidSolidCoupling* coupling,
+              double energyLimit, bool alone)
+        : scene_(scene), fluid_(fluid), coupling_(coupling), energyLimit_(energyLimit), alone_(alone),
+          solver_(scene.sph.pressureSolver())
+    {
+        for (uint32_t f = 0; f < kMaxFramesInFlight; ++f)
+            readbacks_.emplace_back(context, gpu::BufferDesc{fmt::format("fluid metrics read-back {}", f),
+                                                             sizeof(sim::StepReadback), gpu::MemoryKind::Readback});
+    }
+
+    std::vector<std::string> columns() const override
+    {
+        return {"max_speed", "wall_contacts", "solver_error", "divergence_iterations", "divergence_error", "neighbour_overflows"};
+    }
+    void addStep(graph::RenderGraph& graph) override { fluid_.addStep(graph); }
+    void addReadbacks(graph::RenderGraph& graph, uint32_t slot) override
+    {
+        fluid_.addReadback(graph, readbacks_[slot], 0);
+        graph.addHostRead(readbacks_[slot]);
+    }
+    PartStep collect(graph::RenderGraph&, uint32_t slot, io::CsvWriter& csv, BodiesCsv*, uint64_t, double) override
+    {
+        sim::StepReadback r;
+        readbacks_[slot].read(&r, sizeof(r));
+        const sim::StepMetrics m = fluid_.decode(r);
+        PartStep out;
+        out.dt = m.dt;
+        out.time = m.time;
+        if (m.dt <= 0.0f) return out; // a step after the stop time: nothing happened
+        out.kinetic = m.kineticEnergy;
+        out.kineticIsFloat = true;
+        out.particles = fluid_.count();
+        out.escaped = m.escaped;
+        csv.set("density_error_avg", m.densityErrorAvg);
+        csv.set("density_error_max", m.densityErrorMax);
+        if (sim::isIterative(solver_)) {
+            csv.set("solver_iterations", uint64_t(m.iterations));
+            csv.set("solver_error", m.solverError);
+            iterations_.add(m.iterations);
+        }
+        if (solver_ == sim::PressureSolver::Dfsph && scene_.sph.divergenceSolver) {
+            csv.set("divergence_iterations", uint64_t(m.divergenceIterations));
+            csv.set("divergence_error", m.divergenceError);
+            divergenceIterations_.add(m.divergenceIterations);
+        }
+        csv.set("max_speed", m.maxSpeed);
+        csv.set("wall_contacts", uint64_t(m.wallContacts));
+        csv.set("neighbour_overflows", uint64_t(m.neighbourOverflows));
+        overflows_.add(m.neighbourOverflows);
+        maxSpeed_.add(m.maxSpeed);
+        densityAvg_.add(m.densityErrorAvg);
+        densityMax_.add(m.densityErrorMax);
+        dt_.add(m.dt);
+        wallContacts_ += m.wallContacts;
+        solidCorrections_ = m.solidCorrections;
+        // Alone, the fluid's energy bound is its own; with solids the world bounds their sum.
+        out.blowUp = fluidDivergence(m, alone_ ? energyLimit_ : HUGE_VAL, solver_ == sim::PressureSolver::Eos);
+        return out;
+    }
+    std::string title(bool alone) const override
+    {
+        std::string solver = alone ? sim::pressureSolverName(solver_) : sim::pressureSolverTitle(solver_);
+        if (alone) {
+            for (char& c : solver) c = char(std::toupper(static_cast<unsigned char>(c)));
+            if (solver_ == sim::PressureSolver::Eos) solver += fmt::format(" ({})", scene_.sph.eos);
+            if (solver_ == sim::PressureSolver::None) solver = "no pressure solver";
+        }
+        return fmt::format("{} \u00b7 {} particles", solver, fluid_.count());
+    }
+    void exportFrame(graph::RenderGraph& graph, const std::filesystem::path& dir, uint64_t step, double, io::ExportFormat format,
+                     std::vector<std::string>& files) override
+    {
+        const std::string name = fmt::format("particles_{:06d}{}", step, io::extensionOf(format));
+        writeFluidParticles(graph, fluid_, dir / name, format);
+        files.push_back(name);
+    }
+    uint64_t fingerprint() const override { return 0; } // the world combines the fluid's set-up with the solids'
+    void saveState(graph::RenderGraph& graph, io::SolidState& state) override { saveFluidState(graph, fluid_, state); }
+    void loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file) override
+    {
+        loadFluidState(graph, fluid_, state, file);
+    }
+    void summarize(graph::RenderGraph&, nlohmann::ordered_json& s, std::vector<std::string>&) override
+    {
+        s["solver"] = sim::pressureSolverName(solver_);
+        s["kernel"] = scene_.sph.muellerKernels() ? "mueller2003" : "cubic";
+        if (solver_ == sim::PressureSolver::Eos) s["eos"] = scene_.sph.eos;
+        s[alone_ ? "particles" : "fluid_particles"] = fluid_.count();
+        s["boundary_particles"] = fluid_.boundaryCount();
+        s["dimensions"] = fluid_.world().sim2D ? 2 : 3;
+        if (coupling_) {
+            s["solid_samples"] = coupling_->sampleCount();
+            s["solid_corrections"] = solidCorrections_; // fluid particles put back out of the solids (sph/solid_guard)
+        }
+        s["wall_contacts"] = wallContacts_;
+        nlohmann::ordered_json& m = s["metrics"];
+        m["dt"] = dt_.json();
+        m["density_error_avg"] = densityAvg_.json();
+        m["density_error_max"] = densityMax_.json();
+        m["solver_iterations"] = iterations_.json();
+        m["divergence_iterations"] = divergenceIterations_.json();
+        m["neighbour_overflows"] = overflows_.json();
+        m["max_speed"] = maxSpeed_.json();
+    }
+    void report() const override
+    {
+        if (coupling_)
+            fmt::print("  fluid       {} particles, {}, coupled through {} solid samples\n", fluid_.count(),
+                       sim::pressureSolverTitle(solver_), coupling_->sampleCount());
+    }
+    std::string describe() const override
+    {
+        return fmt::format("{} particles, {} boundary particles, {}", fluid_.count(), fluid_.boundaryCount(),
+                           sim::pressureSolverName(solver_));
+    }
+
+private:
+    const Scene& scene_;
+    sim::Simulation& fluid_;
+    const coupling::FluidSolidCoupling* coupling_;
+    double energyLimit_;
+    bool alone_;
+    sim::PressureSolver solver_;
+    std::vector<gpu::Buffer> readbacks_;
+    RunningStat maxSpeed_, densityAvg_, densityMax_, iterations_, divergenceIterations_, dt_, overflows_;
+    uint64_t wallContacts_ = 0;
+    uint32_t solidCorrections_ = 0;
+};
+
+} // namespace
+
+std::unique_ptr<RunPart> makeFluidPart(gpu::Context& context, const Scene& scene, sim::Simulation& fluid,
+                                       const coupling::FluidSolidCoupling* coupling, double energyLimit, bool alone)
+{
+    return std::make_unique<FluidPart>(context, scene, fluid, coupling, energyLimit, alone);
+}
+
+} // namespace floe

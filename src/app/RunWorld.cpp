@@ -1,0 +1,247 @@
+#include "app/RunWorld.h"
+
+#include <algorithm>
+#include <bit>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "app/DeformablePart.h"
+#include "app/FracturePart.h"
+#include "app/RunOutput.h"
+#include "app/RunParts.h"
+#include "app/SceneSetup.h"
+#include "base/Error.h"
+#include "body/DeformableBodies.h"
+#include "coupling/FluidSolidCoupling.h"
+#include "fracture/FractureBodies.h"
+#include "gpu/Commands.h"
+#include "graph/RenderGraph.h"
+#include "io/SolidState.h"
+#include "io/StateFile.h"
+#include "shared/fluid.h"
+#include "sim/Simulation.h"
+
+namespace floe {
+
+namespace {
+
+// The order-independent fingerprint of what a fluid's saved state must match.
+uint64_t fluidFingerprint(const sim::Simulation& s)
+{
+    uint64_t h = 1469598103934665603ull;
+    const auto mix = [&](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+    mix(s.count());
+    mix(s.boundaryCount());
+    mix(s.grid().dims.x);
+    mix(s.grid().dims.y);
+    mix(s.grid().dims.z);
+    mix(std::bit_cast<uint32_t>(s.world().particleRadius));
+    mix(s.world().sim2D ? 2 : 3);
+    return h;
+}
+
+} // namespace
+
+RunWorld::RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene,
+                   double endTime)
+    : scene_(scene), timeStep_(scene.config.timeStepSize)
+{
+    const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
+    if (!scene.deformableBodies.empty()) parts_.push_back(makeDeformablePart(context, shaders, graph, scene, bodies_));
+    if (!scene.fractureBodies.empty()) parts_.push_back(makeFracturePart(context, shaders, graph, scene, fracture_, withFluid));
+    if (!withFluid) return;
+    const bool solids = !parts_.empty();
+    // A fluid alone ends its steps exactly at the run's end; beside solids it takes their fixed
+    // steps to the last (the loop counts them).
+    world_ = makeWorld(scene, solids ? 0.0f : static_cast<float>(endTime));
+    const FluidSampling sampled = sampleFluid(scene);
+    fluidOwned_ =
+        std::make_unique<sim::Simulation>(context, shaders, graph, world_, scene.sph, sampled.positions, sampled.velocities);
+    fluid_ = fluidOwned_.get();
+    // With solids: the fluid two-way coupled with them, stepped with them in one command buffer.
+    if (solids) coupling_ = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *fluid_, bodies_, fracture_);
+    energyLimit_ = energyBound(scene, world_, sampled);
+    for (const auto& part : parts_) energyLimit_ += initialStrainEnergy(*part);
+    parts_.insert(parts_.begin(), makeFluidPart(context, scene, *fluid_, coupling_.get(), energyLimit_, !solids));
+}
+
+RunWorld::~RunWorld() = default;
+
+std::string RunWorld::kind() const
+{
+    if (fluidOnly()) return "fluid";
+    const std::string solids = bodies_ ? "deformable bodies" : "fracture bodies";
+    if (fluid_) return "fluid and " + solids;
+    return bodies_ ? solids : "fracture";
+}
+
+uint32_t RunWorld::framesInFlight() const
+{
+    uint32_t n = kMaxFramesInFlight;
+    for (const auto& part : parts_) n = std::min(n, part->framesInFlight());
+    return n;
+}
+
+std::vector<std::string> RunWorld::columns() const
+{
+    std::vector<std::string> c = {
+        "step",           "time",    "dt",          "particles", "density_error_avg", "density_error_max", "solver_iterations",
+        "kinetic_energy", "escaped", "gpu_ms_total"};
+    for (const auto& part : parts_)
+        for (const std::string& name : part->columns())
+            if (std::find(c.begin(), c.end(), name) == c.end()) c.push_back(name);
+    return c;
+}
+
+void RunWorld::beginStep(uint32_t slot, double time)
+{
+    for (const auto& part : parts_) part->beginStep(slot, time);
+}
+
+void RunWorld::addStep(graph::RenderGraph& graph)
+{
+    if (coupling_) {
+        coupling_->addStep(graph); // the fluid's, the solids' and what couples them
+        return;
+    }
+    for (const auto& part : parts_) part->addStep(graph);
+}
+
+void RunWorld::addReadbacks(graph::RenderGraph& graph, uint32_t slot)
+{
+    for (const auto& part : parts_) part->addReadbacks(graph, slot);
+}
+
+std::vector<std::string> RunWorld::stepPasses(graph::RenderGraph& graph)
+{
+    std::vector<std::string> names;
+    if (fluidOnly()) {
+        // A fluid step changes nothing on the host when recorded: record one and discard it.
+        fluid_->addStep(graph);
+        names = graph.pendingTimerNames();
+        graph.discard();
+    }
+    for (const auto& part : parts_)
+        for (const std::string& n : part->laterPasses(graph)) names.push_back(n);
+    return names;
+}
+
+std::string RunWorld::title() const
+{
+    std::string t;
+    for (const auto& part : parts_) t += (t.empty() ? "" : " \u00b7 ") + part->title(parts_.size() == 1);
+    return t;
+}
+
+std::string RunWorld::describe() const
+{
+    std::string t;
+    for (const auto& part : parts_) t += (t.empty() ? "" : "; ") + part->describe();
+    return t;
+}
+
+void RunWorld::prepareDrawing(WorldDrawing& d, gpu::Context& context, graph::RenderGraph& graph, const RunOptions& o) const
+{
+    const float aspect = float(o.width) / float(o.height);
+    const auto renderMode = [&](const char* fallback) {
+        const int mode = render::parseRenderMode(o.render.empty() ? fallback : o.render);
+        if (mode < 0) throw Error(fmt::format("--render: '{}' is not particles, fluid or both", o.render));
+        return mode;
+    };
+    if (fluid_) {
+        // The fluid's view (its particles by speed, --render as for a fluid), its walls outlined
+        // and its obstacles drawn as samples; the solids as surfaces (the static meshes are the
+        // fluid's walls: outlined, not drawn as surfaces that hide it).
+        d.view = sceneView(scene_, world_, aspect);
+        d.view.mode = renderMode("particles");
+        if (o.smoothing) d.view.fluid.iterations = *o.smoothing;
+        d.scene = uploadSceneDrawing(context, graph, scene_, world_);
+        d.particles = &fluid_->particles();
+        d.points = &d.scene.boundary;
+        d.pointCount = d.scene.boundaryCount;
+        d.legend = true;
+        if (bodies_)
+            d.meshes.push_back({&bodies_->positions(), &bodies_->normals(), &bodies_->triangles(), bodies_->triangleCount()});
+        if (fracture_)
+            d.meshes.push_back({&fracture_->surfacePositions(), &fracture_->surfaceNormals(), &fracture_->surfaceTriangles(),
+                                fracture_->surfaceTriangleCount()});
+        return;
+    }
+    if (bodies_) {
+        // The bodies from the front and above with the floor; --render fluid (the default) draws
+        // their surfaces, particles the vertices as spheres of the contact radius, both both. The
+        // glass, if any, as sparse grey points on its wall, which the vertices replace.
+        const body::BodySettings settings = bodySettings(scene_);
+        d.view = bodySceneView(scene_, settings, aspect);
+        const int mode = renderMode("fluid");
+        if (mode != RENDER_MODE_PARTICLES)
+            d.meshes.push_back({&bodies_->positions(), &bodies_->normals(), &bodies_->triangles(), bodies_->triangleCount()});
+        if (bodies_->obstacleTriangleCount())
+            d.meshes.push_back({&bodies_->obstaclePositions(), &bodies_->obstacleNormals(), &bodies_->obstacleIndices(),
+                                bodies_->obstacleTriangleCount()});
+        if (mode != RENDER_MODE_FLUID) {
+            d.points = &bodies_->positions();
+            d.pointCount = bodies_->particleCount();
+            d.view.boundaryRadius = bodies_->contactRadius();
+        } else if (settings.glassRadius > 0.0f) {
+            const std::vector<glm::vec4> points = glassSamples(settings);
+            d.glass = gpu::Buffer(
+                context, {"glass points", points.size() * 16, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32G32B32A32_SFLOAT});
+            sim::uploadNow(context, graph, d.glass, points.data(), points.size() * 16);
+            d.points = &d.glass;
+            d.pointCount = static_cast<uint32_t>(points.size());
+        }
+        return;
+    }
+    // Fracture bodies: their tets' faces (or their stress), the floor around where they land.
+    d.view = fractureSceneView(scene_, fractureSettings(scene_), aspect);
+    d.meshes.push_back({&fracture_->surfacePositions(), &fracture_->surfaceNormals(), &fracture_->surfaceTriangles(),
+                        fracture_->surfaceTriangleCount()});
+}
+
+void RunWorld::addDrawPasses(graph::RenderGraph& graph)
+{
+    for (const auto& part : parts_) part->addDrawPasses(graph);
+}
+
+uint64_t RunWorld::fingerprint() const
+{
+    if (fluidOnly()) return fluidFingerprint(*fluid_);
+    uint64_t solids = 0;
+    for (const auto& part : parts_)
+        if (part->fingerprint()) solids = part->fingerprint();
+    return fluid_ ? coupledFingerprint(solids, *fluid_) : solids;
+}
+
+void RunWorld::save(graph::RenderGraph& graph, const std::filesystem::path& file, uint64_t step, double time)
+{
+    if (fluidOnly()) {
+        sim::SimulationState state = fluid_->download(graph);
+        state.reportedTime = time;
+        io::saveState(file, state, fingerprint());
+        return;
+    }
+    io::SolidState state{kind(), fingerprint(), step, {}};
+    // The solids' buffers first, then the fluid's.
+    for (auto it = parts_.rbegin(); it != parts_.rend(); ++it) (*it)->saveState(graph, state);
+    io::saveSolidState(file, state);
+}
+
+RunWorld::Loaded RunWorld::load(graph::RenderGraph& graph, const std::filesystem::path& file)
+{
+    if (fluidOnly()) {
+        const sim::SimulationState state = io::loadState(file, fingerprint());
+        fluid_->upload(graph, state);
+        // The time column sums the steps as they print (0.002, not 0.00200000009) from 0: a resumed
+        // run continues the saved run's sum, not the GPU's float time, so that its column matches
+        // the uninterrupted run's digit for digit.
+        return {static_cast<uint64_t>(state.state[0].w), state.reportedTime};
+    }
+    const io::SolidState state = io::loadSolidState(file, kind(), fingerprint());
+    for (auto it = parts_.rbegin(); it != parts_.rend(); ++it) (*it)->loadState(graph, state, file);
+    if (coupling_) coupling_->invalidate(); // the samples follow the loaded solids
+    return {state.step, double(state.step) * timeStep_};
+}
+
+} // namespace floe

@@ -1,0 +1,179 @@
+// The world of a `floe run`: what a scene holds (a fluid, deformable bodies, fracture bodies; the
+// dynamic RigidBodies are fracture bodies, the static ones walls and obstacles), one part per
+// kind, and the coupling between the fluid and the solids. app/RunCommand's one loop steps the
+// world and asks it for every output; each part owns its kind's step, its metrics.csv columns and
+// bodies.csv rows (read back asynchronously, reduced on the GPU), its pictures' drawables, its
+// exports, its share of saved states and of summary.json.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "app/Commands.h"
+#include "app/Scene.h"
+#include "app/SceneView.h"
+#include "io/ParticleExport.h"
+#include "render/Overlay.h"
+#include "render/Renderer.h"
+#include "sim/World.h"
+
+namespace floe::io {
+class CsvWriter;
+struct SolidState;
+} // namespace floe::io
+namespace floe::sim {
+class Simulation;
+}
+namespace floe::coupling {
+class FluidSolidCoupling;
+}
+namespace floe::body {
+class DeformableBodies;
+}
+namespace floe::fracture {
+class FractureBodies;
+}
+
+namespace floe {
+
+class BodiesCsv;
+
+// What one part recorded of a step.
+struct PartStep {
+    double kinetic = 0.0;        // J
+    bool kineticIsFloat = false; // the GPU's float sum (written as the float it is when the part is alone)
+    uint64_t particles = 0;      // what it simulates: fluid particles, surface vertices, tet nodes
+    uint64_t escaped = 0;        // left the domain, or not finite
+    std::string blowUp;          // why the step diverged, or empty
+    // The fluid's clock (its step and the GPU's simulated time); dt <= 0: a step after the stop.
+    std::optional<float> dt, time;
+};
+
+// The most steps any part lets the host record ahead of the device (its read-backs per frame).
+constexpr uint32_t kMaxFramesInFlight = 2;
+
+class RunPart {
+public:
+    virtual ~RunPart() = default;
+    // Its metrics.csv columns after the shared ones (step, time, dt, particles, density errors,
+    // solver iterations, kinetic energy, escaped, gpu_ms_total).
+    virtual std::vector<std::string> columns() const = 0;
+    // Steps it lets the host record ahead of the device (fracture: 1, its host reads each step's
+    // cuts before the next).
+    virtual uint32_t framesInFlight() const { return 2; }
+    // Host-written parameters of the step about to be recorded into frame `slot` (at `time`, s, after it).
+    virtual void beginStep(uint32_t slot, double time) { (void)slot, (void)time; }
+    virtual void addStep(graph::RenderGraph& graph) = 0; // its step alone (the coupling steps coupled parts)
+    // The step's metrics (and bodies.csv rows) copied into frame `slot`'s read-back buffers.
+    virtual void addReadbacks(graph::RenderGraph& graph, uint32_t slot) = 0;
+    // After frame `slot`'s fence: its columns of the step's row, its bodies.csv rows at `time`
+    // (fixed-step runs) and its checks.
+    virtual PartStep collect(graph::RenderGraph& graph, uint32_t slot, io::CsvWriter& csv, BodiesCsv* bodies, uint64_t step,
+                             double time) = 0;
+    // The progress line's detail after the time (", volume error 0.012 %"), or empty.
+    virtual std::string progress() const { return {}; }
+    // Timed passes its step may add later than its first (contacts once fragments exist).
+    virtual std::vector<std::string> laterPasses(graph::RenderGraph&) { return {}; }
+    // The overlay's method line, alone or beside others ("IISPH · 1250 particles").
+    virtual std::string title(bool alone) const = 0;
+    // Before its drawables are drawn (fracture: its fragments' surfaces).
+    virtual void addDrawPasses(graph::RenderGraph&) {}
+    virtual void exportFrame(graph::RenderGraph& graph, const std::filesystem::path& dir, uint64_t step, double time,
+                             io::ExportFormat format, std::vector<std::string>& files) = 0;
+    virtual uint64_t fingerprint() const = 0;
+    virtual void saveState(graph::RenderGraph& graph, io::SolidState& state) = 0;
+    virtual void loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file) = 0;
+    // Its entries of summary.json; warnings it adds go to `warnings`.
+    virtual void summarize(graph::RenderGraph& graph, nlohmann::ordered_json& summary, std::vector<std::string>& warnings) = 0;
+    // Its lines of the closing report ("  fracture    3 events, ...").
+    virtual void report() const = 0;
+    // The first line's part ("12 bodies, 4800 particles, omega 2, volume global").
+    virtual std::string describe() const = 0;
+};
+
+// What a run's pictures draw of the world (its buffers point into it: not copied).
+struct WorldDrawing {
+    WorldDrawing() = default;
+    WorldDrawing(const WorldDrawing&) = delete;
+    WorldDrawing& operator=(const WorldDrawing&) = delete;
+    render::ViewSettings view;
+    SceneDrawing scene;                              // the fluid's drawn samples and wall outlines
+    const sim::ParticleBuffers* particles = nullptr; // the fluid's
+    const gpu::Buffer* points = nullptr;             // drawn as small grey spheres
+    uint32_t pointCount = 0;
+    std::vector<render::MeshDraw> meshes; // surfaces
+    gpu::Buffer glass;                    // the bodies' glass as points
+    bool legend = false;                  // the speed colour legend (a fluid's particles)
+};
+
+class RunWorld {
+public:
+    // The scene's parts on the device, coupled where it holds a fluid and solids. `endTime` is
+    // where a fluid alone ends its steps on the GPU (0: none).
+    RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene,
+             double endTime);
+    ~RunWorld();
+
+    // "fluid", "deformable bodies", "fluid and deformable bodies", "fracture" (bodies alone),
+    // "fluid and fracture bodies": summary.json's kind and saved states' kind.
+    std::string kind() const;
+    bool fluidOnly() const { return fluid_ && !bodies_ && !fracture_; }
+    // Fixed steps of Configuration.timeStepSize (every world with solids); a fluid alone takes
+    // the steps its CFL rule gives and ends exactly at the stop time.
+    bool fixedStep() const { return !fluidOnly(); }
+    double timeStep() const { return timeStep_; }
+    uint32_t framesInFlight() const;
+    const std::vector<std::unique_ptr<RunPart>>& parts() const { return parts_; }
+    std::vector<std::string> columns() const;
+    // The kinetic energy fluid and solids together can reach (energyBound plus the solids'
+    // initial strain), J; infinite where unbounded.
+    double energyLimit() const { return energyLimit_; }
+
+    void beginStep(uint32_t slot, double time);
+    void addStep(graph::RenderGraph& graph); // every part's step and what couples them
+    void addReadbacks(graph::RenderGraph& graph, uint32_t slot);
+    // Timed passes of a step learnt before the first (a fluid alone records and discards one).
+    std::vector<std::string> stepPasses(graph::RenderGraph& graph);
+
+    std::string title() const;
+    std::string describe() const;
+    // What pictures draw (uploads the fluid's walls and a glass; throws floe::Error for a --render
+    // the world cannot draw).
+    void prepareDrawing(WorldDrawing& drawing, gpu::Context& context, graph::RenderGraph& graph, const RunOptions& options) const;
+    void addDrawPasses(graph::RenderGraph& graph);
+
+    // A fluid alone keeps its snapshots (sim::Simulation::addSnapshot): the state of a diverged
+    // run's last good step.
+    sim::Simulation* fluid() { return fluid_; }
+
+    uint64_t fingerprint() const;
+    // Saved states: a fluid alone in its particle state file (io/StateFile), solids and coupled
+    // fluids in a solid state file (io/SolidState).
+    void save(graph::RenderGraph& graph, const std::filesystem::path& file, uint64_t step, double time);
+    struct Loaded {
+        uint64_t step = 0;
+        double time = 0.0;
+    };
+    Loaded load(graph::RenderGraph& graph, const std::filesystem::path& file);
+
+private:
+    const Scene& scene_;
+    std::vector<std::unique_ptr<RunPart>> parts_; // the fluid's first, then the solids' (owning them)
+    std::unique_ptr<sim::Simulation> fluidOwned_;
+    sim::Simulation* fluid_ = nullptr;
+    body::DeformableBodies* bodies_ = nullptr;
+    fracture::FractureBodies* fracture_ = nullptr;
+    std::unique_ptr<coupling::FluidSolidCoupling> coupling_;
+    sim::WorldSettings world_;
+    double timeStep_ = 0.0, energyLimit_ = HUGE_VAL;
+};
+
+} // namespace floe
