@@ -9,9 +9,6 @@
 
 #include "app/DeformablePart.h"
 #include "app/ProjectFiles.h"
-#include "app/Scene.h"
-#include "app/SceneLoader.h"
-#include "app/SceneSetup.h"
 #include "base/Error.h"
 #include "body/DeformableBodies.h"
 #include "body/SurfaceMesh.h"
@@ -19,6 +16,9 @@
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
 #include "graph/RenderGraph.h"
+#include "scene/Scene.h"
+#include "scene/SceneLoader.h"
+#include "scene/SceneSetup.h"
 #include "shared/body.h"
 #include "sim/Simulation.h"
 

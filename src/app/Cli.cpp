@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "app/Commands.h"
-#include "app/SceneKeys.h"
 #include "base/Error.h"
+#include "scene/SceneKeys.h"
 
 namespace floe {
 namespace {

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "app/Commands.h"
-#include "app/Scene.h"
 #include "body/DeformableBodies.h"
 #include "render/Renderer.h"
+#include "scene/Scene.h"
 
 namespace floe {
 

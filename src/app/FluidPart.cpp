@@ -6,13 +6,13 @@
 
 #include "app/RunOutput.h"
 #include "app/RunParts.h"
-#include "app/SceneSetup.h"
 #include "app/Stat.h"
 #include "coupling/FluidSolidCoupling.h"
 #include "gpu/Buffer.h"
 #include "graph/RenderGraph.h"
 #include "io/Csv.h"
 #include "io/SolidState.h"
+#include "scene/SceneSetup.h"
 #include "sim/Simulation.h"
 
 namespace floe {

@@ -13,9 +13,6 @@
 
 #include "app/FracturePart.h"
 #include "app/ProjectFiles.h"
-#include "app/Scene.h"
-#include "app/SceneLoader.h"
-#include "app/SceneSetup.h"
 #include "base/Error.h"
 #include "coupling/FluidSolidCoupling.h"
 #include "fracture/FractureBodies.h"
@@ -23,6 +20,9 @@
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
 #include "graph/RenderGraph.h"
+#include "scene/Scene.h"
+#include "scene/SceneLoader.h"
+#include "scene/SceneSetup.h"
 #include "sim/Simulation.h"
 
 namespace floe {

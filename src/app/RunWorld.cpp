@@ -10,7 +10,6 @@
 #include "app/FracturePart.h"
 #include "app/RunOutput.h"
 #include "app/RunParts.h"
-#include "app/SceneSetup.h"
 #include "base/Error.h"
 #include "body/DeformableBodies.h"
 #include "coupling/FluidSolidCoupling.h"
@@ -19,6 +18,7 @@
 #include "graph/RenderGraph.h"
 #include "io/SolidState.h"
 #include "io/StateFile.h"
+#include "scene/SceneSetup.h"
 #include "shared/fluid.h"
 #include "sim/Simulation.h"
 

@@ -18,11 +18,11 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "app/Commands.h"
-#include "app/Scene.h"
 #include "app/SceneView.h"
 #include "io/ParticleExport.h"
 #include "render/Overlay.h"
 #include "render/Renderer.h"
+#include "scene/Scene.h"
 #include "sim/World.h"
 
 namespace floe::io {

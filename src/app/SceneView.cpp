@@ -5,8 +5,8 @@
 
 #include <glm/geometric.hpp>
 
-#include "app/SceneSetup.h"
 #include "render/FluidSurface.h"
+#include "scene/SceneSetup.h"
 #include "shared/render.h"
 #include "sim/ParticleBuffers.h"
 

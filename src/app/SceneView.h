@@ -5,9 +5,9 @@
 
 #include <glm/vec4.hpp>
 
-#include "app/Scene.h"
 #include "gpu/Buffer.h"
 #include "render/Renderer.h"
+#include "scene/Scene.h"
 #include "sim/World.h"
 
 namespace floe {

@@ -16,13 +16,13 @@
 #include <fmt/format.h>
 
 #include "app/LaunchBudget.h"
-#include "app/SceneLoader.h"
-#include "app/SceneSetup.h"
 #include "app/Stat.h"
 #include "base/Error.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
 #include "graph/RenderGraph.h"
+#include "scene/SceneLoader.h"
+#include "scene/SceneSetup.h"
 #include "shared/sph.h"
 #include "sim/Simulation.h"
 

@@ -9,9 +9,9 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
-#include "app/SceneLoader.h"
 #include "base/Error.h"
 #include "io/ParticleFile.h"
+#include "scene/SceneLoader.h"
 
 namespace floe {
 namespace {

@@ -17,9 +17,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "app/SceneLoader.h"
-#include "app/SceneSetup.h"
 #include "base/Error.h"
+#include "scene/SceneLoader.h"
+#include "scene/SceneSetup.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/SceneKeys.h"
+#include "scene/SceneKeys.h"
 
 namespace floe::test {
 namespace {

@@ -12,9 +12,9 @@
 #include <fmt/format.h>
 #include <glm/geometric.hpp>
 
-#include "app/SceneLoader.h"
 #include "base/Error.h"
 #include "fracture/TetShapes.h"
+#include "scene/SceneLoader.h"
 #include "shared/sph.h"
 
 namespace floe {

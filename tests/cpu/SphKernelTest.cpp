@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
-#include "app/SceneSetup.h"
 #include "base/Error.h"
 #include "geometry/Mesh.h"
+#include "scene/SceneSetup.h"
 #include "shared/sph.h"
 #include "sim/sph/BoundarySampler.h"
 

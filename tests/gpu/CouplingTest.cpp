@@ -16,12 +16,12 @@
 #include "GpuTest.h"
 #include "app/DeformablePart.h"
 #include "app/FracturePart.h"
-#include "app/Scene.h"
-#include "app/SceneLoader.h"
-#include "app/SceneSetup.h"
 #include "body/DeformableBodies.h"
 #include "coupling/FluidSolidCoupling.h"
 #include "geometry/Mesh.h"
+#include "scene/Scene.h"
+#include "scene/SceneLoader.h"
+#include "scene/SceneSetup.h"
 #include "sim/Simulation.h"
 
 namespace floe::test {

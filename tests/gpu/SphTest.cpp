@@ -15,9 +15,9 @@
 
 #include "GpuTest.h"
 #include "SphReference.h"
-#include "app/SceneLoader.h"
-#include "app/SceneSetup.h"
 #include "gpu/Pipeline.h"
+#include "scene/SceneLoader.h"
+#include "scene/SceneSetup.h"
 #include "shared/grid.h"
 #include "shared/sph.h"
 #include "sim/Simulation.h"

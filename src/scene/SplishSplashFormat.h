@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/Scene.h"
+#include "scene/Scene.h"
 
 namespace floe {
 

@@ -1,4 +1,4 @@
-#include "app/SplishSplashFormat.h"
+#include "scene/SplishSplashFormat.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "app/Scene.h"
 #include "render/Camera.h"
+#include "scene/Scene.h"
 #include "sim/World.h"
 
 namespace floe {

@@ -1,4 +1,4 @@
-#include "app/SceneSetup.h"
+#include "scene/SceneSetup.h"
 
 #include <cmath>
 

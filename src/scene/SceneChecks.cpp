@@ -2,7 +2,7 @@
 // blocks, solvers and steps the solids can be coupled with, and where the solids start (inside
 // the domain, apart from each other and from the static meshes). Split from SceneLoader.cpp,
 // which reads and overrides the file.
-#include "app/SceneLoader.h"
+#include "scene/SceneLoader.h"
 
 #include <algorithm>
 #include <cmath>

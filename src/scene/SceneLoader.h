@@ -9,7 +9,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "app/Scene.h"
+#include "scene/Scene.h"
 
 namespace floe {
 

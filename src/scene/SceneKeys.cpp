@@ -1,8 +1,8 @@
-#include "app/SceneKeys.h"
+#include "scene/SceneKeys.h"
 
 #include <fmt/format.h>
 
-#include "app/Scene.h"
+#include "scene/Scene.h"
 
 namespace floe {
 namespace {

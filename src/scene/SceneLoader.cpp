@@ -1,4 +1,4 @@
-#include "app/SceneLoader.h"
+#include "scene/SceneLoader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,12 +13,12 @@
 #include <glm/mat3x3.hpp>
 #include <nlohmann/json.hpp>
 
-#include "app/SplishSplashFormat.h"
 #include "base/Error.h"
 #include "body/SurfaceMesh.h"
 #include "fracture/Elasticity.h"
 #include "fracture/TetShapes.h"
 #include "io/ParticleFile.h"
+#include "scene/SplishSplashFormat.h"
 
 namespace floe {
 namespace {
