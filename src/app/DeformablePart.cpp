@@ -177,8 +177,9 @@ public:
         bodies_.addMotionReadback(graph, motionReadbacks_[slot]);
         graph.addHostRead(motionReadbacks_[slot]);
     }
-    PartStep collect(graph::RenderGraph&, uint32_t slot, io::CsvWriter& csv, BodiesCsv* rows, uint64_t step, double time) override
+    PartStep collect(graph::RenderGraph&, uint32_t slot) override
     {
+        PartStep out;
         const uint32_t n = bodies_.bodyCount();
         const std::vector<glm::vec4> m = readbacks_[slot].readVector<glm::vec4>(n);
         double maxVolume = 0, sumVolume = 0, maxRigid = 0, kinetic = 0, potential = 0;
@@ -192,18 +193,17 @@ public:
             maxRigid = std::max(maxRigid, double(m[b].z));
             finalVolume_[b] = m[b].x;
         }
-        csv.set("volume_error_max", maxVolume);
-        csv.set("volume_error_avg", sumVolume / n);
-        csv.set("rigid_error_max", maxRigid);
-        csv.set("potential_energy", potential);
+        out.add("volume_error_max", maxVolume);
+        out.add("volume_error_avg", sumVolume / n);
+        out.add("rigid_error_max", maxRigid);
+        out.add("potential_energy", potential);
         const std::vector<glm::vec4> motion = motionReadbacks_[slot].readVector<glm::vec4>(2 * n);
         for (uint32_t b = 0; b < n; ++b)
-            rows->add(step, time, {b, false, 0, glm::vec3(motion[2 * b]), glm::vec3(motion[2 * b + 1]), motion[2 * b].w, m[b].x});
+            out.rows.push_back({b, false, 0, glm::vec3(motion[2 * b]), glm::vec3(motion[2 * b + 1]), motion[2 * b].w, m[b].x});
         volumeStat_.add(std::fabs(maxVolume));
         rigidStat_.add(maxRigid);
         worstVolume_ = std::max(worstVolume_, std::fabs(maxVolume));
         lastVolume_ = maxVolume;
-        PartStep out;
         out.kinetic = kinetic;
         out.particles = bodies_.particleCount();
         if (!finite)

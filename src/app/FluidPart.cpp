@@ -40,7 +40,7 @@ public:
         fluid_.addReadback(graph, readbacks_[slot], 0);
         graph.addHostRead(readbacks_[slot]);
     }
-    PartStep collect(graph::RenderGraph&, uint32_t slot, io::CsvWriter& csv, BodiesCsv*, uint64_t, double) override
+    PartStep collect(graph::RenderGraph&, uint32_t slot) override
     {
         sim::StepReadback r;
         readbacks_[slot].read(&r, sizeof(r));
@@ -48,26 +48,27 @@ public:
         PartStep out;
         out.dt = m.dt;
         out.time = m.time;
+        out.fluid = m;
         if (m.dt <= 0.0f) return out; // a step after the stop time: nothing happened
         out.kinetic = m.kineticEnergy;
         out.kineticIsFloat = true;
         out.particles = fluid_.count();
         out.escaped = m.escaped;
-        csv.set("density_error_avg", m.densityErrorAvg);
-        csv.set("density_error_max", m.densityErrorMax);
+        out.add("density_error_avg", m.densityErrorAvg);
+        out.add("density_error_max", m.densityErrorMax);
         if (sim::isIterative(solver_)) {
-            csv.set("solver_iterations", uint64_t(m.iterations));
-            csv.set("solver_error", m.solverError);
+            out.add("solver_iterations", uint64_t(m.iterations));
+            out.add("solver_error", m.solverError);
             iterations_.add(m.iterations);
         }
         if (solver_ == sim::PressureSolver::Dfsph && scene_.sph.divergenceSolver) {
-            csv.set("divergence_iterations", uint64_t(m.divergenceIterations));
-            csv.set("divergence_error", m.divergenceError);
+            out.add("divergence_iterations", uint64_t(m.divergenceIterations));
+            out.add("divergence_error", m.divergenceError);
             divergenceIterations_.add(m.divergenceIterations);
         }
-        csv.set("max_speed", m.maxSpeed);
-        csv.set("wall_contacts", uint64_t(m.wallContacts));
-        csv.set("neighbour_overflows", uint64_t(m.neighbourOverflows));
+        out.add("max_speed", m.maxSpeed);
+        out.add("wall_contacts", uint64_t(m.wallContacts));
+        out.add("neighbour_overflows", uint64_t(m.neighbourOverflows));
         overflows_.add(m.neighbourOverflows);
         maxSpeed_.add(m.maxSpeed);
         densityAvg_.add(m.densityErrorAvg);

@@ -194,9 +194,9 @@ public:
         graph.addHostRead(motion_[slot]);
         motionRows_ = bodies_.fragmentMotionRows();
     }
-    PartStep collect(graph::RenderGraph& graph, uint32_t slot, io::CsvWriter& csv, BodiesCsv* rows, uint64_t step,
-                     double time) override
+    PartStep collect(graph::RenderGraph& graph, uint32_t slot) override
     {
+        PartStep out;
         // Blow-ups: a non-finite position or velocity, or a node far outside the domain's walls.
         const fracture::FractureMetrics m = metrics_[slot].readVector<fracture::FractureMetrics>(1)[0];
         const uint64_t escaped = uint64_t(std::llround(m.escaped));
@@ -205,29 +205,28 @@ public:
         report_ = bodies_.afterStep(graph);
         account_.add(m.kinetic, m.potential, m.elastic, m.dampingLoss, double(m.elasticBeforeCuts) - double(m.elastic),
                      report_.contact);
-        csv.set("fragments", uint64_t(report_.fragments));
-        csv.set("fracture_events", uint64_t(report_.events));
-        csv.set("cuts", uint64_t(report_.cuts));
-        csv.set("max_separation", double(report_.maxLoad));
-        csv.set("max_damage", double(report_.maxDamage));
-        csv.set("contact", uint64_t(report_.contact ? 1 : 0));
-        csv.set("potential_energy", double(m.potential));
-        csv.set("elastic_energy", double(m.elastic));
+        out.add("fragments", uint64_t(report_.fragments));
+        out.add("fracture_events", uint64_t(report_.events));
+        out.add("cuts", uint64_t(report_.cuts));
+        out.add("max_separation", double(report_.maxLoad));
+        out.add("max_damage", double(report_.maxDamage));
+        out.add("contact", uint64_t(report_.contact ? 1 : 0));
+        out.add("potential_energy", double(m.potential));
+        out.add("elastic_energy", double(m.elastic));
         if (!withFluid_) {
             // The bodies' energy account; with a fluid the fluid's work on them is not separated
             // from it, and the columns stay empty.
-            csv.set("damping_loss", account_.damping);
-            csv.set("fracture_loss", account_.fracture);
-            csv.set("contact_loss", account_.contact);
-            csv.set("solver_loss", account_.solver);
+            out.add("damping_loss", account_.damping);
+            out.add("fracture_loss", account_.fracture);
+            out.add("contact_loss", account_.contact);
+            out.add("solver_loss", account_.solver);
         }
         std::vector<fracture::FragmentMotion> fragments = motion_[slot].readVector<fracture::FragmentMotion>(motionRows_);
         std::sort(fragments.begin(), fragments.end(), [](const auto& a, const auto& b) { return a.label < b.label; });
         for (const fracture::FragmentMotion& f : fragments)
-            rows->add(step, time, {uint32_t(f.body), true, f.label, f.centre, f.velocity, f.mass, 0.0f});
+            out.rows.push_back({uint32_t(f.body), true, f.label, f.centre, f.velocity, f.mass, 0.0f});
         loadStat_.add(report_.maxLoad);
         worstLoad_ = std::max(worstLoad_, double(report_.maxLoad));
-        PartStep out;
         out.kinetic = m.kinetic;
         out.particles = report_.nodes;
         out.escaped = escaped;

@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <variant>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -234,12 +235,8 @@ int runCommand(const RunOptions& o)
         frames.wait(p.slot);
         if (diverged) return; // a step after the one that diverged: its results are dropped
         const double fixedTime = double(p.step) * dt;
-        // Each part's columns; the fluid's clock; solids' energy is summed before the fluid's.
-        std::vector<PartStep> steps;
-        for (const auto& part : world.parts())
-            steps.push_back(part->collect(graph, p.slot, *csv, bodiesCsv.get(), p.step, fixedTime));
-        const PartStep& first = steps.front();
-        if (first.dt && *first.dt <= 0.0f) { // a step after the stop time: nothing happened
+        const WorldStep w = world.collect(graph, p.slot, fixedTime);
+        if (w.afterStop) { // a step after the stop time: nothing happened
             reachedEnd = true;
             return;
         }
@@ -249,41 +246,31 @@ int runCommand(const RunOptions& o)
         } else {
             // Time summed in double on the CPU from the GPU's steps (the GPU keeps a float sum),
             // the step as the float prints (0.002, not 0.00200000009).
-            runTime += std::stod(fmt::format("{}", *first.dt));
-            stepDt = *first.dt;
+            runTime += std::stod(fmt::format("{}", *w.dt));
+            stepDt = *w.dt;
             // The GPU decides when the stop time is reached; the two sums differ by float rounding.
-            if (!stepLimit && *first.time >= static_cast<float>(endTime)) {
+            if (!stepLimit && *w.time >= static_cast<float>(endTime)) {
                 runTime = endTime;
                 reachedEnd = true;
             }
         }
-        double energy = 0.0;
-        uint64_t particles = 0, escaped = 0;
-        std::string blowUp;
-        for (size_t k = steps.size(); k-- > 0;) {
-            energy += steps[k].kinetic;
-            particles += steps[k].particles;
-            escaped += steps[k].escaped;
+        for (const PartStep& part : w.parts) {
+            for (const auto& [name, value] : part.values) std::visit([&](auto v) { csv->set(name, v); }, value);
+            for (const SolidRow& row : part.rows) bodiesCsv->add(p.step, runTime, row);
         }
-        for (size_t k = 0; k < steps.size() && blowUp.empty(); ++k)
-            if (!steps[k].blowUp.empty())
-                blowUp = (world.fluid() && k == 0 && steps.size() > 1 ? "the coupled run: " : "") + steps[k].blowUp;
-        if (blowUp.empty() && steps.size() > 1 && energy > world.energyLimit())
-            blowUp = fmt::format("the coupled run: kinetic energy {:.4g} J of fluid and solids above the {:.4g} J their initial "
-                                 "motion, strain and gravity can supply at t = {:.4g} s (energy from nowhere)",
-                                 energy, world.energyLimit(), runTime);
+        const std::string& blowUp = w.blowUp;
         csv->set("step", p.step);
         csv->set("time", runTime);
         if (fixed)
             csv->set("dt", dt);
         else
-            csv->set("dt", *first.dt);
-        csv->set("particles", particles);
-        if (steps.size() == 1 && first.kineticIsFloat)
-            csv->set("kinetic_energy", float(energy));
+            csv->set("dt", *w.dt);
+        csv->set("particles", w.particles);
+        if (w.kineticIsFloat)
+            csv->set("kinetic_energy", float(w.kinetic));
         else
-            csv->set("kinetic_energy", energy);
-        csv->set("escaped", escaped);
+            csv->set("kinetic_energy", w.kinetic);
+        csv->set("escaped", w.escaped);
         const gpu::GpuTimer& timer = frames.timer(p.slot);
         if (timer.dropped() && !timingWarned) {
             std::fprintf(stderr, "floe run: warning: %u passes of step %llu were not timed (timer scopes used up)\n",
@@ -294,8 +281,8 @@ int runCommand(const RunOptions& o)
         for (const gpu::PassTime& t : timer.results()) passStats[t.name].add(t.ms);
         if (!timer.results().empty()) gpuTotal.add(ms);
         csv->endRow();
-        kinetic.add(energy);
-        escapedStat.add(double(escaped));
+        kinetic.add(w.kinetic);
+        escapedStat.add(double(w.escaped));
         lastStep = p.step;
         lastTime = runTime;
         lastDt = stepDt;

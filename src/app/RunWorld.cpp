@@ -113,6 +113,34 @@ void RunWorld::addReadbacks(graph::RenderGraph& graph, uint32_t slot)
     for (const auto& part : parts_) part->addReadbacks(graph, slot);
 }
 
+WorldStep RunWorld::collect(graph::RenderGraph& graph, uint32_t slot, double time)
+{
+    WorldStep w;
+    for (const auto& part : parts_) w.parts.push_back(part->collect(graph, slot));
+    const PartStep& first = w.parts.front();
+    w.dt = first.dt;
+    w.time = first.time;
+    if (first.dt && *first.dt <= 0.0f) {
+        w.afterStop = true;
+        return w;
+    }
+    // The solids' energy first, then the fluid's (as the coupled runs summed it before the world).
+    for (size_t k = w.parts.size(); k-- > 0;) {
+        w.kinetic += w.parts[k].kinetic;
+        w.particles += w.parts[k].particles;
+        w.escaped += w.parts[k].escaped;
+    }
+    w.kineticIsFloat = w.parts.size() == 1 && first.kineticIsFloat;
+    const bool coupled = w.parts.size() > 1;
+    for (size_t k = 0; k < w.parts.size() && w.blowUp.empty(); ++k)
+        if (!w.parts[k].blowUp.empty()) w.blowUp = (fluid_ && k == 0 && coupled ? "the coupled run: " : "") + w.parts[k].blowUp;
+    if (w.blowUp.empty() && coupled && w.kinetic > energyLimit_)
+        w.blowUp = fmt::format("the coupled run: kinetic energy {:.4g} J of fluid and solids above the {:.4g} J their initial "
+                               "motion, strain and gravity can supply at t = {:.4g} s (energy from nowhere)",
+                               w.kinetic, energyLimit_, time);
+    return w;
+}
+
 std::vector<std::string> RunWorld::stepPasses(graph::RenderGraph& graph)
 {
     std::vector<std::string> names;

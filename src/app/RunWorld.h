@@ -13,11 +13,14 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "app/Commands.h"
+#include "app/RunOutput.h"
 #include "app/SceneView.h"
 #include "io/ParticleExport.h"
 #include "render/Overlay.h"
@@ -26,9 +29,8 @@
 #include "sim/World.h"
 
 namespace floe::io {
-class CsvWriter;
 struct SolidState;
-} // namespace floe::io
+}
 namespace floe::sim {
 class Simulation;
 }
@@ -44,17 +46,33 @@ class FractureBodies;
 
 namespace floe {
 
-class BodiesCsv;
+// A value of a metrics.csv column: a double, the GPU's float as it is (shortest round trip), a count.
+using MetricValue = std::variant<double, float, uint64_t>;
 
 // What one part recorded of a step.
 struct PartStep {
-    double kinetic = 0.0;        // J
+    std::vector<std::pair<std::string, MetricValue>> values; // its metrics.csv columns
+    std::vector<SolidRow> rows;                              // its bodies.csv rows
+    double kinetic = 0.0;                                    // J
     bool kineticIsFloat = false; // the GPU's float sum (written as the float it is when the part is alone)
     uint64_t particles = 0;      // what it simulates: fluid particles, surface vertices, tet nodes
     uint64_t escaped = 0;        // left the domain, or not finite
     std::string blowUp;          // why the step diverged, or empty
     // The fluid's clock (its step and the GPU's simulated time); dt <= 0: a step after the stop.
     std::optional<float> dt, time;
+    std::optional<sim::StepMetrics> fluid; // the fluid's metrics as decoded (the window's plots)
+    void add(std::string name, MetricValue value) { values.emplace_back(std::move(name), value); }
+};
+
+// What the world recorded of a step: its parts' records, and the world's sums and checks.
+struct WorldStep {
+    std::vector<PartStep> parts;
+    bool afterStop = false; // a fluid alone's step after its stop time: nothing happened
+    double kinetic = 0.0;   // J, every part's (solids' summed before the fluid's)
+    bool kineticIsFloat = false;
+    uint64_t particles = 0, escaped = 0;
+    std::string blowUp;            // the first part's, then the energy of them all together
+    std::optional<float> dt, time; // the fluid's clock
 };
 
 // The most steps any part lets the host record ahead of the device (its read-backs per frame).
@@ -74,10 +92,8 @@ public:
     virtual void addStep(graph::RenderGraph& graph) = 0; // its step alone (the coupling steps coupled parts)
     // The step's metrics (and bodies.csv rows) copied into frame `slot`'s read-back buffers.
     virtual void addReadbacks(graph::RenderGraph& graph, uint32_t slot) = 0;
-    // After frame `slot`'s fence: its columns of the step's row, its bodies.csv rows at `time`
-    // (fixed-step runs) and its checks.
-    virtual PartStep collect(graph::RenderGraph& graph, uint32_t slot, io::CsvWriter& csv, BodiesCsv* bodies, uint64_t step,
-                             double time) = 0;
+    // After frame `slot`'s fence: its columns of the step's row, its bodies.csv rows and its checks.
+    virtual PartStep collect(graph::RenderGraph& graph, uint32_t slot) = 0;
     // The progress line's detail after the time (", volume error 0.012 %"), or empty.
     virtual std::string progress() const { return {}; }
     // Timed passes its step may add later than its first (contacts once fragments exist).
@@ -140,6 +156,9 @@ public:
     void beginStep(uint32_t slot, double time);
     void addStep(graph::RenderGraph& graph); // every part's step and what couples them
     void addReadbacks(graph::RenderGraph& graph, uint32_t slot);
+    // After frame `slot`'s fence: every part's record of its step, their sums and the checks of
+    // them together (`time`: s, for the message of an energy check).
+    WorldStep collect(graph::RenderGraph& graph, uint32_t slot, double time);
     // Timed passes of a step learnt before the first (a fluid alone records and discards one).
     std::vector<std::string> stepPasses(graph::RenderGraph& graph);
 
@@ -153,6 +172,8 @@ public:
     // A fluid alone keeps its snapshots (sim::Simulation::addSnapshot): the state of a diverged
     // run's last good step.
     sim::Simulation* fluid() { return fluid_; }
+    body::DeformableBodies* bodies() { return bodies_; }
+    fracture::FractureBodies* fracture() { return fracture_; }
 
     uint64_t fingerprint() const;
     // Saved states: a fluid alone in its particle state file (io/StateFile), solids and coupled
