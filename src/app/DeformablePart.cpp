@@ -140,8 +140,9 @@ namespace {
 
 class DeformablePart final : public RunPart {
 public:
-    DeformablePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene)
-        : context_(context), scene_(scene), settings_(bodySettings(scene)), domainMax_(settings_.domainMax),
+    DeformablePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene,
+                   const body::BodySettings* settings)
+        : context_(context), scene_(scene), settings_(settings ? *settings : bodySettings(scene)), domainMax_(settings_.domainMax),
           bodies_(context, shaders, graph, bodyInstances(scene), settings_, bodyObstacles(scene)),
           finalVolume_(bodies_.bodyCount(), 0.0)
     {
@@ -164,9 +165,11 @@ public:
         bodies_.setFrame(slot);
         const DeformableSettings& d = scene_.deformable;
         if (d.plateSpeed > 0.0f) {
-            // The plate is the domain's ceiling, moving down at plateSpeed until plateEnd.
-            settings_.domainMax.y = std::min(domainMax_.y, std::max(d.plateEnd, d.plateStart - d.plateSpeed * float(time)));
-            bodies_.setSettings(settings_);
+            // The plate is the domain's ceiling, moving down at plateSpeed until plateEnd (the
+            // other settings as they are: the window's panel may have changed them).
+            body::BodySettings s = bodies_.settings();
+            s.domainMax.y = std::min(domainMax_.y, std::max(d.plateEnd, d.plateStart - d.plateSpeed * float(time)));
+            bodies_.setSettings(s);
         }
     }
     void addStep(graph::RenderGraph& graph) override { bodies_.addStep(graph); }
@@ -273,9 +276,9 @@ private:
 } // namespace
 
 std::unique_ptr<RunPart> makeDeformablePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
-                                            const Scene& scene, body::DeformableBodies*& bodies)
+                                            const Scene& scene, const body::BodySettings* settings, body::DeformableBodies*& bodies)
 {
-    auto part = std::make_unique<DeformablePart>(context, shaders, graph, scene);
+    auto part = std::make_unique<DeformablePart>(context, shaders, graph, scene, settings);
     bodies = &part->bodies();
     return part;
 }

@@ -20,10 +20,9 @@ namespace {
 
 class FluidPart final : public RunPart {
 public:
-    FluidPart(gpu::Context& context, const Scene& scene, sim::Simulation& fluid, const coupling::FluidSolidCoupling* coupling,
-              double energyLimit, bool alone)
-        : scene_(scene), fluid_(fluid), coupling_(coupling), energyLimit_(energyLimit), alone_(alone),
-          solver_(scene.sph.pressureSolver())
+    FluidPart(gpu::Context& context, sim::Simulation& fluid, const coupling::FluidSolidCoupling* coupling, double energyLimit,
+              bool alone)
+        : fluid_(fluid), coupling_(coupling), energyLimit_(energyLimit), alone_(alone)
     {
         for (uint32_t f = 0; f < kMaxFramesInFlight; ++f)
             readbacks_.emplace_back(context, gpu::BufferDesc{fmt::format("fluid metrics read-back {}", f),
@@ -46,6 +45,7 @@ public:
         readbacks_[slot].read(&r, sizeof(r));
         const sim::StepMetrics m = fluid_.decode(r);
         PartStep out;
+        const sim::PressureSolver solver = fluid_.settings().pressureSolver();
         out.dt = m.dt;
         out.time = m.time;
         out.fluid = m;
@@ -56,12 +56,12 @@ public:
         out.escaped = m.escaped;
         out.add("density_error_avg", m.densityErrorAvg);
         out.add("density_error_max", m.densityErrorMax);
-        if (sim::isIterative(solver_)) {
+        if (sim::isIterative(solver)) {
             out.add("solver_iterations", uint64_t(m.iterations));
             out.add("solver_error", m.solverError);
             iterations_.add(m.iterations);
         }
-        if (solver_ == sim::PressureSolver::Dfsph && scene_.sph.divergenceSolver) {
+        if (solver == sim::PressureSolver::Dfsph && fluid_.settings().divergenceSolver) {
             out.add("divergence_iterations", uint64_t(m.divergenceIterations));
             out.add("divergence_error", m.divergenceError);
             divergenceIterations_.add(m.divergenceIterations);
@@ -77,18 +77,18 @@ public:
         wallContacts_ += m.wallContacts;
         solidCorrections_ = m.solidCorrections;
         // Alone, the fluid's energy bound is its own; with solids the world bounds their sum.
-        out.blowUp = fluidDivergence(m, alone_ ? energyLimit_ : HUGE_VAL, solver_ == sim::PressureSolver::Eos);
+        out.blowUp = fluidDivergence(m, alone_ ? energyLimit_ : HUGE_VAL, solver == sim::PressureSolver::Eos);
         return out;
     }
     std::string title(bool alone) const override
     {
-        std::string solver = alone ? sim::pressureSolverName(solver_) : sim::pressureSolverTitle(solver_);
+        std::string name = alone ? sim::pressureSolverName(solver()) : sim::pressureSolverTitle(solver());
         if (alone) {
-            for (char& c : solver) c = char(std::toupper(static_cast<unsigned char>(c)));
-            if (solver_ == sim::PressureSolver::Eos) solver += fmt::format(" ({})", scene_.sph.eos);
-            if (solver_ == sim::PressureSolver::None) solver = "no pressure solver";
+            for (char& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+            if (solver() == sim::PressureSolver::Eos) name += fmt::format(" ({})", fluid_.settings().eos);
+            if (solver() == sim::PressureSolver::None) name = "no pressure solver";
         }
-        return fmt::format("{} \u00b7 {} particles", solver, fluid_.count());
+        return fmt::format("{} \u00b7 {} particles", name, fluid_.count());
     }
     void exportFrame(graph::RenderGraph& graph, const std::filesystem::path& dir, uint64_t step, double, io::ExportFormat format,
                      std::vector<std::string>& files) override
@@ -105,9 +105,9 @@ public:
     }
     void summarize(graph::RenderGraph&, nlohmann::ordered_json& s, std::vector<std::string>&) override
     {
-        s["solver"] = sim::pressureSolverName(solver_);
-        s["kernel"] = scene_.sph.muellerKernels() ? "mueller2003" : "cubic";
-        if (solver_ == sim::PressureSolver::Eos) s["eos"] = scene_.sph.eos;
+        s["solver"] = sim::pressureSolverName(solver());
+        s["kernel"] = fluid_.settings().muellerKernels() ? "mueller2003" : "cubic";
+        if (solver() == sim::PressureSolver::Eos) s["eos"] = fluid_.settings().eos;
         s[alone_ ? "particles" : "fluid_particles"] = fluid_.count();
         s["boundary_particles"] = fluid_.boundaryCount();
         s["dimensions"] = fluid_.world().sim2D ? 2 : 3;
@@ -129,21 +129,20 @@ public:
     {
         if (coupling_)
             fmt::print("  fluid       {} particles, {}, coupled through {} solid samples\n", fluid_.count(),
-                       sim::pressureSolverTitle(solver_), coupling_->sampleCount());
+                       sim::pressureSolverTitle(solver()), coupling_->sampleCount());
     }
     std::string describe() const override
     {
         return fmt::format("{} particles, {} boundary particles, {}", fluid_.count(), fluid_.boundaryCount(),
-                           sim::pressureSolverName(solver_));
+                           sim::pressureSolverName(solver()));
     }
 
 private:
-    const Scene& scene_;
+    sim::PressureSolver solver() const { return fluid_.settings().pressureSolver(); }
     sim::Simulation& fluid_;
     const coupling::FluidSolidCoupling* coupling_;
     double energyLimit_;
     bool alone_;
-    sim::PressureSolver solver_;
     std::vector<gpu::Buffer> readbacks_;
     RunningStat maxSpeed_, densityAvg_, densityMax_, iterations_, divergenceIterations_, dt_, overflows_;
     uint64_t wallContacts_ = 0;
@@ -152,10 +151,10 @@ private:
 
 } // namespace
 
-std::unique_ptr<RunPart> makeFluidPart(gpu::Context& context, const Scene& scene, sim::Simulation& fluid,
-                                       const coupling::FluidSolidCoupling* coupling, double energyLimit, bool alone)
+std::unique_ptr<RunPart> makeFluidPart(gpu::Context& context, sim::Simulation& fluid, const coupling::FluidSolidCoupling* coupling,
+                                       double energyLimit, bool alone)
 {
-    return std::make_unique<FluidPart>(context, scene, fluid, coupling, energyLimit, alone);
+    return std::make_unique<FluidPart>(context, fluid, coupling, energyLimit, alone);
 }
 
 } // namespace floe

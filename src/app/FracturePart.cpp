@@ -147,8 +147,8 @@ namespace {
 class FracturePart final : public RunPart {
 public:
     FracturePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene,
-                 bool withFluid)
-        : context_(context), scene_(scene), withFluid_(withFluid), settings_(fractureSettings(scene)),
+                 const fracture::FractureSettings* settings, bool withFluid)
+        : context_(context), scene_(scene), withFluid_(withFluid), settings_(settings ? *settings : fractureSettings(scene)),
           bodies_(context, shaders, graph, fractureInstances(scene), settings_), lo_(settings_.domainMin - glm::vec3(1.0f)),
           hi_(settings_.domainMax + glm::vec3(1.0f))
     {
@@ -335,9 +335,10 @@ private:
 } // namespace
 
 std::unique_ptr<RunPart> makeFracturePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
-                                          const Scene& scene, fracture::FractureBodies*& bodies, bool withFluid)
+                                          const Scene& scene, const fracture::FractureSettings* settings,
+                                          fracture::FractureBodies*& bodies, bool withFluid)
 {
-    auto part = std::make_unique<FracturePart>(context, shaders, graph, scene, withFluid);
+    auto part = std::make_unique<FracturePart>(context, shaders, graph, scene, settings, withFluid);
     bodies = &part->bodies();
     return part;
 }

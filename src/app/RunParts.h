@@ -11,16 +11,20 @@
 namespace floe {
 
 // The scene's deformable bodies (with RigidBodies as their static obstacles).
+// `settings`: the window's, else the scene's (bodySettings).
 std::unique_ptr<RunPart> makeDeformablePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
-                                            const Scene& scene, body::DeformableBodies*& bodies);
+                                            const Scene& scene, const body::BodySettings* settings,
+                                            body::DeformableBodies*& bodies);
 // The scene's fracture bodies (with the dynamic RigidBodies among them); measures their
 // initial energy (submits and waits).
+// `settings`: the window's, else the scene's (fractureSettings).
 std::unique_ptr<RunPart> makeFracturePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
-                                          const Scene& scene, fracture::FractureBodies*& bodies, bool withFluid);
+                                          const Scene& scene, const fracture::FractureSettings* settings,
+                                          fracture::FractureBodies*& bodies, bool withFluid);
 // The scene's fluid, sampled clear of the solids. `alone`: no solids; its own energy bound and
 // its CFL steps apply (else the world checks fluid and solids together).
-std::unique_ptr<RunPart> makeFluidPart(gpu::Context& context, const Scene& scene, sim::Simulation& fluid,
-                                       const coupling::FluidSolidCoupling* coupling, double energyLimit, bool alone);
+std::unique_ptr<RunPart> makeFluidPart(gpu::Context& context, sim::Simulation& fluid, const coupling::FluidSolidCoupling* coupling,
+                                       double energyLimit, bool alone);
 
 // The fracture part's initial elastic energy (J): the world's energy limit includes it.
 double initialStrainEnergy(const RunPart& fracturePart);

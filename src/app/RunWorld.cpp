@@ -44,12 +44,16 @@ uint64_t fluidFingerprint(const sim::Simulation& s)
 } // namespace
 
 RunWorld::RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene,
-                   double endTime)
+                   double endTime, const Settings& settings)
     : scene_(scene), timeStep_(scene.config.timeStepSize)
 {
     const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
-    if (!scene.deformableBodies.empty()) parts_.push_back(makeDeformablePart(context, shaders, graph, scene, bodies_));
-    if (!scene.fractureBodies.empty()) parts_.push_back(makeFracturePart(context, shaders, graph, scene, fracture_, withFluid));
+    if (!scene.deformableBodies.empty())
+        parts_.push_back(
+            makeDeformablePart(context, shaders, graph, scene, settings.bodies ? &*settings.bodies : nullptr, bodies_));
+    if (!scene.fractureBodies.empty())
+        parts_.push_back(makeFracturePart(context, shaders, graph, scene, settings.fracture ? &*settings.fracture : nullptr,
+                                          fracture_, withFluid));
     if (!withFluid) return;
     const bool solids = !parts_.empty();
     // A fluid alone ends its steps exactly at the run's end; beside solids it takes their fixed
@@ -63,7 +67,7 @@ RunWorld::RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, gra
     if (solids) coupling_ = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *fluid_, bodies_, fracture_);
     energyLimit_ = energyBound(scene, world_, sampled);
     for (const auto& part : parts_) energyLimit_ += initialStrainEnergy(*part);
-    parts_.insert(parts_.begin(), makeFluidPart(context, scene, *fluid_, coupling_.get(), energyLimit_, !solids));
+    parts_.insert(parts_.begin(), makeFluidPart(context, *fluid_, coupling_.get(), energyLimit_, !solids));
 }
 
 RunWorld::~RunWorld() = default;
@@ -200,7 +204,7 @@ void RunWorld::prepareDrawing(WorldDrawing& d, gpu::Context& context, graph::Ren
         // The bodies from the front and above with the floor; --render fluid (the default) draws
         // their surfaces, particles the vertices as spheres of the contact radius, both both. The
         // glass, if any, as sparse grey points on its wall, which the vertices replace.
-        const body::BodySettings settings = bodySettings(scene_);
+        const body::BodySettings& settings = bodies_->settings(); // the window's panel may have changed the scene's
         d.view = bodySceneView(scene_, settings, aspect);
         const int mode = renderMode("fluid");
         if (mode != RENDER_MODE_PARTICLES)
@@ -223,7 +227,7 @@ void RunWorld::prepareDrawing(WorldDrawing& d, gpu::Context& context, graph::Ren
         return;
     }
     // Fracture bodies: their tets' faces (or their stress), the floor around where they land.
-    d.view = fractureSceneView(scene_, fractureSettings(scene_), aspect);
+    d.view = fractureSceneView(scene_, fracture_->settings(), aspect);
     d.meshes.push_back({&fracture_->surfacePositions(), &fracture_->surfaceNormals(), &fracture_->surfaceTriangles(),
                         fracture_->surfaceTriangleCount()});
 }

@@ -22,6 +22,8 @@
 #include "app/Commands.h"
 #include "app/RunOutput.h"
 #include "app/SceneView.h"
+#include "body/BodySettings.h"
+#include "fracture/FractureSettings.h"
 #include "io/ParticleExport.h"
 #include "render/Overlay.h"
 #include "render/Renderer.h"
@@ -132,10 +134,15 @@ struct WorldDrawing {
 
 class RunWorld {
 public:
+    // Settings that replace the scene's (the window's panels).
+    struct Settings {
+        std::optional<body::BodySettings> bodies;
+        std::optional<fracture::FractureSettings> fracture;
+    };
     // The scene's parts on the device, coupled where it holds a fluid and solids. `endTime` is
-    // where a fluid alone ends its steps on the GPU (0: none).
+    // where a fluid alone ends its steps on the GPU (0: none). The fluid takes scene.sph.
     RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene,
-             double endTime);
+             double endTime, const Settings& settings = {});
     ~RunWorld();
 
     // "fluid", "deformable bodies", "fluid and deformable bodies", "fracture" (bodies alone),
@@ -172,6 +179,7 @@ public:
     // A fluid alone keeps its snapshots (sim::Simulation::addSnapshot): the state of a diverged
     // run's last good step.
     sim::Simulation* fluid() { return fluid_; }
+    const sim::WorldSettings& fluidWorld() const { return world_; } // the fluid's domain, boundary and walls
     body::DeformableBodies* bodies() { return bodies_; }
     fracture::FractureBodies* fracture() { return fracture_; }
 

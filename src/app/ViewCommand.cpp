@@ -1,13 +1,14 @@
-// floe view: the interactive window. The same Simulation, Renderer and RenderGraph as the
-// headless run draw into an offscreen target of the window's size, which is blitted into the
-// swapchain image; the ImGui pass draws over it. Per frame (two in flight): wait for the
-// slot's fence, read its GPU timings and metrics, acquire an image, build the UI, add the
-// steps, the picture, the blit, the UI and the present transition to the graph, submit once.
+// floe view: the interactive window. The same world (app/RunWorld: the scene's parts, coupled),
+// Renderer and RenderGraph as the headless run draw into an offscreen target of the window's
+// size, which is blitted into the swapchain image; the ImGui pass draws over it. Per frame (two
+// in flight): wait for the slot's fence, read its GPU timings and the world's metrics, acquire
+// an image, build the UI, add the steps, the picture, the blit, the UI and the present
+// transition to the graph, submit once. A world whose host reads each step before the next
+// (fracture) runs its steps to completion before the frame.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -25,9 +26,9 @@
 #include "app/DeformablePart.h"
 #include "app/FracturePart.h"
 #include "app/ProjectFiles.h"
+#include "app/RunWorld.h"
 #include "app/SceneView.h"
 #include "base/Error.h"
-#include "coupling/FluidSolidCoupling.h"
 #include "gpu/Check.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
@@ -108,13 +109,15 @@ public:
 private:
     void openScene(const std::filesystem::path& file);
     void resetSimulation();
+    void buildWorld(); // the world from the scene and the panels' settings, and what it draws
+    void recordStep(const WorldStep& step);
     void recreateSwapchain();
     // The fluid scene's bounds (sceneBounds) projected into the scene's viewport: x0, y0, x1, y1
     // in pixels (top row 0), or null for solids.
     nlohmann::ordered_json sceneBoundsPixels() const
     {
         if (state_.bodies || state_.fracture || !target_) return nullptr;
-        const geometry::Bounds b = sceneBounds(scene_, world_);
+        const geometry::Bounds b = sceneBounds(scene_, world_->fluidWorld());
         const float w = float(target_->width()), h = float(target_->height());
         const glm::mat4 m = state_.view.camera.projection(w / h) * state_.view.camera.view();
         glm::vec2 lo(1e30f), hi(-1e30f);
@@ -154,24 +157,14 @@ private:
     std::unique_ptr<gpu::FrameResources> frames_;
     std::unique_ptr<render::Renderer> renderer_;
     std::unique_ptr<render::OffscreenTarget> target_;
-    std::unique_ptr<sim::Simulation> simulation_;    // a fluid scene
-    std::unique_ptr<body::DeformableBodies> bodies_; // or a scene of deformable bodies (with a fluid: coupled)
-    std::unique_ptr<coupling::FluidSolidCoupling> coupling_;
-    std::unique_ptr<fracture::FractureBodies> fracture_; // or of fracture bodies (with a fluid: coupled)
-    std::vector<gpu::Buffer> bodyReadbacks_;             // per frame slot: vec4 per body
-    gpu::Buffer boundary_;
-    gpu::Buffer outlines_; // walls' and container's outlines (3D fluid scenes)
-    uint32_t outlineCount_ = 0;
-    uint32_t boundaryCount_ = 0;
-    std::vector<gpu::Buffer> readbacks_;
-    std::vector<bool> readbackPending_;
+    std::unique_ptr<RunWorld> world_;       // the scene's fluid and solids, as floe run steps them
+    std::unique_ptr<WorldDrawing> drawing_; // what the picture shows of it
+    std::vector<bool> readbackPending_;     // per frame slot: its steps' metrics are to be read
     std::vector<VkSemaphore> acquired_;
     gpu::Buffer screenshotBuffer_;
 
     view::PanelState state_;
     Scene scene_;
-    sim::WorldSettings world_;
-    double energyLimit_ = HUGE_VAL; // J: energyBound of the scene
     bool needRecreate_ = true;
     uint64_t recreations_ = 0;
     std::string capturePath_;
@@ -198,9 +191,9 @@ void ViewSession::openScene(const std::filesystem::path& file)
         target_ && target_->height() ? float(target_->width()) / float(target_->height()) : float(o_.width) / float(o_.height);
     const int mode = state_.view.mode;
     const int iterations = state_.view.fluid.iterations;
-    state_.view = state_.fracture && !simulation_ ? fractureSceneView(scene_, state_.fractureSettings, aspect)
-                  : state_.bodies && !simulation_ ? bodySceneView(scene_, state_.bodySettings, aspect)
-                                                  : sceneView(scene_, world_, aspect);
+    state_.view = world_->fluid()   ? sceneView(scene_, world_->fluidWorld(), aspect)
+                  : state_.fracture ? fractureSceneView(scene_, state_.fractureSettings, aspect)
+                                    : bodySceneView(scene_, state_.bodySettings, aspect);
     state_.view.mode = mode;
     state_.view.fluid.iterations = iterations;
     state_.orbit = view::OrbitCamera::from(state_.view.camera);
@@ -211,66 +204,57 @@ void ViewSession::openScene(const std::filesystem::path& file)
 void ViewSession::resetSimulation()
 {
     vkDeviceWaitIdle(context_->device());
-    outlineCount_ = 0;
+    state_.resetHistories();
+    state_.diverged.clear();
+    state_.simTime = 0.0;
+    state_.steps = 0;
+    buildWorld();
+}
+
+void ViewSession::buildWorld()
+{
+    vkDeviceWaitIdle(context_->device());
     if (renderer_) renderer_->setOutlines(nullptr, 0);
-    coupling_.reset();
-    simulation_.reset();
-    bodies_.reset();
-    fracture_.reset();
+    drawing_.reset();
+    world_.reset();
     std::fill(readbackPending_.begin(), readbackPending_.end(), false);
-    state_.resetHistories();
-    state_.diverged.clear();
-    state_.simTime = 0.0;
-    state_.steps = 0;
-    if (state_.fracture) {
-        fracture_ = std::make_unique<fracture::FractureBodies>(*context_, *shaders_, *graph_, fractureInstances(scene_),
-                                                               state_.fractureSettings);
-        state_.fractureReport = fracture_->report();
-        boundaryCount_ = 0;
-        if (scene_.fluidBlocks.empty() && scene_.fluidModels.empty()) return;
-        // With a fluid: both, coupled (coupling/FluidSolidCoupling), built below.
-    }
-    if (state_.bodies) {
-        bodies_ = std::make_unique<body::DeformableBodies>(*context_, *shaders_, *graph_, bodyInstances(scene_),
-                                                           state_.bodySettings, bodyObstacles(scene_));
-        bodyReadbacks_.clear();
-        for (uint32_t i = 0; i < kFramesInFlight; ++i)
-            bodyReadbacks_.emplace_back(*context_, gpu::BufferDesc{fmt::format("view body read-back {}", i),
-                                                                   uint64_t(bodies_->bodyCount()) * 16, gpu::MemoryKind::Readback});
-        const std::vector<glm::vec4> samples = glassSamples(state_.bodySettings);
-        boundaryCount_ = static_cast<uint32_t>(samples.size());
-        boundary_ = gpu::Buffer(*context_, {"glass points", std::max<size_t>(samples.size(), 1) * 16, gpu::MemoryKind::DeviceLocal,
-                                            VK_FORMAT_R32G32B32A32_SFLOAT});
-        if (!samples.empty()) sim::uploadNow(*context_, *graph_, boundary_, samples.data(), samples.size() * 16);
-        if (scene_.fluidBlocks.empty() && scene_.fluidModels.empty()) return;
-        // With a fluid: both, coupled (coupling/FluidSolidCoupling), built below.
-    }
     scene_.sph = state_.settings;
-    world_ = makeWorld(scene_, 0.0f);
-    const FluidSampling fluid = sampleFluid(scene_);
-    energyLimit_ = energyBound(scene_, world_, fluid);
-    simulation_ = std::make_unique<sim::Simulation>(*context_, *shaders_, *graph_, world_, state_.settings, fluid.positions,
-                                                    fluid.velocities);
-    // (With bodies, energyBound holds theirs too: it bounds the fluid's kinetic energy alone as well.)
-    if (bodies_ || fracture_)
-        coupling_ = std::make_unique<coupling::FluidSolidCoupling>(*context_, *shaders_, *graph_, *simulation_, bodies_.get(),
-                                                                   fracture_.get());
-    const std::vector<glm::vec4> samples = drawnBoundarySamples(world_);
-    boundaryCount_ = static_cast<uint32_t>(samples.size());
-    boundary_ = gpu::Buffer(*context_, {"drawn boundary", std::max<size_t>(samples.size(), 1) * 16, gpu::MemoryKind::DeviceLocal,
-                                        VK_FORMAT_R32G32B32A32_SFLOAT});
-    if (!samples.empty()) sim::uploadNow(*context_, *graph_, boundary_, samples.data(), samples.size() * 16);
-    const std::vector<glm::vec4> outline = outlinePoints(scene_);
-    outlines_ = gpu::Buffer(*context_, {"outlines", std::max<size_t>(outline.size(), 1) * 16, gpu::MemoryKind::DeviceLocal,
-                                        VK_FORMAT_R32G32B32A32_SFLOAT});
-    if (!outline.empty()) sim::uploadNow(*context_, *graph_, outlines_, outline.data(), outline.size() * 16);
-    outlineCount_ = static_cast<uint32_t>(outline.size());
-    renderer_->setOutlines(&outlines_, outlineCount_);
-    std::fill(readbackPending_.begin(), readbackPending_.end(), false);
-    state_.resetHistories();
-    state_.diverged.clear();
-    state_.simTime = 0.0;
-    state_.steps = 0;
+    RunWorld::Settings settings;
+    if (state_.bodies) settings.bodies = state_.bodySettings;
+    if (state_.fracture) settings.fracture = state_.fractureSettings;
+    world_ = std::make_unique<RunWorld>(*context_, *shaders_, *graph_, scene_, 0.0, settings);
+    if (world_->fracture()) state_.fractureReport = world_->fracture()->report();
+    // The fluid's walls (drawn samples, 3D outlines), a glass's points, the solids' surfaces.
+    RunOptions drawn;
+    drawn.width = target_ ? target_->width() : o_.width;
+    drawn.height = target_ ? target_->height() : o_.height;
+    drawing_ = std::make_unique<WorldDrawing>();
+    world_->prepareDrawing(*drawing_, *context_, *graph_, drawn);
+    if (renderer_) renderer_->setOutlines(&drawing_->scene.outlines, drawing_->scene.outlineCount);
+}
+
+void ViewSession::recordStep(const WorldStep& w)
+{
+    for (const PartStep& part : w.parts)
+        if (part.fluid) state_.recordMetrics(*part.fluid);
+    const auto value = [&](const char* name) {
+        for (const PartStep& part : w.parts)
+            for (const auto& [column, v] : part.values)
+                if (column == name) return std::visit([](auto x) { return double(x); }, v);
+        return 0.0;
+    };
+    if (world_->bodies()) state_.recordBodyMetrics(float(value("volume_error_max")), float(value("rigid_error_max")));
+    if (fracture::FractureBodies* fracture = world_->fracture()) {
+        state_.fractureReport = fracture->report();
+        state_.fractureLoad.push(state_.fractureReport.maxLoad);
+        state_.fragments.push(float(state_.fractureReport.fragments));
+    }
+    if (world_->fixedStep()) state_.simTime = double(state_.steps) * world_->timeStep();
+    if (state_.diverged.empty() && !w.blowUp.empty()) {
+        state_.diverged = w.blowUp;
+        state_.paused = true;
+        std::fprintf(stderr, "floe view: the simulation diverged: %s (paused; R resets)\n", state_.diverged.c_str());
+    }
 }
 
 void ViewSession::recreateSwapchain()
@@ -297,27 +281,18 @@ void ViewSession::reloadShaders()
         std::fprintf(stderr, "floe view: %s\n", state_.reloadMessage.c_str());
         return;
     }
-    // New pipelines: the renderer anew, the simulation anew with its particle state.
+    // New pipelines: the renderer anew, the world anew with its state (through a saved state,
+    // as --save-state and --load-state carry a run over).
     vkDeviceWaitIdle(context_->device());
-    if (fracture_ || coupling_) {
-        resetSimulation(); // new pipelines; the fracture (or coupled) state starts again
-    } else if (bodies_) {
-        const std::vector<glm::vec4> x = bodies_->download(*graph_, bodies_->positions());
-        const std::vector<glm::vec4> v = bodies_->download(*graph_, bodies_->velocities());
-        bodies_ = std::make_unique<body::DeformableBodies>(*context_, *shaders_, *graph_, bodyInstances(scene_),
-                                                           state_.bodySettings, bodyObstacles(scene_));
-        bodies_->uploadState(*graph_, x, v);
-    } else {
-        const sim::SimulationState saved = simulation_->download(*graph_);
-        simulation_ = std::make_unique<sim::Simulation>(*context_, *shaders_, *graph_, world_, state_.settings,
-                                                        std::span<const glm::vec4>(saved.positions),
-                                                        std::span<const glm::vec4>(saved.velocities));
-        simulation_->upload(*graph_, saved);
-    }
+    const std::filesystem::path saved =
+        std::filesystem::temp_directory_path() / fmt::format("floe-view-{}.state", reinterpret_cast<uintptr_t>(this));
+    world_->save(*graph_, saved, state_.steps, state_.simTime);
     renderer_ = std::make_unique<render::Renderer>(*context_, *shaders_, render::OffscreenTarget::kColorFormat,
                                                    render::OffscreenTarget::kDepthFormat, kFramesInFlight);
-    renderer_->setOutlines(outlineCount_ ? &outlines_ : nullptr, outlineCount_);
-    std::fill(readbackPending_.begin(), readbackPending_.end(), false);
+    buildWorld();
+    world_->load(*graph_, saved);
+    std::error_code ignored;
+    std::filesystem::remove(saved, ignored);
     state_.reloadMessage = "shaders reloaded";
     state_.reloadFailed = false;
     std::fprintf(stderr, "floe view: shaders reloaded\n");
@@ -330,32 +305,7 @@ void ViewSession::readSlot(uint32_t slot)
     if (!passes.empty()) state_.recordTimings(passes);
     if (!readbackPending_[slot]) return;
     readbackPending_[slot] = false;
-    if (bodies_) {
-        const std::vector<glm::vec4> m = bodyReadbacks_[slot].readVector<glm::vec4>(bodies_->bodyCount());
-        float worst = 0.0f, rigid = 0.0f;
-        for (const glm::vec4& b : m) {
-            if (std::fabs(b.x) >= std::fabs(worst)) worst = b.x;
-            rigid = std::max(rigid, b.z);
-        }
-        state_.recordBodyMetrics(worst, rigid);
-        state_.simTime = double(state_.steps) * state_.bodySettings.timeStep;
-        if (state_.diverged.empty() && (!std::isfinite(worst) || std::fabs(worst) > 1.0f)) {
-            state_.diverged = fmt::format("a body's volume changed by {:.0f} %", 100.0 * worst);
-            state_.paused = true;
-            std::fprintf(stderr, "floe view: the simulation diverged: %s (paused; R resets)\n", state_.diverged.c_str());
-        }
-        if (!simulation_) return;
-    }
-    const sim::StepReadback r = readbacks_[slot].readVector<sim::StepReadback>(1)[0];
-    const sim::StepMetrics m = simulation_->decode(r);
-    state_.recordMetrics(m);
-    if (state_.diverged.empty()) {
-        state_.diverged = fluidDivergence(m, energyLimit_, state_.settings.pressureSolver() == sim::PressureSolver::Eos);
-        if (!state_.diverged.empty()) {
-            state_.paused = true;
-            std::fprintf(stderr, "floe view: the simulation diverged: %s (paused; R resets)\n", state_.diverged.c_str());
-        }
-    }
+    recordStep(world_->collect(*graph_, slot, state_.simTime));
 }
 
 void ViewSession::exerciseWindow(uint64_t frame)
@@ -398,8 +348,6 @@ int ViewSession::run()
     renderer_ = std::make_unique<render::Renderer>(*context_, *shaders_, render::OffscreenTarget::kColorFormat,
                                                    render::OffscreenTarget::kDepthFormat, kFramesInFlight);
     for (uint32_t i = 0; i < kFramesInFlight; ++i) {
-        readbacks_.emplace_back(
-            *context_, gpu::BufferDesc{fmt::format("view read-back {}", i), sizeof(sim::StepReadback), gpu::MemoryKind::Readback});
         VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
         VkSemaphore s = VK_NULL_HANDLE;
         VK_CHECK(vkCreateSemaphore(context_->device(), &info, nullptr, &s));
@@ -457,7 +405,7 @@ int ViewSession::run()
         ui_->newFrame();
         handleInput();
         const view::PanelActions actions =
-            view::drawPanels(state_, simulation_.get(), bodies_.get(), boundaryCount_, fracture_.get());
+            view::drawPanels(state_, world_->fluid(), world_->bodies(), drawing_->pointCount, world_->fracture());
         if (sceneWidth() != target_->width()) {
             // The panel was resized, collapsed or undocked: the scene's viewport follows.
             vkDeviceWaitIdle(context_->device());
@@ -473,34 +421,37 @@ int ViewSession::run()
             }
         }
         if (actions.reset) resetSimulation();
-        if (actions.settingsChanged && simulation_) {
+        sim::Simulation* fluid = world_->fluid();
+        body::DeformableBodies* bodies = world_->bodies();
+        fracture::FractureBodies* fracture = world_->fracture();
+        if (actions.settingsChanged && fluid) {
             // A coupled fluid refuses the solvers it cannot take (PCISPH, PBF): said in the panel, the
             // solver kept.
             try {
-                simulation_->setSettings(state_.settings);
+                fluid->setSettings(state_.settings);
                 state_.sceneError.clear();
             } catch (const Error& e) {
                 state_.sceneError = e.what();
-                state_.settings = simulation_->settings();
+                state_.settings = fluid->settings();
             }
         }
-        if (actions.bodySettingsChanged && bodies_) {
-            if (state_.bodySettings.omega != bodies_->settings().omega)
+        if (actions.bodySettingsChanged && bodies) {
+            if (state_.bodySettings.omega != bodies->settings().omega)
                 resetSimulation(); // regions are built for one omega
             else
-                bodies_->setSettings(state_.bodySettings);
+                bodies->setSettings(state_.bodySettings);
         }
-        if (actions.fractureSettingsChanged && fracture_) {
-            if (simulation_ && state_.fractureSettings.method == fracture::FractureMethod::Constraint) {
+        if (actions.fractureSettingsChanged && fracture) {
+            if (fluid && state_.fractureSettings.method == fracture::FractureMethod::Constraint) {
                 // A coupled fluid cannot take the Constraint method's pieces (coupling/FluidSolidCoupling):
                 // said in the panel, the method kept.
                 state_.sceneError = "the constraint method cannot be coupled with a fluid: its pieces' nodes are copies, so "
                                     "the faces between pieces would count as surfaces";
-                state_.fractureSettings.method = fracture_->settings().method;
-            } else if (fracture_->needsRebuild(state_.fractureSettings))
+                state_.fractureSettings.method = fracture->settings().method;
+            } else if (fracture->needsRebuild(state_.fractureSettings))
                 resetSimulation(); // the Constraint method's pieces are made with the bodies
             else
-                fracture_->setSettings(state_.fractureSettings);
+                fracture->setSettings(state_.fractureSettings);
         }
         if (actions.reloadShaders) reloadShaders();
         if (state_.autoReload && std::chrono::steady_clock::now() - lastShaderCheck > std::chrono::seconds(1)) {
@@ -509,78 +460,36 @@ int ViewSession::run()
             if (newest && shaderStamp && *newest != *shaderStamp) reloadShaders();
             shaderStamp = newest;
         }
-        state_.view.camera = state_.orbit.camera(world_.sim2D);
+        state_.view.camera = state_.orbit.camera(world_->fluidWorld().sim2D);
 
         const bool stepping = (!state_.paused || state_.stepOnce) && state_.diverged.empty();
-        if (stepping && fracture_) {
-            // Fracture steps end with a read-back that decides the rebuild after cuts: they run
-            // to completion before the frame (no frame in flight may read the buffers they change).
+        const int steps = state_.stepOnce ? 1 : state_.stepsPerFrame;
+        const bool ahead = world_->framesInFlight() > 1; // steps may run while the host records the next frame
+        if (stepping && !ahead) {
+            // Each step's read-back decides the rebuild after cuts (fracture): the steps run to
+            // completion before the frame (no frame in flight may read the buffers they change).
             vkDeviceWaitIdle(context_->device());
-            const int steps = state_.stepOnce ? 1 : state_.stepsPerFrame;
             for (int k = 0; k < steps; ++k) {
-                if (coupling_) {
-                    // Coupled: the fluid's step, the bodies' and what couples them; the fluid's
-                    // metrics of the frame's last step are read with the frame's slot.
-                    coupling_->addStep(*graph_);
-                    if (k + 1 == steps) {
-                        simulation_->addReadback(*graph_, readbacks_[slot], 0);
-                        graph_->addHostRead(readbacks_[slot]);
-                    }
-                } else {
-                    fracture_->addStep(*graph_);
-                }
+                world_->beginStep(0, double(state_.steps + 1) * world_->timeStep());
+                world_->addStep(*graph_);
+                world_->addReadbacks(*graph_, 0);
                 context_->submitAndWait([&](VkCommandBuffer c) { graph_->execute(c); });
-                state_.fractureReport = fracture_->afterStep(*graph_);
-                state_.fractureLoad.push(state_.fractureReport.maxLoad);
-                state_.fragments.push(float(state_.fractureReport.fragments));
+                ++state_.steps;
+                recordStep(world_->collect(*graph_, 0, state_.simTime));
             }
-            state_.simTime =
-                double(state_.steps + uint64_t(state_.stepOnce ? 1 : state_.stepsPerFrame)) * state_.fractureSettings.timeStep;
         }
         VkCommandBuffer cmd = frames_->begin(slot);
-        if (stepping) {
-            const int steps = state_.stepOnce ? 1 : state_.stepsPerFrame;
-            if (fracture_) {
-                // Stepped above.
-            } else if (coupling_) {
-                // Coupled steps: the fluid's, the bodies' and what couples them.
-                for (int k = 0; k < steps; ++k) coupling_->addStep(*graph_);
-                bodies_->addMetricsReadback(*graph_, bodyReadbacks_[slot]);
-                graph_->addHostRead(bodyReadbacks_[slot]);
-                simulation_->addReadback(*graph_, readbacks_[slot], 0);
-            } else if (bodies_) {
-                for (int k = 0; k < steps; ++k) bodies_->addStep(*graph_);
-                bodies_->addMetricsReadback(*graph_, bodyReadbacks_[slot]);
-                graph_->addHostRead(bodyReadbacks_[slot]);
-            } else if (simulation_) {
-                for (int k = 0; k < steps; ++k) simulation_->addStep(*graph_);
-                simulation_->addReadback(*graph_, readbacks_[slot], 0);
-            }
-            readbackPending_[slot] = !fracture_ || simulation_; // fracture steps were read above, a coupled fluid's is not
+        if (stepping && ahead) {
+            world_->beginStep(slot, double(state_.steps + uint64_t(steps)) * world_->timeStep());
+            for (int k = 0; k < steps; ++k) world_->addStep(*graph_);
+            world_->addReadbacks(*graph_, slot);
+            readbackPending_[slot] = true;
             state_.steps += uint64_t(steps);
         }
         state_.stepOnce = false;
-        if (fracture_) {
-            fracture_->addSurface(*graph_);
-            const render::MeshDraw mesh{&fracture_->surfacePositions(), &fracture_->surfaceNormals(),
-                                        &fracture_->surfaceTriangles(), fracture_->surfaceTriangleCount()};
-            renderer_->addPasses(*graph_, target_->color(), target_->depth(), simulation_ ? &simulation_->particles() : nullptr,
-                                 state_.view, slot, boundaryCount_ ? &boundary_ : nullptr, boundaryCount_, std::span(&mesh, 1));
-        } else if (bodies_) {
-            // The bodies and the static meshes they collide with (with a fluid, those are its walls:
-            // outlined, not drawn as surfaces that hide it).
-            const render::MeshDraw meshes[2] = {
-                {&bodies_->positions(), &bodies_->normals(), &bodies_->triangles(), bodies_->triangleCount()},
-                {&bodies_->obstaclePositions(), &bodies_->obstacleNormals(), &bodies_->obstacleIndices(),
-                 bodies_->obstacleTriangleCount()}};
-            const size_t drawn = bodies_->obstacleTriangleCount() && !simulation_ ? 2 : 1;
-            renderer_->addPasses(*graph_, target_->color(), target_->depth(), simulation_ ? &simulation_->particles() : nullptr,
-                                 state_.view, slot, boundaryCount_ ? &boundary_ : nullptr, boundaryCount_,
-                                 std::span(meshes, drawn));
-        } else {
-            renderer_->addPasses(*graph_, target_->color(), target_->depth(), simulation_->particles(), state_.view, slot,
-                                 boundaryCount_ ? &boundary_ : nullptr, boundaryCount_);
-        }
+        world_->addDrawPasses(*graph_);
+        renderer_->addPasses(*graph_, target_->color(), target_->depth(), drawing_->particles, state_.view, slot,
+                             drawing_->pointCount ? drawing_->points : nullptr, drawing_->pointCount, drawing_->meshes);
         const gpu::Image& image = swapchain_->image(*index);
         graph_->acquired(image, kAcquireWait);
         // The scene left of the panel; under the panel the scene's background.
