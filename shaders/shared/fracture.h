@@ -84,9 +84,12 @@
 #define FRACTURE_BIND_FACE_CONTACTS 69    // 2 vec4 per node: its contact with a face (normal, kind; face, weights)
 #define FRACTURE_BIND_FACE_SUMS 70        // int x 8 per node: fixed-point moves of p (xyz), contacts, moves of x (xyz), 0
 #define FRACTURE_BIND_EXTERNAL_CONTACT 71 // uint: 1 if something outside the bodies (a coupled fluid) pushed them before this step
-#define FRACTURE_BIND_TET_DAMAGE 16       // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
-#define FRACTURE_BIND_PIECE_NODE_START 17 // uint per piece + 1: first entry of its nodes (Constraint)
-#define FRACTURE_BIND_PIECE_NODES 34      // uint: node indices grouped by piece (Constraint)
+#define FRACTURE_BIND_OBSTACLE_TRIANGLES 72 // 3 vec4 per triangle of the static meshes (fracture/obstacles)
+#define FRACTURE_BIND_OBSTACLE_CELLS 73     // uint per obstacle-grid cell + 1: its first entry
+#define FRACTURE_BIND_OBSTACLE_ENTRIES 74   // uint: the triangles listed in each cell
+#define FRACTURE_BIND_TET_DAMAGE 16         // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
+#define FRACTURE_BIND_PIECE_NODE_START 17   // uint per piece + 1: first entry of its nodes (Constraint)
+#define FRACTURE_BIND_PIECE_NODES 34        // uint: node indices grouped by piece (Constraint)
 #define FRACTURE_BIND_CONTACT_START                                                                                                \
     50 // vec4 per node: the node folded into the contact grid, then its start position after contacts
 
@@ -132,6 +135,13 @@ struct FractureParams {
     vec4 constraint; // x Constraint wear: the share of a non-breaking impulse taken off the threshold (1: the thesis), yzw 0
 };
 SHARED_SIZE(FractureParams, 176);
+
+// fracture/obstacles' push constants: the static meshes' grid (geometry/ObstacleGrid.h).
+struct FractureObstaclePush {
+    vec4 origin; // xyz the grid's lowest corner m, w its cell size m
+    uvec4 dims;  // xyz cells, w triangles
+};
+SHARED_SIZE(FractureObstaclePush, 32);
 
 // GPU-side state of a step; cut passes are dispatched indirectly from it.
 struct FractureState {

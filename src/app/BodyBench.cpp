@@ -9,10 +9,10 @@
 
 #include "app/DeformablePart.h"
 #include "app/ProjectFiles.h"
+#include "app/WorldBench.h"
 #include "base/Error.h"
 #include "body/DeformableBodies.h"
 #include "body/SurfaceMesh.h"
-#include "coupling/FluidSolidCoupling.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
 #include "graph/RenderGraph.h"
@@ -93,63 +93,6 @@ Timing timeSteps(gpu::Context& context, const gpu::ShaderLibrary& shaders, const
     return t;
 }
 
-// The coupling's cost: a coupled scene's step (fluid, bodies and the coupling passes), and the
-// same fluid and bodies stepped apart, each alone, in one run; median GPU ms per step and the
-// coupling passes' share (their own timers).
-Json couplingBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const BodyBenchOptions& o)
-{
-    const std::filesystem::path file = findProjectFile("assets/scenes/coupled_ball_pool.json");
-    if (file.empty()) throw Error("floe bench: assets/scenes/coupled_ball_pool.json not found (run from the repository)");
-    const Scene scene = loadScene(file);
-    const sim::WorldSettings world = makeWorld(scene, 0.0f);
-    const FluidSampling fluid = sampleFluid(scene);
-    const auto run = [&](bool withFluid, bool withBodies) {
-        graph::RenderGraph graph(context);
-        std::unique_ptr<sim::Simulation> sph;
-        std::unique_ptr<body::DeformableBodies> bodies;
-        std::unique_ptr<coupling::FluidSolidCoupling> coupled;
-        if (withFluid)
-            sph = std::make_unique<sim::Simulation>(context, shaders, graph, world, scene.sph, fluid.positions, fluid.velocities);
-        if (withBodies)
-            bodies = std::make_unique<body::DeformableBodies>(context, shaders, graph, bodyInstances(scene), bodySettings(scene),
-                                                              bodyObstacles(scene));
-        if (sph && bodies) coupled = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *sph, bodies.get());
-        gpu::FrameResources frames(context, 1);
-        std::vector<double> total, coupling;
-        for (int k = 0; k < o.warmup + o.steps; ++k) {
-            VkCommandBuffer cmd = frames.begin(0);
-            if (coupled)
-                coupled->addStep(graph);
-            else if (sph)
-                sph->addStep(graph);
-            else
-                bodies->addStep(graph);
-            graph.execute(cmd, &frames.timer(0));
-            frames.submit(0);
-            frames.wait(0);
-            if (k < o.warmup) continue;
-            double ms = 0, couplingMs = 0;
-            for (const gpu::PassTime& p : frames.timer(0).results()) {
-                ms += p.ms;
-                if (p.name.rfind("coupling/", 0) == 0 || p.name.rfind("sph/solid_", 0) == 0) couplingMs += p.ms;
-            }
-            total.push_back(ms);
-            coupling.push_back(couplingMs);
-        }
-        return std::make_pair(median(total), median(coupling));
-    };
-    fmt::print(stderr, "floe bench: bodies: coupled_ball_pool coupled, fluid alone, bodies alone ...\n");
-    const auto [coupledMs, couplingMs] = run(true, true);
-    const double fluidMs = run(true, false).first, bodiesMs = run(false, true).first;
-    return {{"scene", "coupled_ball_pool"},
-            {"fluid_particles", fluid.positions.size()},
-            {"coupled_gpu_ms_per_step", coupledMs},
-            {"coupling_passes_gpu_ms_per_step", couplingMs},
-            {"fluid_alone_gpu_ms_per_step", fluidMs},
-            {"bodies_alone_gpu_ms_per_step", bodiesMs},
-            {"coupling_overhead_gpu_ms_per_step", coupledMs - fluidMs - bodiesMs}};
-}
-
 } // namespace
 
 Json bodyBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const BodyBenchOptions& o)
@@ -227,7 +170,7 @@ Json bodyBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const B
         return omegaRows.back()[key].get<double>() / std::max(omegaRows.front()[key].get<double>(), 1e-9);
     };
     out["growth_omega_1_to_5"] = {{"fast", growth("fast_gpu_ms_per_step")}, {"naive", growth("naive_gpu_ms_per_step")}};
-    out["coupling"] = couplingBench(context, shaders, o);
+    out["coupling"] = couplingCost(context, shaders, "coupled_ball_pool", o.warmup, o.steps);
     return out;
 }
 

@@ -13,8 +13,8 @@
 
 #include "app/FracturePart.h"
 #include "app/ProjectFiles.h"
+#include "app/WorldBench.h"
 #include "base/Error.h"
-#include "coupling/FluidSolidCoupling.h"
 #include "fracture/FractureBodies.h"
 #include "fracture/TetShapes.h"
 #include "gpu/Commands.h"
@@ -223,73 +223,6 @@ Json constraintBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, c
     return rows;
 }
 
-// The coupling's cost with fracture bodies: coupled_glass_drop's first 120 steps (the cube in
-// the air, through the water and onto the floor, where it breaks) stepped coupled, and the same
-// fluid and bodies each stepped alone, in one run; median GPU ms per step, the coupling passes'
-// share (their own timers) and the steps' mean (the breaking steps cost more).
-Json couplingBench(gpu::Context& context, const gpu::ShaderLibrary& shaders)
-{
-    const std::filesystem::path file = findProjectFile("assets/scenes/coupled_glass_drop.json");
-    if (file.empty()) throw Error("floe bench: assets/scenes/coupled_glass_drop.json not found (run from the repository)");
-    const Scene scene = loadScene(file);
-    const sim::WorldSettings world = makeWorld(scene, 0.0f);
-    const FluidSampling fluid = sampleFluid(scene);
-    const int steps = 120;
-    const auto run = [&](bool withFluid, bool withBodies) {
-        graph::RenderGraph graph(context);
-        std::unique_ptr<sim::Simulation> sph;
-        std::unique_ptr<FractureBodies> bodies;
-        std::unique_ptr<coupling::FluidSolidCoupling> coupled;
-        if (withFluid)
-            sph = std::make_unique<sim::Simulation>(context, shaders, graph, world, scene.sph, fluid.positions, fluid.velocities);
-        if (withBodies)
-            bodies = std::make_unique<FractureBodies>(context, shaders, graph, fractureInstances(scene), fractureSettings(scene));
-        if (sph && bodies)
-            coupled = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *sph, nullptr, bodies.get());
-        gpu::FrameResources frames(context, 1);
-        std::vector<double> total, coupling;
-        double sum = 0.0;
-        for (int k = 0; k < steps; ++k) {
-            VkCommandBuffer cmd = frames.begin(0);
-            if (coupled)
-                coupled->addStep(graph);
-            else if (sph)
-                sph->addStep(graph);
-            else
-                bodies->addStep(graph);
-            graph.execute(cmd, &frames.timer(0));
-            frames.submit(0);
-            frames.wait(0);
-            double ms = 0, couplingMs = 0;
-            for (const gpu::PassTime& p : frames.timer(0).results()) {
-                ms += p.ms;
-                if (p.name.rfind("coupling/", 0) == 0 || p.name.rfind("sph/solid_", 0) == 0) couplingMs += p.ms;
-            }
-            if (bodies) bodies->afterStep(graph);
-            total.push_back(ms);
-            coupling.push_back(couplingMs);
-            sum += ms;
-        }
-        std::sort(total.begin(), total.end());
-        std::sort(coupling.begin(), coupling.end());
-        return std::make_tuple(total[total.size() / 2], coupling[coupling.size() / 2], sum / steps,
-                               bodies ? bodies->report().fragments : 0u);
-    };
-    std::fprintf(stderr, "floe bench: fracture: coupled_glass_drop coupled, fluid alone, bodies alone ...\n");
-    const auto [coupledMs, couplingMs, coupledMean, fragments] = run(true, true);
-    const double fluidMs = std::get<0>(run(true, false)), bodiesMs = std::get<0>(run(false, true));
-    return {{"scene", "coupled_glass_drop"},
-            {"steps", steps},
-            {"fluid_particles", fluid.positions.size()},
-            {"fragments_after", fragments},
-            {"coupled_gpu_ms_per_step", coupledMs},
-            {"coupled_gpu_ms_per_step_mean", coupledMean},
-            {"coupling_passes_gpu_ms_per_step", couplingMs},
-            {"fluid_alone_gpu_ms_per_step", fluidMs},
-            {"bodies_alone_gpu_ms_per_step", bodiesMs},
-            {"coupling_overhead_gpu_ms_per_step", coupledMs - fluidMs - bodiesMs}};
-}
-
 } // namespace
 
 Json fractureBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, const FractureBenchOptions& o)
@@ -347,7 +280,9 @@ Json fractureBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, con
     out["event_cost"] = table5;
     out["fragments"] = table4;
     out["constraint"] = constraintBench(context, shaders, o);
-    out["coupling"] = couplingBench(context, shaders);
+    // The coupling's cost with fracture bodies: coupled_glass_drop's first 120 steps (the cube in
+    // the air, through the water and onto the floor, where it breaks; the breaking steps cost more).
+    out["coupling"] = couplingCost(context, shaders, "coupled_glass_drop", 0, 120);
 
     // GPU ms per step against the fragment count: a cube broken a little more every step.
     {

@@ -11,6 +11,7 @@
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
+#include "app/DeformablePart.h"
 #include "app/EnergyAccount.h"
 #include "app/RunOutput.h"
 #include "app/RunParts.h"
@@ -35,7 +36,8 @@ fracture::FractureSettings fractureSettings(const Scene& scene)
     s.gravity = scene.config.gravitation;
     s.colourMode = f.view == "stress" ? 1u : 0u;
     s.waveSplitBand = f.waveBand == "split";
-    if (scene.domainGiven()) {
+    if (scene.domainGiven() || !scene.fluidBlocks.empty() || !scene.fluidModels.empty()) {
+        // The scene's domain (with a fluid: the fluid's, around its tank's meshes).
         scene.domain(s.domainMin, s.domainMax);
     } else {
         // The floor at y = 0 (digest-004 §5: dropped from height 5 onto the ground), room around.
@@ -149,8 +151,8 @@ public:
     FracturePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene,
                  const fracture::FractureSettings* settings, bool withFluid)
         : context_(context), scene_(scene), withFluid_(withFluid), settings_(settings ? *settings : fractureSettings(scene)),
-          bodies_(context, shaders, graph, fractureInstances(scene), settings_), lo_(settings_.domainMin - glm::vec3(1.0f)),
-          hi_(settings_.domainMax + glm::vec3(1.0f))
+          bodies_(context, shaders, graph, fractureInstances(scene), settings_, bodyObstacles(scene)),
+          lo_(settings_.domainMin - glm::vec3(1.0f)), hi_(settings_.domainMax + glm::vec3(1.0f))
     {
         for (uint32_t f = 0; f < kMaxFramesInFlight; ++f) {
             // The step's energies, escaped and non-finite nodes, reduced on the GPU: 48 bytes per step.

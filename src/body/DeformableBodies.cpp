@@ -8,6 +8,7 @@
 
 #include "base/Error.h"
 #include "body/SurfaceMesh.h"
+#include "geometry/ObstacleGrid.h"
 #include "gpu/Context.h"
 #include "graph/RenderGraph.h"
 #include "shared/body.h"
@@ -195,59 +196,19 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
 
 void DeformableBodies::buildObstacles(graph::RenderGraph& graph, const std::vector<geometry::TriangleMesh>& obstacles)
 {
-    std::vector<glm::vec4> corners, points, normals;
-    std::vector<glm::uvec4> indices;
-    geometry::Bounds bounds;
-    for (const geometry::TriangleMesh& mesh : obstacles) {
-        const uint32_t base = static_cast<uint32_t>(points.size());
-        std::vector<glm::vec3> sums(mesh.vertices.size(), glm::vec3(0.0f));
-        for (const glm::uvec3& t : mesh.triangles) {
-            const glm::vec3 a = mesh.vertices[t.x], b = mesh.vertices[t.y], c = mesh.vertices[t.z];
-            corners.insert(corners.end(), {glm::vec4(a, 0.0f), glm::vec4(b, 0.0f), glm::vec4(c, 0.0f)});
-            const glm::vec3 n = 0.5f * glm::cross(b - a, c - a);
-            sums[t.x] += n, sums[t.y] += n, sums[t.z] += n;
-            indices.push_back({base + t.x, base + t.y, base + t.z, 0xFFFFu});
-            bounds.add(a), bounds.add(b), bounds.add(c);
-        }
-        for (size_t v = 0; v < mesh.vertices.size(); ++v) {
-            points.emplace_back(mesh.vertices[v], 0.0f);
-            normals.emplace_back(sums[v], 0.0f);
-        }
-    }
-    obstacleTriangles_ = static_cast<uint32_t>(indices.size());
+    // Each triangle in every cell its box, grown by two contact radii, touches, so a particle
+    // finds every triangle within reach in its own cell.
+    const geometry::ObstacleGrid g = geometry::buildObstacleGrid(obstacles, 2.0f * std::max(contactRadius_, 1e-4f));
+    obstacleTriangles_ = g.triangles();
     if (obstacleTriangles_ == 0) return;
-    // A grid of triangle lists; each triangle in every cell its box, grown by two contact
-    // radii, touches, so a particle finds every triangle within reach in its own cell.
-    const float margin = 2.0f * std::max(contactRadius_, 1e-4f);
-    bounds.lo -= glm::vec3(margin);
-    bounds.hi += glm::vec3(margin);
-    const glm::vec3 extent = bounds.hi - bounds.lo;
-    float cell = std::max({4.0f * margin, extent.x / 128.0f, extent.y / 128.0f, extent.z / 128.0f});
-    const glm::uvec3 dims = glm::max(glm::uvec3(glm::ceil(extent / cell)), glm::uvec3(1));
-    std::vector<std::vector<uint32_t>> lists(size_t(dims.x) * dims.y * dims.z);
-    for (uint32_t t = 0; t < obstacleTriangles_; ++t) {
-        glm::vec3 lo = glm::min(glm::min(glm::vec3(corners[3 * t]), glm::vec3(corners[3 * t + 1])), glm::vec3(corners[3 * t + 2]));
-        glm::vec3 hi = glm::max(glm::max(glm::vec3(corners[3 * t]), glm::vec3(corners[3 * t + 1])), glm::vec3(corners[3 * t + 2]));
-        const glm::uvec3 a = glm::uvec3(glm::clamp((lo - margin - bounds.lo) / cell, glm::vec3(0), glm::vec3(dims - 1u)));
-        const glm::uvec3 b = glm::uvec3(glm::clamp((hi + margin - bounds.lo) / cell, glm::vec3(0), glm::vec3(dims - 1u)));
-        for (uint32_t z = a.z; z <= b.z; ++z)
-            for (uint32_t y = a.y; y <= b.y; ++y)
-                for (uint32_t x = a.x; x <= b.x; ++x) lists[x + dims.x * (y + size_t(dims.y) * z)].push_back(t);
-    }
-    std::vector<uint32_t> cellStart, entries;
-    for (const auto& l : lists) {
-        cellStart.push_back(static_cast<uint32_t>(entries.size()));
-        entries.insert(entries.end(), l.begin(), l.end());
-    }
-    cellStart.push_back(static_cast<uint32_t>(entries.size()));
-    obstacleOrigin_ = glm::vec4(bounds.lo, cell);
-    obstacleDims_ = glm::uvec4(dims, 0u);
-    obstacleCorners_ = uploaded(context_, graph, "obstacle triangles", corners, kVec4);
-    obstacleCells_ = uploaded(context_, graph, "obstacle cells", cellStart, kUint);
-    obstacleEntries_ = uploaded(context_, graph, "obstacle entries", entries, kUint);
-    obstaclePositions_ = uploaded(context_, graph, "obstacle vertices", points, kVec4);
-    obstacleNormals_ = uploaded(context_, graph, "obstacle normals", normals, kVec4);
-    obstacleIndices_ = uploaded(context_, graph, "obstacle indices", indices, kUvec4);
+    obstacleOrigin_ = g.origin;
+    obstacleDims_ = glm::uvec4(glm::uvec3(g.dims), 0u);
+    obstacleCorners_ = uploaded(context_, graph, "obstacle triangles", g.corners, kVec4);
+    obstacleCells_ = uploaded(context_, graph, "obstacle cells", g.cellStart, kUint);
+    obstacleEntries_ = uploaded(context_, graph, "obstacle entries", g.entries, kUint);
+    obstaclePositions_ = uploaded(context_, graph, "obstacle vertices", g.points, kVec4);
+    obstacleNormals_ = uploaded(context_, graph, "obstacle normals", g.normals, kVec4);
+    obstacleIndices_ = uploaded(context_, graph, "obstacle indices", g.indices, kUvec4);
 }
 
 void DeformableBodies::setSettings(const BodySettings& s)

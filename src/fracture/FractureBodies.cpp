@@ -12,6 +12,7 @@
 
 #include "base/Error.h"
 #include "fracture/Pieces.h"
+#include "geometry/ObstacleGrid.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
 #include "graph/RenderGraph.h"
@@ -38,7 +39,8 @@ uint32_t bitsFor(uint32_t n)
 }
 
 FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
-                               const std::vector<FractureBodyInstance>& bodies, const FractureSettings& settings)
+                               const std::vector<FractureBodyInstance>& bodies, const FractureSettings& settings,
+                               const std::vector<geometry::TriangleMesh>& obstacles)
     : context_(context), pipelines_(context, shaders), settings_(settings), bodies_(uint32_t(bodies.size()))
 {
     using sim::uploaded;
@@ -210,6 +212,20 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     nodeStart_ = sized("fracture node start", VkDeviceSize(capacity_) + 1, 4, kUint);
     heads_ = sized("fracture incidence heads", corners, 4, kUint);
     bodyInfo_ = uploaded(context, graph, "fracture body info", bodyInfo, kVec4);
+    // The static meshes, listed in every grid cell within two contact radii of the largest (a
+    // node finds each face it may have passed in its own cell).
+    float largestEdge = 0.0f;
+    for (const glm::vec4& info : bodyInfo) largestEdge = std::max(largestEdge, info.w);
+    const geometry::ObstacleGrid grid =
+        geometry::buildObstacleGrid(obstacles, 2.0f * std::max(settings.contactRadius * largestEdge, 1e-4f));
+    obstacleTriangles_ = grid.triangles();
+    if (obstacleTriangles_ > 0) {
+        obstacleOrigin_ = grid.origin;
+        obstacleDims_ = grid.dims;
+        obstacleCorners_ = uploaded(context, graph, "fracture obstacle triangles", grid.corners, kVec4);
+        obstacleCells_ = uploaded(context, graph, "fracture obstacle cells", grid.cellStart, VK_FORMAT_R32_UINT);
+        obstacleEntries_ = uploaded(context, graph, "fracture obstacle entries", grid.entries, VK_FORMAT_R32_UINT);
+    }
     bodyContact_ = uploaded(context, graph, "fracture body contact", bodyContact, kVec4);
     surface_ = sized("fracture surface", 12 * VkDeviceSize(tets_), 16, kVec4);
     surfaceNormals_ = sized("fracture surface normals", 12 * VkDeviceSize(tets_), 16, kVec4);

@@ -31,6 +31,7 @@
 #include "fracture/FractureSettings.h"
 #include "fracture/TetMesh.h"
 #include "fracture/TetStress.h"
+#include "geometry/Mesh.h"
 #include "gpu/Buffer.h"
 #include "gpu/PipelineCache.h"
 #include "io/SolidState.h"
@@ -99,8 +100,11 @@ static_assert(sizeof(FractureMetrics) == 48);
 
 class FractureBodies {
 public:
+    // `obstacles`: static closed or open triangle meshes (outward normals) the nodes collide with
+    // (fracture/obstacles), besides the domain's walls.
     FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
-                   const std::vector<FractureBodyInstance>& bodies, const FractureSettings& settings);
+                   const std::vector<FractureBodyInstance>& bodies, const FractureSettings& settings,
+                   const std::vector<geometry::TriangleMesh>& obstacles = {});
 
     void setSettings(const FractureSettings& settings); // takes effect at the next step
     // Settings that need new FractureBodies: switching to or from the Constraint method (its
@@ -207,6 +211,7 @@ private:
     void addPieceMatch(graph::RenderGraph& graph); // the Constraint method's pieces rigid
     void addPieceVelocity(graph::RenderGraph& graph);
     void addCollide(graph::RenderGraph& graph);                       // the domain's walls (fracture/collide)
+    void addObstacles(graph::RenderGraph& graph);                     // the static meshes (fracture/obstacles)
     void addElasticEnergy(graph::RenderGraph& graph, uint32_t stage); // fracture/energy
     StressInputs stressInputs() const;
     std::vector<sim::CarriedBuffer> carried() const; // what a saved state holds, for the current node count
@@ -226,6 +231,11 @@ private:
     std::vector<ColourRun> colourRuns_; // tet_goals' dispatches per sweep
     gpu::Buffer colourStartBuffer_;
     gpu::Buffer params_, state_, stateReadback_;
+    // Static meshes: their triangles and the grid of triangle lists (geometry/ObstacleGrid.h).
+    uint32_t obstacleTriangles_ = 0;
+    glm::vec4 obstacleOrigin_{0.0f};
+    glm::uvec4 obstacleDims_{0u};
+    gpu::Buffer obstacleCorners_, obstacleCells_, obstacleEntries_;
     gpu::Buffer positions_, velocities_, predicted_, peak_, restNodes_, nodeFlags_, nodeData_, labels_;
     gpu::Buffer nodeSides_, split_, offsets_, keys_, values_;
     gpu::Buffer tetBuffer_, tetRest_, tetMaterial_, tetInfo_, tetDamage_, tetSide_, tetReach_, nodeReach_, lambdas_;

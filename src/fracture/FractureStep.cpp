@@ -94,6 +94,7 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
         addContacts(graph, k == 0);
         addFaceContacts(graph, k == 0);
         addCollide(graph);
+        addObstacles(graph);
         for (const ColourRun& run : colourRuns_) {
             const bool fused = run.colours > 0;
             const glm::uvec4 push(fused ? run.firstColour : run.firstTet, run.tets, k, run.colours);
@@ -214,6 +215,24 @@ void FractureBodies::addCollide(graph::RenderGraph& graph)
         .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
         .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
         .readWrite(FRACTURE_BIND_STATE, state_)
+        .dispatchThreads(nodes_);
+}
+
+void FractureBodies::addObstacles(graph::RenderGraph& graph)
+{
+    if (obstacleTriangles_ == 0) return;
+    const shared::FractureObstaclePush push{obstacleOrigin_, obstacleDims_};
+    graph.addCompute(pipelines_.compute("fracture/obstacles"))
+        .read(FRACTURE_BIND_PARAMS, params_)
+        .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
+        .read(FRACTURE_BIND_OBSTACLE_TRIANGLES, obstacleCorners_)
+        .read(FRACTURE_BIND_OBSTACLE_CELLS, obstacleCells_)
+        .read(FRACTURE_BIND_OBSTACLE_ENTRIES, obstacleEntries_)
+        .readWrite(FRACTURE_BIND_POSITIONS, positions_)
+        .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
+        .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
+        .readWrite(FRACTURE_BIND_STATE, state_)
+        .push(push)
         .dispatchThreads(nodes_);
 }
 

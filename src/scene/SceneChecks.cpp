@@ -155,6 +155,21 @@ void checkFracturePlacement(const Scene& scene, const std::string& where)
                 throw Error(fmt::format("{}: FractureBodies[{}] ({}) and [{}] ({}) overlap; expected bodies apart at the start",
                                         where, i, bodies[i].shape, j, bodies[j].shape));
         }
+    // Static meshes (RigidBodies; fracture/obstacles): a body whose surface one cuts, or that
+    // lies inside a closed one, is pushed out in its first substeps or stays caught (an inverted
+    // mesh, a tank's walls, holds the bodies inside: turned, as they see it).
+    for (size_t r = 0; r < scene.rigidBodies.size(); ++r) {
+        geometry::TriangleMesh wall = scene.rigidBodies[r].mesh;
+        if (scene.rigidBodies[r].inverted)
+            for (glm::uvec3& t : wall.triangles) std::swap(t.y, t.z);
+        for (size_t i = 0; i < bodies.size(); ++i) {
+            const geometry::TriangleMesh surface{bodies[i].mesh.nodes, fracture::boundaryFaces(bodies[i].mesh), bodies[i].shape};
+            if (geometry::meshesIntersect(surface, wall))
+                throw Error(fmt::format("{}: FractureBodies[{}] ({}) and RigidBodies[{}] ({}) intersect; expected bodies apart "
+                                        "from the static meshes at the start",
+                                        where, i, bodies[i].shape, r, scene.rigidBodies[r].mesh.name));
+        }
+    }
 }
 } // namespace
 
@@ -190,13 +205,6 @@ void validateScene(const Scene& scene, const std::string& where)
                                         "constraint method's pieces copy their nodes, so the fluid would see the faces between "
                                         "them as surfaces",
                                         where));
-            // The fracture bodies collide with the domain's walls, not with the RigidBodies'
-            // meshes that bound the fluid: the scene says where those walls are.
-            if (!scene.domainGiven())
-                throw Error(
-                    fmt::format("{}: FractureBodies with FluidBlocks: expected Floe.domainMin and Floe.domainMax (the inside "
-                                "of the fluid's tank): the fracture bodies collide with the domain's walls",
-                                where));
         }
         checkFracturePlacement(scene, where);
         return;

@@ -385,10 +385,10 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
     noteConfigurationSubstitutions(scene, where);
     for (const std::string& s : scene.sph.substitutions()) scene.warnings.push_back(where + ": " + s);
     // Dynamic rigid bodies move as unbreakable fracture bodies where Floe can step those: with
-    // one fixed time step, the domain's walls given (they collide with those, not with the
-    // RigidBodies meshes that bound a fluid), in 3D, without deformable bodies (no contacts
-    // between the kinds). Elsewhere (the reference's own scenes step with CFL) they stay static,
-    // and a warning says why.
+    // one fixed time step, in 3D, without deformable bodies (no contacts between the kinds).
+    // They collide with the domain's walls and the static RigidBodies' meshes (a fluid's tank).
+    // Elsewhere (the reference's own scenes step with CFL) they stay static, and a warning says
+    // why.
     const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
     for (auto& [body, section] : dynamicBodies) {
         std::string why;
@@ -400,9 +400,6 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
             why = fmt::format("Configuration.cflMethod is {}, and a fluid steps with moving solids at one fixed timeStepSize "
                               "(cflMethod 0)",
                               scene.sph.cflMethod);
-        else if (withFluid && !scene.domainGiven())
-            why = "the scene gives no Floe.domainMin and domainMax: moving solids collide with the domain's walls, not with the "
-                  "RigidBodies meshes that hold the fluid";
         else if (withFluid && scene.fracture.method == "constraint")
             why = "Fracture.method is constraint, whose pieces cannot be coupled with a fluid";
         if (why.empty()) {

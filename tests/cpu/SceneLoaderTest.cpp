@@ -266,8 +266,9 @@ TEST_F(SceneFile, FractureSectionSetsTheFractureBodiesOwnSettings)
 
 // RigidBodies with isDynamic (SPlisHSPlasH's moving bodies) become unbreakable fracture bodies:
 // their closed mesh, where the scene put it, filled with tets, with their density and velocity.
-// Where Floe cannot step them (CFL steps with a fluid, no domain walls, 2D, beside deformable
-// bodies) they stay static, and a warning says why; an inverted dynamic body is refused.
+// They collide with the domain's walls and the static meshes (the tank). Where Floe cannot step
+// them (CFL steps with a fluid, 2D, beside deformable bodies) they stay static, and a warning
+// says why; an inverted dynamic body is refused, and so is one cutting a static mesh.
 TEST_F(SceneFile, DynamicRigidBodiesMoveAsUnbreakableFractureBodiesOrStayStaticSayingWhy)
 {
     const std::string box = (fs::path(FLOE_SOURCE_DIR) / "assets" / "meshes" / "UnitBox.obj").string();
@@ -306,7 +307,15 @@ TEST_F(SceneFile, DynamicRigidBodiesMoveAsUnbreakableFractureBodiesOrStayStaticS
         EXPECT_TRUE(said) << reason << ": " << fmt::format("{}", fmt::join(kept.warnings, " | "));
     };
     staticWhy(scene(", \"cflMethod\": 1", walls, ""), "cflMethod is 1");
-    staticWhy(scene(", \"cflMethod\": 0", "", ""), "Floe.domainMin");
+    // Without the domain's corners they move too: they collide with the tank's mesh (fracture/obstacles).
+    EXPECT_EQ(loadScene(write(scene(", \"cflMethod\": 0", "", ""))).fractureBodies.size(), 1u);
+    // One that starts cutting the tank's wall is refused, naming both.
+    std::string crossing = scene(", \"cflMethod\": 0", "", "");
+    crossing.replace(crossing.find("[0.1, 0.6, 0]"), 13, "[0.45, 0.6, 0]");
+    const std::string why = errorOf(crossing);
+    EXPECT_NE(why.find("FractureBodies[0]"), std::string::npos) << why;
+    EXPECT_NE(why.find("RigidBodies[0]"), std::string::npos) << why;
+    EXPECT_NE(why.find("intersect"), std::string::npos) << why;
     EXPECT_NE(errorOf(scene(", \"cflMethod\": 0", walls, ", \"mapInvert\": true")).find("cannot be inverted"), std::string::npos);
 }
 

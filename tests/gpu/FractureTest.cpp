@@ -48,6 +48,21 @@ void stretch(FractureBodyInstance& b, glm::vec3 axis, float strain)
     for (const glm::vec3& x : b.mesh.nodes) b.initial.push_back(x + strain * glm::dot(x - c, axis) * axis);
 }
 
+// An axis-aligned box as a closed triangle mesh, outward normals (two triangles per face).
+geometry::TriangleMesh boxMesh(glm::vec3 lo, glm::vec3 hi)
+{
+    geometry::TriangleMesh m;
+    for (int k = 0; k < 8; ++k) m.vertices.emplace_back(k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z);
+    // Faces as corner quads, counter-clockwise seen from outside.
+    const glm::uvec4 faces[6] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
+    for (const glm::uvec4& f : faces) {
+        m.triangles.push_back({f.x, f.y, f.z});
+        m.triangles.push_back({f.x, f.z, f.w});
+    }
+    m.name = "box";
+    return m;
+}
+
 // A world without walls nearby: free flight. The tau scale makes a 5 % stretch of glass (a load
 // of about 0.02 tau at scale 1) break; the calibrated default is for impacts.
 FractureSettings freeFlight()
@@ -1194,6 +1209,65 @@ TEST_F(FractureTest, BodiesCollideInsteadOfPassingThroughEachOther)
     }
     EXPECT_GT(lowest[true], 1.2f) << "the ball sank into the plate (top at 1.25)";
     EXPECT_LT(lowest[false], 0.5f) << "without contacts the ball should fall through";
+}
+
+// Static meshes (fracture/obstacles; issue 16: dynamic rigid bodies collide with the scene's
+// static RigidBodies): an iron cube dropped onto a table (a box mesh, top at 0.6 m) rests on its
+// top, where without the table it falls to the floor; a cube thrown sideways at 6 m/s inside a
+// closed tank (an inverted box mesh: its inside is the front) stays in it, bouncing off its walls.
+TEST_F(FractureTest, BodiesRestOnStaticMeshesAndStayInsideATank)
+{
+    // The table: 2 m square, 0.2 m thick, top at 0.6 m; the cube dropped from 0.3 m above it.
+    std::map<bool, float> lowest;
+    for (const bool table : {true, false}) {
+        FractureSettings s;
+        s.method = FractureMethod::None;
+        s.domainMin = glm::vec3(-5.0f, 0.0f, -5.0f);
+        s.domainMax = glm::vec3(5.0f, 10.0f, 5.0f);
+        const geometry::TriangleMesh box = boxMesh({-1.0f, 0.4f, -1.0f}, {1.0f, 0.6f, 1.0f});
+        FractureBodyInstance cube = body(TetShape::Cube, 4, "iron", glm::vec3(0.05f, 1.05f, 0.0f), 0.3f, glm::vec3(0.3f));
+        FractureBodies bodies(context(), shaders(), graph(), {cube}, s,
+                              table ? std::vector<geometry::TriangleMesh>{box} : std::vector<geometry::TriangleMesh>{});
+        float deepest = 0.0f; // into the table's box
+        for (int k = 0; k < 12; ++k) {
+            run(bodies, 5);
+            for (const glm::vec4& x : worldPositions(bodies))
+                if (std::abs(x.x) < 1.0f && std::abs(x.z) < 1.0f && x.y > 0.4f) deepest = std::max(deepest, 0.6f - x.y);
+        }
+        float rest = 1e9f;
+        for (const glm::vec4& x : worldPositions(bodies)) rest = std::min(rest, x.y);
+        if (table) {
+            EXPECT_LT(deepest, 0.01f) << "a node went more than 1 cm into the table (top at 0.6 m)";
+            EXPECT_NEAR(rest, 0.6f, 0.01f) << "the cube must end resting on the table's top";
+        }
+        lowest[table] = rest;
+    }
+    EXPECT_LT(lowest[false], 0.05f) << "without the table the cube reaches the floor";
+
+    // The tank: an inverted box 1 m wide from y 0.1 to 1.1, inside a domain far larger.
+    FractureSettings s;
+    s.method = FractureMethod::None;
+    s.domainMin = glm::vec3(-5.0f, -5.0f, -5.0f);
+    s.domainMax = glm::vec3(5.0f, 10.0f, 5.0f);
+    geometry::TriangleMesh tank = boxMesh({-0.5f, 0.1f, -0.5f}, {0.5f, 1.1f, 0.5f});
+    for (glm::uvec3& t : tank.triangles) std::swap(t.y, t.z); // normals inwards: the inside is the front
+    FractureBodyInstance cube = body(TetShape::Cube, 4, "iron", glm::vec3(0.0f, 0.5f, 0.0f), 0.2f, glm::vec3(0.2f));
+    cube.velocity = glm::vec3(6.0f, 2.0f, -3.0f);
+    FractureBodies bodies(context(), shaders(), graph(), {cube}, s, {tank});
+    glm::vec3 lo(1e9f), hi(-1e9f);
+    for (int k = 0; k < 40; ++k) {
+        run(bodies, 3);
+        for (const glm::vec4& x : worldPositions(bodies)) {
+            lo = glm::min(lo, glm::vec3(x));
+            hi = glm::max(hi, glm::vec3(x));
+        }
+    }
+    EXPECT_GT(lo.x, -0.51f);
+    EXPECT_LT(hi.x, 0.51f) << "thrown at 6 m/s along x, the cube must bounce off the tank's wall";
+    EXPECT_GT(lo.y, 0.09f) << "the cube must stay on the tank's floor";
+    EXPECT_GT(lo.z, -0.51f);
+    EXPECT_LT(hi.z, 0.51f);
+    EXPECT_GT(hi.x, 0.3f) << "the cube must have reached the wall it was thrown at";
 }
 
 // Issue 17 item 5, fracture: a fine ball (0.12 m) falling at 12 m/s onto the centroid of a top

@@ -59,6 +59,7 @@ TEST_F(GpuTest, SharedStructsRoundTrip)
     roundTrip<shared::BodyPush>(*this, context(), shaders(), graph(), "BodyPush");
     roundTrip<shared::FractureParams>(*this, context(), shaders(), graph(), "FractureParams");
     roundTrip<shared::FractureState>(*this, context(), shaders(), graph(), "FractureState");
+    roundTrip<shared::FractureObstaclePush>(*this, context(), shaders(), graph(), "FractureObstaclePush");
 }
 
 // Reflection reads what the shaders declare: workgroup sizes from the shared header, push
