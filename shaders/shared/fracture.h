@@ -87,6 +87,9 @@
 #define FRACTURE_BIND_OBSTACLE_TRIANGLES 72 // 3 vec4 per triangle of the static meshes (fracture/obstacles)
 #define FRACTURE_BIND_OBSTACLE_CELLS 73     // uint per obstacle-grid cell + 1: its first entry
 #define FRACTURE_BIND_OBSTACLE_ENTRIES 74   // uint: the triangles listed in each cell
+#define FRACTURE_BIND_OBSTACLE_NORMALS 75   // vec4 per node: the static meshes' normals that pushed it this step (sum), count
+#define FRACTURE_BIND_NORMAL_RECORDS 76     // vec4 per sorted slot: its node's OBSTACLE_NORMALS (fracture/bounce's scan)
+#define FRACTURE_BIND_NORMAL_SCANNED 77     // vec4 per sorted slot: NORMAL_RECORDS scanned per fragment
 #define FRACTURE_BIND_TET_DAMAGE 16         // vec4 per tet: x ductile damage (kept peak), y 1 / ductility (0: brittle), zw 0
 #define FRACTURE_BIND_PIECE_NODE_START 17   // uint per piece + 1: first entry of its nodes (Constraint)
 #define FRACTURE_BIND_PIECE_NODES 34        // uint: node indices grouped by piece (Constraint)

@@ -94,8 +94,13 @@ render::ViewSettings fractureSceneView(const Scene& scene, const fracture::Fract
     // Fragments scatter: frame twice the bodies' footprint.
     const glm::vec3 c = 0.5f * (b.lo + b.hi);
     const float half = 0.5f * std::max(b.hi.x - b.lo.x, b.hi.z - b.lo.z);
-    b.add(glm::vec3(c.x - 2.0f * half, b.lo.y, c.z - 2.0f * half));
-    b.add(glm::vec3(c.x + 2.0f * half, b.lo.y, c.z + 2.0f * half));
+    if (scene.rigidBodies.empty()) {
+        b.add(glm::vec3(c.x - 2.0f * half, b.lo.y, c.z - 2.0f * half));
+        b.add(glm::vec3(c.x + 2.0f * half, b.lo.y, c.z + 2.0f * half));
+    }
+    // The static meshes they land on (stairs, a table), where the fragments stay.
+    for (const RigidBody& r : scene.rigidBodies)
+        for (const glm::vec3& v : r.mesh.vertices) b.add(v);
     view.camera = render::Camera::fit(b.lo, b.hi, scene.floe.fovY, false, aspect);
     const float distance = glm::length(view.camera.position - view.camera.target);
     view.camera.position = view.camera.target + distance * glm::normalize(glm::vec3(0.35f, 0.6f, 1.0f));

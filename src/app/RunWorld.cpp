@@ -226,10 +226,14 @@ void RunWorld::prepareDrawing(WorldDrawing& d, gpu::Context& context, graph::Ren
         }
         return;
     }
-    // Fracture bodies: their tets' faces (or their stress), the floor around where they land.
+    // Fracture bodies: their tets' faces (or their stress), the floor around where they land, and
+    // the static meshes they collide with.
     d.view = fractureSceneView(scene_, fracture_->settings(), aspect);
     d.meshes.push_back({&fracture_->surfacePositions(), &fracture_->surfaceNormals(), &fracture_->surfaceTriangles(),
                         fracture_->surfaceTriangleCount()});
+    if (fracture_->obstacleTriangleCount())
+        d.meshes.push_back({&fracture_->obstaclePositions(), &fracture_->obstacleNormals(), &fracture_->obstacleIndices(),
+                            fracture_->obstacleTriangleCount()});
 }
 
 void RunWorld::addDrawPasses(graph::RenderGraph& graph)

@@ -225,6 +225,9 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
         obstacleCorners_ = uploaded(context, graph, "fracture obstacle triangles", grid.corners, kVec4);
         obstacleCells_ = uploaded(context, graph, "fracture obstacle cells", grid.cellStart, VK_FORMAT_R32_UINT);
         obstacleEntries_ = uploaded(context, graph, "fracture obstacle entries", grid.entries, VK_FORMAT_R32_UINT);
+        obstaclePositions_ = uploaded(context, graph, "fracture obstacle vertices", grid.points, kVec4);
+        obstacleNormals_ = uploaded(context, graph, "fracture obstacle normals", grid.normals, kVec4);
+        obstacleIndices_ = uploaded(context, graph, "fracture obstacle indices", grid.indices, VK_FORMAT_R32G32B32A32_UINT);
     }
     bodyContact_ = uploaded(context, graph, "fracture body contact", bodyContact, kVec4);
     surface_ = sized("fracture surface", 12 * VkDeviceSize(tets_), 16, kVec4);
@@ -252,6 +255,9 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     bounceRecords_ = sized("fracture bounce records", 3 * VkDeviceSize(capacity_), 16, kVec4);
     bounceScanned_ = sized("fracture bounce sums", 3 * VkDeviceSize(capacity_), 16, kVec4);
     fragmentRows_ = sized("fracture fragment rows", 3 * VkDeviceSize(capacity_), 16, kVec4);
+    pushedBy_ = sized("fracture obstacle pushes", capacity_, 16, kVec4);
+    normalRecords_ = sized("fracture bounce normal records", capacity_, 16, kVec4);
+    normalSums_ = sized("fracture bounce normal sums", capacity_, 16, kVec4);
     bounceScan_.emplace(context, shaders, capacity_);
     stress_.emplace(context, shaders, tets_, capacity_);
 
@@ -399,9 +405,9 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     // Buffers without an upload start at zero: device memory may hold what an earlier run left
     // (a bench runs many drops in one process), and no result may depend on it.
     for (gpu::Buffer* b :
-         {&predicted_,    &peak_,      &labels_,  &nodeSides_, &split_,     &offsets_,   &keys_,     &values_,      &tetSide_,
-          &tetReach_,     &nodeReach_, &lambdas_, &corners_,   &slots_,     &nodeStart_, &heads_,    &pieceBreaks_, &contactOut_,
-          &contactStart_, &origins_,   &shifts_,  &ledger_,    &tetEnergy_, &approach_,  &bounceOut_})
+         {&predicted_,    &peak_,      &labels_,  &nodeSides_, &split_,     &offsets_,   &keys_,      &values_,      &tetSide_,
+          &tetReach_,     &nodeReach_, &lambdas_, &corners_,   &slots_,     &nodeStart_, &heads_,     &pieceBreaks_, &contactOut_,
+          &contactStart_, &origins_,   &shifts_,  &ledger_,    &tetEnergy_, &approach_,  &bounceOut_, &pushedBy_})
         graph.addFill("fracture/clear", *b, 0u);
     writeParams();
     addRebuild(graph);

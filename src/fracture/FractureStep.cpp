@@ -48,6 +48,7 @@ void FractureBodies::addStep(graph::RenderGraph& graph)
             .push(stage)
             .dispatchThreads(nodes_);
     graph.addCopy("fracture/step_velocities", velocities_, stepVelocities_, uint64_t(nodes_) * 16);
+    if (obstacleTriangles_ > 0) graph.addFill("fracture/obstacle_pushes_clear", pushedBy_, 0u);
     for (uint32_t s = 0; s < std::max(settings_.substeps, 1u); ++s) addSubstep(graph, s);
     addBounce(graph);
     if (settings_.method == FractureMethod::Constraint) {
@@ -183,6 +184,9 @@ void FractureBodies::addBounce(graph::RenderGraph& graph)
             .readWrite(FRACTURE_BIND_WALL_MASK, wallMask_)
             .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
             .write(FRACTURE_BIND_FRAGMENT_ROWS, fragmentRows_)
+            .read(FRACTURE_BIND_OBSTACLE_NORMALS, pushedBy_)
+            .readWrite(FRACTURE_BIND_NORMAL_RECORDS, normalRecords_)
+            .read(FRACTURE_BIND_NORMAL_SCANNED, normalSums_)
             .readWrite(FRACTURE_BIND_STATE, state_)
             .push(stage)
             .dispatchThreads(nodes_);
@@ -191,6 +195,7 @@ void FractureBodies::addBounce(graph::RenderGraph& graph)
     sort_->sort(graph, bounceKeys_, bounceValues_, nodes_, bitsFor(capacity_));
     pass(1);
     bounceScan_->inclusive(graph, bounceRecords_, bounceHeads_, bounceScanned_, nodes_, 3);
+    bounceScan_->inclusive(graph, normalRecords_, bounceHeads_, normalSums_, nodes_, 1);
     fragmentRowsAtStep_ = report_.fragments; // the fragments the labels hold now (rows of this step)
     pass(2);
     pass(3);
@@ -231,6 +236,7 @@ void FractureBodies::addObstacles(graph::RenderGraph& graph)
         .readWrite(FRACTURE_BIND_POSITIONS, positions_)
         .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
         .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
+        .readWrite(FRACTURE_BIND_OBSTACLE_NORMALS, pushedBy_)
         .readWrite(FRACTURE_BIND_STATE, state_)
         .push(push)
         .dispatchThreads(nodes_);

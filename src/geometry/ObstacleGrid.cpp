@@ -12,19 +12,35 @@ ObstacleGrid buildObstacleGrid(const std::vector<TriangleMesh>& meshes, float ma
     ObstacleGrid g;
     Bounds bounds;
     for (const TriangleMesh& mesh : meshes) {
-        const uint32_t base = static_cast<uint32_t>(g.points.size());
-        std::vector<glm::vec3> sums(mesh.vertices.size(), glm::vec3(0.0f));
-        for (const glm::uvec3& t : mesh.triangles) {
-            const glm::vec3 a = mesh.vertices[t.x], b = mesh.vertices[t.y], c = mesh.vertices[t.z];
+        // Drawing: each corner its own vertex, whose normal sums the area-weighted normals of the
+        // triangles at that vertex within 40 degrees of its own (a box's edges stay sharp, a
+        // tessellated cylinder stays smooth).
+        std::vector<glm::vec3> faceNormal(mesh.triangles.size());
+        std::vector<std::vector<uint32_t>> around(mesh.vertices.size());
+        for (size_t t = 0; t < mesh.triangles.size(); ++t) {
+            const glm::uvec3 tri = mesh.triangles[t];
+            const glm::vec3 a = mesh.vertices[tri.x], b = mesh.vertices[tri.y], c = mesh.vertices[tri.z];
+            faceNormal[t] = 0.5f * glm::cross(b - a, c - a);
+            for (int k = 0; k < 3; ++k) around[tri[k]].push_back(uint32_t(t));
             g.corners.insert(g.corners.end(), {glm::vec4(a, 0.0f), glm::vec4(b, 0.0f), glm::vec4(c, 0.0f)});
-            const glm::vec3 n = 0.5f * glm::cross(b - a, c - a);
-            sums[t.x] += n, sums[t.y] += n, sums[t.z] += n;
-            g.indices.push_back({base + t.x, base + t.y, base + t.z, 0xFFFFu});
             bounds.add(a), bounds.add(b), bounds.add(c);
         }
-        for (size_t v = 0; v < mesh.vertices.size(); ++v) {
-            g.points.emplace_back(mesh.vertices[v], 0.0f);
-            g.normals.emplace_back(sums[v], 0.0f);
+        const float crease = 0.766f; // cos 40 degrees
+        for (size_t t = 0; t < mesh.triangles.size(); ++t) {
+            const glm::uvec3 tri = mesh.triangles[t];
+            const float own = glm::length(faceNormal[t]);
+            const uint32_t base = static_cast<uint32_t>(g.points.size());
+            for (int k = 0; k < 3; ++k) {
+                glm::vec3 n(0.0f);
+                for (uint32_t u : around[tri[k]]) {
+                    const float other = glm::length(faceNormal[u]);
+                    if (own > 0.0f && other > 0.0f && glm::dot(faceNormal[t], faceNormal[u]) >= crease * own * other)
+                        n += faceNormal[u];
+                }
+                g.points.emplace_back(mesh.vertices[tri[k]], 0.0f);
+                g.normals.emplace_back(own > 0.0f && glm::length(n) > 0.0f ? n : faceNormal[t], 0.0f);
+            }
+            g.indices.push_back({base, base + 1u, base + 2u, 0xFFFFu});
         }
     }
     const uint32_t triangles = static_cast<uint32_t>(g.indices.size());
