@@ -281,7 +281,7 @@ Json fractureBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, con
     out["fragments"] = table4;
     out["constraint"] = constraintBench(context, shaders, o);
     // The coupling's cost with fracture bodies: coupled_glass_drop's first 120 steps (the cube in
-    // the air, through the water and onto the floor, where it breaks; the breaking steps cost more).
+    // the air, through the water and onto the floor; it breaks there a few steps later).
     out["coupling"] = couplingCost(context, shaders, "coupled_glass_drop", 0, 120);
 
     // GPU ms per step against the fragment count: a cube broken a little more every step.
