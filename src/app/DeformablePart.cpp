@@ -218,8 +218,9 @@ public:
     std::string progress() const override { return fmt::format(", volume error {:.3f} %", 100.0 * lastVolume_); }
     std::string title(bool alone) const override
     {
-        return alone ? fmt::format("deformable bodies \u00b7 {} bodies", bodies_.bodyCount())
-                     : fmt::format("{} deformable bodies", bodies_.bodyCount());
+        const uint32_t n = bodies_.bodyCount();
+        return alone ? fmt::format("deformable bodies \u00b7 {} {}", n, n == 1 ? "body" : "bodies")
+                     : fmt::format("{} deformable {}", n, n == 1 ? "body" : "bodies");
     }
     void exportFrame(graph::RenderGraph& graph, const std::filesystem::path& dir, uint64_t step, double time,
                      io::ExportFormat format, std::vector<std::string>& files) override
@@ -257,8 +258,9 @@ public:
     void report() const override { fmt::print("  volume      largest |V - V0| / V0 {:.4f} %\n", 100.0 * worstVolume_); }
     std::string describe() const override
     {
-        return fmt::format("{} bodies, {} particles, omega {}, volume {}", bodies_.bodyCount(), bodies_.particleCount(),
-                           settings_.omega, scene_.deformable.volume);
+        return fmt::format("{} {}, {} particles, omega {}, volume {}", bodies_.bodyCount(),
+                           bodies_.bodyCount() == 1 ? "body" : "bodies", bodies_.particleCount(), settings_.omega,
+                           scene_.deformable.volume);
     }
 
 private:

@@ -318,7 +318,8 @@ public:
     }
     std::string describe() const override
     {
-        return fmt::format("{} bodies, {} tets, method {}", bodies_.bodyCount(), bodies_.tetCount(), scene_.fracture.method);
+        return fmt::format("{} {}, {} tets, method {}", bodies_.bodyCount(), bodies_.bodyCount() == 1 ? "body" : "bodies",
+                           bodies_.tetCount(), scene_.fracture.method);
     }
 
 private:
