@@ -34,7 +34,7 @@ void main()
             vec3 vt = v;
             vt[axis] = 0.0;
             const float speed = length(vt);
-            if (speed > 0.0) {
+            if (speed > 1e-20) { // a denormal speed would divide as 0 / 0 (fracture/obstacles)
                 const float keep = max(0.0, 1.0 - mu * dvn / speed);
                 for (int k = 0; k < 3; ++k)
                     if (k != axis) v[k] *= keep;
@@ -57,7 +57,7 @@ void main()
                 v += dvn * n;
                 const vec3 vt = v - dot(v, n) * n;
                 const float speed = length(vt);
-                if (speed > 0.0) v -= min(mu * dvn, speed) * vt / speed;
+                if (speed > 1e-20) v -= min(mu * dvn, speed) * vt / speed;
             }
         }
     }

@@ -86,7 +86,7 @@ vec3 collide(vec3 v, vec3 normal)
         v += dvn * normal;
         const vec3 vt = v - dot(v, normal) * normal;
         const float speed = length(vt);
-        if (speed > 0.0) v -= min(params.contact.x * dvn, speed) * vt / speed;
+        if (speed > 1e-20) v -= min(params.contact.x * dvn, speed) * vt / speed; // not 0 / 0 for a denormal speed
     }
     return v;
 }

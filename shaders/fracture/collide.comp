@@ -50,7 +50,8 @@ void main()
         move[a] = 0.0;
         const float slide = length(move);
         const float stop = friction * depth;
-        const vec3 tangential = slide <= stop ? move : move * (stop / slide);
+        // Slides below 1e-20 m stop: a denormal slide divides as 0 / 0 (fracture/obstacles).
+        const vec3 tangential = slide <= stop || !(slide > 1e-20) ? move : move * (stop / slide);
         for (int b = 0; b < 3; ++b)
             if (b != a) d[b] -= tangential[b];
     }

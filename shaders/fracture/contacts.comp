@@ -94,7 +94,8 @@ bool touch(uint j)
     const vec3 tangential = relative - dot(relative, n) * n;
     const float slide = length(tangential);
     const float stop = params.domainMin.w * pushed; // friction x depth
-    gMove += share * (pushed * n - (slide <= stop ? tangential : tangential * (stop / slide)));
+    // Slides below 1e-20 m stop: a denormal slide divides as 0 / 0 (fracture/obstacles).
+    gMove += share * (pushed * n - (slide <= stop || !(slide > 1e-20) ? tangential : tangential * (stop / slide)));
     ++gHits;
     return true;
 }
