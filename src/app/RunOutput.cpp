@@ -73,6 +73,10 @@ gpu::ContextOptions runContextOptions(const RunOptions& o)
     return options;
 }
 
+namespace {
+
+// --steps, else --seconds or the scene's stopAt over the step; throws floe::Error naming the
+// scene when that leaves no step.
 uint64_t fixedStepCount(const RunOptions& o, double stopAt, double dt)
 {
     const uint64_t steps = o.steps ? *o.steps : uint64_t(std::llround(std::max(o.seconds.value_or(stopAt), 0.0) / dt));
@@ -81,6 +85,8 @@ uint64_t fixedStepCount(const RunOptions& o, double stopAt, double dt)
             fmt::format("{}: no run length: Configuration.stopAt is {}; give --steps N or --seconds T", o.scene.string(), stopAt));
     return steps;
 }
+
+} // namespace
 
 StepSpan stepSpan(const RunOptions& o, double stopAt, double dt, uint64_t first)
 {
@@ -93,14 +99,6 @@ StepSpan stepSpan(const RunOptions& o, double stopAt, double dt, uint64_t first)
         span.steps -= first;
     }
     return span;
-}
-
-std::vector<uint64_t> pictureSchedule(uint64_t steps, int frames)
-{
-    std::vector<uint64_t> at;
-    if (frames == 1) at.push_back(steps);
-    for (int i = 0; frames > 1 && i < frames; ++i) at.push_back(uint64_t(std::llround(double(steps) * i / (frames - 1))));
-    return at;
 }
 
 RunPictures makeRunPictures(gpu::Context& context, const gpu::ShaderLibrary& shaders, const RunOptions& o, bool rendering,
@@ -156,15 +154,6 @@ double recordPassTimes(io::CsvWriter& csv, const std::vector<gpu::PassTime>& tim
     }
     if (!times.empty()) csv.set("gpu_ms_total", total); // empty with --timers off
     return total;
-}
-
-ExportPlan exportPlan(const RunOptions& options)
-{
-    ExportPlan plan;
-    if (!options.exportFormat.empty()) plan.format = io::parseExportFormat(options.exportFormat);
-    if (options.exportEvery && !plan.format) throw Error("--export-every needs --export ply|vtk");
-    plan.every = options.exportEvery;
-    return plan;
 }
 
 BodiesCsv::BodiesCsv(const std::filesystem::path& dir)

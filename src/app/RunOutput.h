@@ -1,5 +1,5 @@
 // What every `floe run` prepares before the device starts, for fluid and body scenes alike, and
-// what the fixed-step runs (deformable bodies, fracture) share while and after they run.
+// what the run loop shares with its outputs while and after it runs.
 #pragma once
 
 #include <filesystem>
@@ -48,10 +48,6 @@ RunOutput prepareRunOutput(const RunOptions& options, const std::string& sceneNa
 // Validation and device choice from the command line.
 gpu::ContextOptions runContextOptions(const RunOptions& options);
 
-// Runs with a fixed step (deformable bodies, fracture): --steps, else --seconds or the scene's
-// stopAt over the step. Throws floe::Error naming the scene when that leaves no step.
-uint64_t fixedStepCount(const RunOptions& options, double stopAt, double dt);
-
 // The steps of a fixed-step run: after `first` (the step a loaded state was saved at, else 0),
 // --steps N more, else up to --seconds or stopAt. Throws floe::Error when a loaded state is at
 // or past that end.
@@ -60,10 +56,6 @@ struct StepSpan {
     uint64_t last() const { return first + steps; }
 };
 StepSpan stepSpan(const RunOptions& options, double stopAt, double dt, uint64_t first);
-
-// The steps after which a fixed-step run takes its `frames` pictures: evenly from the start (0)
-// to the end; one picture: the end.
-std::vector<uint64_t> pictureSchedule(uint64_t steps, int frames);
 
 // The offscreen target and renderer of a run's pictures (both null when nothing is drawn), and
 // the pictures written so far.
@@ -91,7 +83,7 @@ std::vector<std::string> passColumns(const std::vector<std::string>& timerNames)
 // towards the total); returns the total.
 double recordPassTimes(io::CsvWriter& csv, const std::vector<gpu::PassTime>& times, const std::vector<std::string>& columns);
 
-// How a fixed-step run ended.
+// How a run ended.
 struct RunEnd {
     uint64_t steps = 0; // steps done
     double wallSeconds = 0;
@@ -118,19 +110,6 @@ uint64_t coupledFingerprint(uint64_t solids, const sim::Simulation& fluid);
 void saveFluidState(graph::RenderGraph& graph, sim::Simulation& fluid, io::SolidState& state);
 void loadFluidState(graph::RenderGraph& graph, sim::Simulation& fluid, const io::SolidState& state,
                     const std::filesystem::path& file);
-
-// --export for a fixed-step run (solids): the format, and when: with the pictures, or every N
-// steps (--export-every); the run's first state (the start or a loaded state) and its last step
-// are always written.
-struct ExportPlan {
-    std::optional<io::ExportFormat> format;
-    uint64_t every = 0;
-    bool due(uint64_t step, bool first, bool picture, bool last) const
-    {
-        return format && (first || last || (every ? step % every == 0 : picture));
-    }
-};
-ExportPlan exportPlan(const RunOptions& options); // throws floe::Error for --export-every without --export
 
 // bodies.csv (issue 16 item 3): one row per solid per step, a deformable body or a fracture
 // fragment: step, time, body, kind (deformable, fracture), fragment (its label; empty for a
