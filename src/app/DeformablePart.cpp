@@ -59,18 +59,6 @@ std::vector<body::BodyInstance> bodyInstances(const Scene& scene)
     return out;
 }
 
-std::vector<geometry::TriangleMesh> bodyObstacles(const Scene& scene)
-{
-    std::vector<geometry::TriangleMesh> out;
-    for (const RigidBody& r : scene.rigidBodies) {
-        geometry::TriangleMesh mesh = r.mesh;
-        if (r.inverted)
-            for (glm::uvec3& t : mesh.triangles) std::swap(t.y, t.z);
-        out.push_back(std::move(mesh));
-    }
-    return out;
-}
-
 render::ViewSettings bodySceneView(const Scene& scene, const body::BodySettings& settings, float aspect)
 {
     render::ViewSettings view;
@@ -143,7 +131,7 @@ public:
     DeformablePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene,
                    const body::BodySettings* settings)
         : context_(context), scene_(scene), settings_(settings ? *settings : bodySettings(scene)), domainMax_(settings_.domainMax),
-          bodies_(context, shaders, graph, bodyInstances(scene), settings_, bodyObstacles(scene)),
+          bodies_(context, shaders, graph, bodyInstances(scene), settings_, staticMeshes(scene)),
           finalVolume_(bodies_.bodyCount(), 0.0)
     {
         for (uint32_t f = 0; f < body::DeformableBodies::kFrames; ++f) {

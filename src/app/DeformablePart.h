@@ -13,8 +13,6 @@ namespace floe {
 
 body::BodySettings bodySettings(const Scene& scene);
 std::vector<body::BodyInstance> bodyInstances(const Scene& scene);
-// The scene's RigidBodies as static obstacles (outward normals; `inverted` ones flipped).
-std::vector<geometry::TriangleMesh> bodyObstacles(const Scene& scene);
 // Pictures of a body scene: the bodies framed from the front and above (the lower part of tall
 // stacks), the floor; the glass's wall drawn as points.
 render::ViewSettings bodySceneView(const Scene& scene, const body::BodySettings& settings, float aspect);

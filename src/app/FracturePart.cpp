@@ -156,7 +156,7 @@ public:
     FracturePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene,
                  const fracture::FractureSettings* settings, bool withFluid)
         : context_(context), scene_(scene), withFluid_(withFluid), settings_(settings ? *settings : fractureSettings(scene)),
-          bodies_(context, shaders, graph, fractureInstances(scene), settings_, bodyObstacles(scene)),
+          bodies_(context, shaders, graph, fractureInstances(scene), settings_, staticMeshes(scene)),
           lo_(settings_.domainMin - glm::vec3(1.0f)), hi_(settings_.domainMax + glm::vec3(1.0f))
     {
         for (uint32_t f = 0; f < kMaxFramesInFlight; ++f) {

@@ -381,6 +381,18 @@ void addVelocities(std::vector<glm::vec4>& out, std::span<const glm::vec4> posit
 
 } // namespace
 
+std::vector<geometry::TriangleMesh> staticMeshes(const Scene& scene)
+{
+    std::vector<geometry::TriangleMesh> out;
+    for (const RigidBody& r : scene.rigidBodies) {
+        geometry::TriangleMesh mesh = r.mesh;
+        if (r.inverted)
+            for (glm::uvec3& t : mesh.triangles) std::swap(t.y, t.z);
+        out.push_back(std::move(mesh));
+    }
+    return out;
+}
+
 float particleMass(const Scene& scene)
 {
     const float d = 2.0f * scene.config.particleRadius;

@@ -243,5 +243,8 @@ std::vector<glm::vec3> fluidProbePoints(const Scene& scene, size_t maxPoints);
 std::vector<glm::vec4> sampleFluidParticles(const Scene& scene);
 std::vector<glm::vec4> initialVelocities(const Scene& scene);
 float particleMass(const Scene& scene); // kg of a cubic lattice particle: density0 (2r)^d / its kernel sum
+// The static RigidBodies' meshes as the moving solids see them (outward normals): an inverted one
+// (a container's walls, the fluid inside) turned, so that its inside is outside.
+std::vector<geometry::TriangleMesh> staticMeshes(const Scene& scene);
 
 } // namespace floe

@@ -20,6 +20,22 @@ namespace floe {
 namespace {
 // Bodies of a section (DeformableBodies, FractureBodies) reaching outside a domain the scene gives
 // are refused; `note` adds what the domain means for them.
+// Bodies of `section` (their surfaces, outward) start apart from the static meshes: a body one
+// cuts, or that lies inside a closed one, is pushed out at any speed in its first step, or stays
+// caught.
+template <class Body> void checkApartFromStaticMeshes(const Scene& scene, const std::string& where, const char* section,
+                                                      const std::vector<Body>& bodies,
+                                                      const std::vector<geometry::TriangleMesh>& surfaces)
+{
+    const std::vector<geometry::TriangleMesh> walls = staticMeshes(scene);
+    for (size_t i = 0; i < bodies.size(); ++i)
+        for (size_t r = 0; r < walls.size(); ++r)
+            if (geometry::meshesIntersect(surfaces[i], walls[r]))
+                throw Error(fmt::format("{}: {}[{}] ({}) and RigidBodies[{}] ({}) intersect; expected bodies apart from the "
+                                        "static meshes at the start",
+                                        where, section, i, bodies[i].shape, r, scene.rigidBodies[r].mesh.name));
+}
+
 template <class Body> void checkInsideDomain(const Scene& scene, const std::string& where, const char* section,
                                              const std::vector<Body>& bodies, const std::vector<geometry::Bounds>& bounds,
                                              const char* note)
@@ -58,21 +74,9 @@ void checkBodyPlacement(const Scene& scene, const std::string& where)
                 throw Error(fmt::format("{}: DeformableBodies[{}] ({}) and [{}] ({}) overlap; expected bodies apart at the start",
                                         where, i, bodies[i].shape, j, bodies[j].shape));
         }
-    // Static meshes (RigidBodies): a body cut by one, or inside a closed one, is pushed out at any
-    // speed in the first step, or stays inside. An inverted one (a container's walls) holds the
-    // bodies inside: turned, as the bodies see it, its inside is outside.
-    std::vector<geometry::TriangleMesh> walls;
-    for (const RigidBody& r : scene.rigidBodies) {
-        walls.push_back(r.mesh);
-        if (r.inverted)
-            for (glm::uvec3& t : walls.back().triangles) std::swap(t.y, t.z);
-    }
-    for (size_t i = 0; i < bodies.size(); ++i)
-        for (size_t r = 0; r < scene.rigidBodies.size(); ++r)
-            if (geometry::meshesIntersect(bodies[i].mesh, walls[r]))
-                throw Error(fmt::format("{}: DeformableBodies[{}] ({}) and RigidBodies[{}] ({}) intersect; expected bodies apart "
-                                        "from the static meshes at the start",
-                                        where, i, bodies[i].shape, r, scene.rigidBodies[r].mesh.name));
+    std::vector<geometry::TriangleMesh> surfaces;
+    for (const DeformableBody& b : bodies) surfaces.push_back(b.mesh);
+    checkApartFromStaticMeshes(scene, where, "DeformableBodies", bodies, surfaces);
     // The plate presses from above: a body reaching above its start is crushed through it in the
     // first step.
     const DeformableSettings& d = scene.deformable;
@@ -155,21 +159,11 @@ void checkFracturePlacement(const Scene& scene, const std::string& where)
                 throw Error(fmt::format("{}: FractureBodies[{}] ({}) and [{}] ({}) overlap; expected bodies apart at the start",
                                         where, i, bodies[i].shape, j, bodies[j].shape));
         }
-    // Static meshes (RigidBodies; fracture/obstacles): a body whose surface one cuts, or that
-    // lies inside a closed one, is pushed out in its first substeps or stays caught (an inverted
-    // mesh, a tank's walls, holds the bodies inside: turned, as they see it).
-    for (size_t r = 0; r < scene.rigidBodies.size(); ++r) {
-        geometry::TriangleMesh wall = scene.rigidBodies[r].mesh;
-        if (scene.rigidBodies[r].inverted)
-            for (glm::uvec3& t : wall.triangles) std::swap(t.y, t.z);
-        for (size_t i = 0; i < bodies.size(); ++i) {
-            const geometry::TriangleMesh surface{bodies[i].mesh.nodes, fracture::boundaryFaces(bodies[i].mesh), bodies[i].shape};
-            if (geometry::meshesIntersect(surface, wall))
-                throw Error(fmt::format("{}: FractureBodies[{}] ({}) and RigidBodies[{}] ({}) intersect; expected bodies apart "
-                                        "from the static meshes at the start",
-                                        where, i, bodies[i].shape, r, scene.rigidBodies[r].mesh.name));
-        }
-    }
+    // Static meshes (fracture/obstacles): the tets' boundary faces are the bodies' surfaces.
+    std::vector<geometry::TriangleMesh> surfaces;
+    if (!scene.rigidBodies.empty())
+        for (const FractureBody& b : bodies) surfaces.push_back({b.mesh.nodes, fracture::boundaryFaces(b.mesh), b.shape});
+    checkApartFromStaticMeshes(scene, where, "FractureBodies", bodies, surfaces);
 }
 } // namespace
 

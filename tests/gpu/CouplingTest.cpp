@@ -63,7 +63,7 @@ protected:
             std::make_unique<sim::Simulation>(context(), shaders(), graph(), world, c.scene.sph, fluid.positions, fluid.velocities);
         if (c.scene.fractureBodies.empty())
             c.bodies = std::make_unique<body::DeformableBodies>(context(), shaders(), graph(), bodyInstances(c.scene),
-                                                                bodySettings(c.scene), bodyObstacles(c.scene));
+                                                                bodySettings(c.scene), staticMeshes(c.scene));
         else
             c.fracture = std::make_unique<fracture::FractureBodies>(context(), shaders(), graph(), fractureInstances(c.scene),
                                                                     fractureSettings(c.scene));
