@@ -21,6 +21,7 @@
 // rebound as at the walls (along the mean normal of the faces that pushed it). A node is a point
 // here, as at the walls.
 #include "fracture/fracture_common.glsl"
+#include "common/triangle.glsl"
 
 FLOE_RW_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_RW_VEC4(FRACTURE_BIND_PREDICTED, predicted);
@@ -33,26 +34,11 @@ FLOE_RW_VEC4(FRACTURE_BIND_OBSTACLE_NORMALS, pushedBy);
 FRACTURE_STATE_BLOCK;
 layout(push_constant) uniform Push { FractureObstaclePush push; };
 
+// The nearest point of triangle abc to p (common/triangle.glsl's weights).
 vec3 closestOnTriangle(vec3 p, vec3 a, vec3 b, vec3 c)
 {
-    // Ericson, Real-Time Collision Detection 5.1.5.
-    const vec3 ab = b - a, ac = c - a, ap = p - a;
-    const float d1 = dot(ab, ap), d2 = dot(ac, ap);
-    if (d1 <= 0.0 && d2 <= 0.0) return a;
-    const vec3 bp = p - b;
-    const float d3 = dot(ab, bp), d4 = dot(ac, bp);
-    if (d3 >= 0.0 && d4 <= d3) return b;
-    const float vc = d1 * d4 - d3 * d2;
-    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return a + d1 / (d1 - d3) * ab;
-    const vec3 cp = p - c;
-    const float d5 = dot(ab, cp), d6 = dot(ac, cp);
-    if (d6 >= 0.0 && d5 <= d6) return c;
-    const float vb = d5 * d2 - d1 * d6;
-    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return a + d2 / (d2 - d6) * ac;
-    const float va = d3 * d6 - d5 * d4;
-    if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b);
-    const float denom = 1.0 / (va + vb + vc);
-    return a + ab * (vb * denom) + ac * (vc * denom);
+    const vec3 w = nearestOnTriangle(p, a, b, c);
+    return w.x * a + w.y * b + w.z * c;
 }
 
 void main()
