@@ -41,6 +41,11 @@ uint64_t fluidFingerprint(const sim::Simulation& s)
     return h;
 }
 
+render::MeshDraw staticMeshDraw(const sim::ObstacleBuffers& o)
+{
+    return {&o.positions, &o.normals, &o.indices, o.triangles};
+}
+
 } // namespace
 
 RunWorld::RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene,
@@ -209,9 +214,7 @@ void RunWorld::prepareDrawing(WorldDrawing& d, gpu::Context& context, graph::Ren
         const int mode = renderMode("fluid");
         if (mode != RENDER_MODE_PARTICLES)
             d.meshes.push_back({&bodies_->positions(), &bodies_->normals(), &bodies_->triangles(), bodies_->triangleCount()});
-        if (bodies_->obstacleTriangleCount())
-            d.meshes.push_back({&bodies_->obstaclePositions(), &bodies_->obstacleNormals(), &bodies_->obstacleIndices(),
-                                bodies_->obstacleTriangleCount()});
+        if (bodies_->obstacles().triangles) d.meshes.push_back(staticMeshDraw(bodies_->obstacles()));
         if (mode != RENDER_MODE_FLUID) {
             d.points = &bodies_->positions();
             d.pointCount = bodies_->particleCount();
@@ -231,9 +234,7 @@ void RunWorld::prepareDrawing(WorldDrawing& d, gpu::Context& context, graph::Ren
     d.view = fractureSceneView(scene_, fracture_->settings(), aspect);
     d.meshes.push_back({&fracture_->surfacePositions(), &fracture_->surfaceNormals(), &fracture_->surfaceTriangles(),
                         fracture_->surfaceTriangleCount()});
-    if (fracture_->obstacleTriangleCount())
-        d.meshes.push_back({&fracture_->obstaclePositions(), &fracture_->obstacleNormals(), &fracture_->obstacleIndices(),
-                            fracture_->obstacleTriangleCount()});
+    if (fracture_->obstacles().triangles) d.meshes.push_back(staticMeshDraw(fracture_->obstacles()));
 }
 
 void RunWorld::addDrawPasses(graph::RenderGraph& graph)

@@ -198,17 +198,8 @@ void DeformableBodies::buildObstacles(graph::RenderGraph& graph, const std::vect
 {
     // Each triangle in every cell its box, grown by two contact radii, touches, so a particle
     // finds every triangle within reach in its own cell.
-    const geometry::ObstacleGrid g = geometry::buildObstacleGrid(obstacles, 2.0f * std::max(contactRadius_, 1e-4f));
-    obstacleTriangles_ = g.triangles();
-    if (obstacleTriangles_ == 0) return;
-    obstacleOrigin_ = g.origin;
-    obstacleDims_ = glm::uvec4(glm::uvec3(g.dims), 0u);
-    obstacleCorners_ = uploaded(context_, graph, "obstacle triangles", g.corners, kVec4);
-    obstacleCells_ = uploaded(context_, graph, "obstacle cells", g.cellStart, kUint);
-    obstacleEntries_ = uploaded(context_, graph, "obstacle entries", g.entries, kUint);
-    obstaclePositions_ = uploaded(context_, graph, "obstacle vertices", g.points, kVec4);
-    obstacleNormals_ = uploaded(context_, graph, "obstacle normals", g.normals, kVec4);
-    obstacleIndices_ = uploaded(context_, graph, "obstacle indices", g.indices, kUvec4);
+    obstacles_ = sim::ObstacleBuffers(context_, graph,
+                                      geometry::buildObstacleGrid(obstacles, 2.0f * std::max(contactRadius_, 1e-4f)), "obstacle");
 }
 
 void DeformableBodies::setSettings(const BodySettings& s)
@@ -239,8 +230,8 @@ void DeformableBodies::writeFrame()
     p.control = glm::vec4(std::clamp(s.stiffness, 0.0f, 1.0f), std::clamp(s.alpha, 0.0f, 1.0f), float(s.volumeMode),
                           float(std::clamp(s.jacobiSweeps, 1, 32)));
     p.contact = glm::vec4(s.friction, s.restitution, s.contactDistance, contactRadius_);
-    p.obstacleOrigin = obstacleOrigin_;
-    p.obstacleDims = obstacleDims_;
+    p.obstacleOrigin = obstacles_.origin;
+    p.obstacleDims = glm::uvec4(glm::uvec3(obstacles_.dims), 0u);
     if (contactScan_) {
         p.gridOrigin = glm::vec4(contactGrid_.origin, contactGrid_.cellSize);
         p.gridDims = glm::uvec4(contactGrid_.dims, 0u);
@@ -423,15 +414,15 @@ void DeformableBodies::addStaticContacts(graph::RenderGraph& graph)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
         .write(BODY_BIND_FLAGS, flags_)
         .dispatchThreads(particles_);
-    if (obstacleTriangles_ > 0) {
+    if (obstacles_.triangles > 0) {
         graph.addCompute(pipelines_.compute("body/obstacles"))
             .read(BODY_BIND_PARAMS, params_[frame_])
             .readWrite(BODY_BIND_POSITIONS, positions_)
             .readWrite(BODY_BIND_VELOCITIES, velocities_)
             .readWrite(BODY_BIND_FLAGS, flags_)
-            .read(BODY_BIND_OBSTACLE_TRIANGLES, obstacleCorners_)
-            .read(BODY_BIND_OBSTACLE_CELLS, obstacleCells_)
-            .read(BODY_BIND_OBSTACLE_ENTRIES, obstacleEntries_)
+            .read(BODY_BIND_OBSTACLE_TRIANGLES, obstacles_.corners)
+            .read(BODY_BIND_OBSTACLE_CELLS, obstacles_.cells)
+            .read(BODY_BIND_OBSTACLE_ENTRIES, obstacles_.entries)
             .read(BODY_BIND_PREVIOUS, previous_)
             .dispatchThreads(particles_);
     }

@@ -30,6 +30,7 @@
 #include "gpu/Buffer.h"
 #include "gpu/PipelineCache.h"
 #include "io/SolidState.h"
+#include "sim/ObstacleBuffers.h"
 #include "sim/ParticleBuffers.h"
 #include "sim/SpatialGrid.h"
 #include "sim/prim/Scan.h"
@@ -91,10 +92,7 @@ public:
     const gpu::Buffer& triangles() const { return triangleBuffer_; } // uvec4 per triangle
     const gpu::Buffer& normals() const { return normals_; }          // vec4 area-weighted sums, end of step
     // The static obstacles for drawing: vertex positions, area-weighted normals, triangles (w 0xFFFF).
-    uint32_t obstacleTriangleCount() const { return obstacleTriangles_; }
-    const gpu::Buffer& obstaclePositions() const { return obstaclePositions_; }
-    const gpu::Buffer& obstacleNormals() const { return obstacleNormals_; }
-    const gpu::Buffer& obstacleIndices() const { return obstacleIndices_; }
+    const sim::ObstacleBuffers& obstacles() const { return obstacles_; }
     const gpu::Buffer& transforms() const { return transforms_; } // 3 vec4 per region after a step (tests)
 
     // Saved states (--save-state, --load-state): the buffers that carry a run from one step to
@@ -149,10 +147,7 @@ private:
     std::vector<glm::vec3> bodyOverrides_;            // per body: its own mode, alpha, beta (negative: none)
     bool anyVolume_ = true, anyLocal_ = false;
     // Static obstacles: triangles (3 vec4), a grid of triangle lists, and draw buffers.
-    uint32_t obstacleTriangles_ = 0;
-    glm::vec4 obstacleOrigin_{0.0f};
-    glm::uvec4 obstacleDims_{0u};
-    gpu::Buffer obstacleCorners_, obstacleCells_, obstacleEntries_, obstaclePositions_, obstacleNormals_, obstacleIndices_;
+    sim::ObstacleBuffers obstacles_;
     void buildObstacles(graph::RenderGraph& graph, const std::vector<geometry::TriangleMesh>& obstacles);
     std::array<gpu::Buffer, kFrames> params_; // BodyParams, one per frame in flight
     uint32_t frame_ = 0;

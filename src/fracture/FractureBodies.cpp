@@ -216,19 +216,9 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     // node finds each face it may have passed in its own cell).
     float largestEdge = 0.0f;
     for (const glm::vec4& info : bodyInfo) largestEdge = std::max(largestEdge, info.w);
-    const geometry::ObstacleGrid grid =
-        geometry::buildObstacleGrid(obstacles, 2.0f * std::max(settings.contactRadius * largestEdge, 1e-4f));
-    obstacleTriangles_ = grid.triangles();
-    if (obstacleTriangles_ > 0) {
-        obstacleOrigin_ = grid.origin;
-        obstacleDims_ = grid.dims;
-        obstacleCorners_ = uploaded(context, graph, "fracture obstacle triangles", grid.corners, kVec4);
-        obstacleCells_ = uploaded(context, graph, "fracture obstacle cells", grid.cellStart, VK_FORMAT_R32_UINT);
-        obstacleEntries_ = uploaded(context, graph, "fracture obstacle entries", grid.entries, VK_FORMAT_R32_UINT);
-        obstaclePositions_ = uploaded(context, graph, "fracture obstacle vertices", grid.points, kVec4);
-        obstacleNormals_ = uploaded(context, graph, "fracture obstacle normals", grid.normals, kVec4);
-        obstacleIndices_ = uploaded(context, graph, "fracture obstacle indices", grid.indices, VK_FORMAT_R32G32B32A32_UINT);
-    }
+    obstacles_ = sim::ObstacleBuffers(
+        context, graph, geometry::buildObstacleGrid(obstacles, 2.0f * std::max(settings.contactRadius * largestEdge, 1e-4f)),
+        "fracture obstacle");
     bodyContact_ = uploaded(context, graph, "fracture body contact", bodyContact, kVec4);
     surface_ = sized("fracture surface", 12 * VkDeviceSize(tets_), 16, kVec4);
     surfaceNormals_ = sized("fracture surface normals", 12 * VkDeviceSize(tets_), 16, kVec4);

@@ -35,6 +35,7 @@
 #include "gpu/Buffer.h"
 #include "gpu/PipelineCache.h"
 #include "io/SolidState.h"
+#include "sim/ObstacleBuffers.h"
 #include "sim/ParticleBuffers.h"
 #include "sim/SpatialGrid.h"
 #include "sim/prim/RadixSort.h"
@@ -176,10 +177,7 @@ public:
     // uvec4 per tet: the tet across face c (opposite corner c) at rest, or FRACTURE_NONE.
     const gpu::Buffer& faceNeighbours() const { return faceNeighbours_; }
     // The static meshes for drawing: vertex positions, area-weighted normals, triangles (w 0xFFFF).
-    uint32_t obstacleTriangleCount() const { return obstacleTriangles_; }
-    const gpu::Buffer& obstaclePositions() const { return obstaclePositions_; }
-    const gpu::Buffer& obstacleNormals() const { return obstacleNormals_; }
-    const gpu::Buffer& obstacleIndices() const { return obstacleIndices_; }
+    const sim::ObstacleBuffers& obstacles() const { return obstacles_; }
     // uint: nonzero makes the next step one with contact (fracture is evaluated), as a coupled
     // fluid's push does (coupling/tet_impulses_apply writes it); 0 unless a caller writes it.
     const gpu::Buffer& externalContact() const { return externalContact_; }
@@ -237,10 +235,7 @@ private:
     gpu::Buffer colourStartBuffer_;
     gpu::Buffer params_, state_, stateReadback_;
     // Static meshes: their triangles and the grid of triangle lists (geometry/ObstacleGrid.h).
-    uint32_t obstacleTriangles_ = 0;
-    glm::vec4 obstacleOrigin_{0.0f};
-    glm::uvec4 obstacleDims_{0u};
-    gpu::Buffer obstacleCorners_, obstacleCells_, obstacleEntries_, obstaclePositions_, obstacleNormals_, obstacleIndices_;
+    sim::ObstacleBuffers obstacles_;
     gpu::Buffer pushedBy_, normalRecords_, normalSums_; // the meshes' normals per node, and per fragment (fracture/bounce)
     gpu::Buffer positions_, velocities_, predicted_, peak_, restNodes_, nodeFlags_, nodeData_, labels_;
     gpu::Buffer nodeSides_, split_, offsets_, keys_, values_;

@@ -48,7 +48,7 @@ void FractureBodies::addStep(graph::RenderGraph& graph)
             .push(stage)
             .dispatchThreads(nodes_);
     graph.addCopy("fracture/step_velocities", velocities_, stepVelocities_, uint64_t(nodes_) * 16);
-    if (obstacleTriangles_ > 0) graph.addFill("fracture/obstacle_pushes_clear", pushedBy_, 0u);
+    if (obstacles_.triangles > 0) graph.addFill("fracture/obstacle_pushes_clear", pushedBy_, 0u);
     for (uint32_t s = 0; s < std::max(settings_.substeps, 1u); ++s) addSubstep(graph, s);
     addBounce(graph);
     if (settings_.method == FractureMethod::Constraint) {
@@ -225,14 +225,14 @@ void FractureBodies::addCollide(graph::RenderGraph& graph)
 
 void FractureBodies::addObstacles(graph::RenderGraph& graph)
 {
-    if (obstacleTriangles_ == 0) return;
-    const shared::FractureObstaclePush push{obstacleOrigin_, obstacleDims_};
+    if (obstacles_.triangles == 0) return;
+    const shared::FractureObstaclePush push{obstacles_.origin, obstacles_.dims};
     graph.addCompute(pipelines_.compute("fracture/obstacles"))
         .read(FRACTURE_BIND_PARAMS, params_)
         .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
-        .read(FRACTURE_BIND_OBSTACLE_TRIANGLES, obstacleCorners_)
-        .read(FRACTURE_BIND_OBSTACLE_CELLS, obstacleCells_)
-        .read(FRACTURE_BIND_OBSTACLE_ENTRIES, obstacleEntries_)
+        .read(FRACTURE_BIND_OBSTACLE_TRIANGLES, obstacles_.corners)
+        .read(FRACTURE_BIND_OBSTACLE_CELLS, obstacles_.cells)
+        .read(FRACTURE_BIND_OBSTACLE_ENTRIES, obstacles_.entries)
         .readWrite(FRACTURE_BIND_POSITIONS, positions_)
         .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
         .readWrite(FRACTURE_BIND_NODE_FLAGS, nodeFlags_)
