@@ -107,6 +107,12 @@ render::ViewSettings fractureSceneView(const Scene& scene, const fracture::Fract
     view.floorHeight = settings.domainMin.y;
     view.floorHalfExtent = 3.0f * std::max(half, 0.5f);
     view.floorCenter = {c.x, c.z};
+    if (!scene.rigidBodies.empty()) {
+        // Around the static meshes too: shards fall off them onto the floor.
+        const glm::vec3 m = 0.5f * (b.lo + b.hi);
+        view.floorCenter = {m.x, m.z};
+        view.floorHalfExtent = std::max(view.floorHalfExtent, 1.5f * std::max(b.hi.x - b.lo.x, b.hi.z - b.lo.z));
+    }
     return view;
 }
 
