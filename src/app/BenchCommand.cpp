@@ -19,6 +19,7 @@
 #include "app/ProjectFiles.h"
 #include "app/RenderBench.h"
 #include "app/SphBench.h"
+#include "app/Stat.h"
 #include "base/Error.h"
 #include "gpu/Commands.h"
 #include "gpu/Context.h"
@@ -33,12 +34,6 @@
 
 namespace floe {
 namespace {
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
 
 template <class F> double cpuMs(int repetitions, F&& f)
 {

@@ -1,5 +1,6 @@
 #include "app/BodyBench.h"
 #include "app/LaunchBudget.h"
+#include "app/Stat.h"
 
 #include <algorithm>
 #include <chrono>
@@ -26,12 +27,6 @@ namespace floe {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
 
 body::BodyInstance at(geometry::TriangleMesh mesh, const glm::vec3& offset)
 {

@@ -41,6 +41,15 @@ uint64_t fluidFingerprint(const sim::Simulation& s)
     return h;
 }
 
+// What pictures draw of each solid: its surface, and the static meshes it collides with.
+render::MeshDraw surfaceDraw(const body::DeformableBodies& b)
+{
+    return {&b.positions(), &b.normals(), &b.triangles(), b.triangleCount()};
+}
+render::MeshDraw surfaceDraw(const fracture::FractureBodies& f)
+{
+    return {&f.surfacePositions(), &f.surfaceNormals(), &f.surfaceTriangles(), f.surfaceTriangleCount()};
+}
 render::MeshDraw staticMeshDraw(const sim::ObstacleBuffers& o)
 {
     return {&o.positions, &o.normals, &o.indices, o.triangles};
@@ -198,11 +207,8 @@ void RunWorld::prepareDrawing(WorldDrawing& d, gpu::Context& context, graph::Ren
         d.points = &d.scene.boundary;
         d.pointCount = d.scene.boundaryCount;
         d.legend = true;
-        if (bodies_)
-            d.meshes.push_back({&bodies_->positions(), &bodies_->normals(), &bodies_->triangles(), bodies_->triangleCount()});
-        if (fracture_)
-            d.meshes.push_back({&fracture_->surfacePositions(), &fracture_->surfaceNormals(), &fracture_->surfaceTriangles(),
-                                fracture_->surfaceTriangleCount()});
+        if (bodies_) d.meshes.push_back(surfaceDraw(*bodies_));
+        if (fracture_) d.meshes.push_back(surfaceDraw(*fracture_));
         return;
     }
     if (bodies_) {
@@ -212,8 +218,7 @@ void RunWorld::prepareDrawing(WorldDrawing& d, gpu::Context& context, graph::Ren
         const body::BodySettings& settings = bodies_->settings(); // the window's panel may have changed the scene's
         d.view = bodySceneView(scene_, settings, aspect);
         const int mode = renderMode("fluid");
-        if (mode != RENDER_MODE_PARTICLES)
-            d.meshes.push_back({&bodies_->positions(), &bodies_->normals(), &bodies_->triangles(), bodies_->triangleCount()});
+        if (mode != RENDER_MODE_PARTICLES) d.meshes.push_back(surfaceDraw(*bodies_));
         if (bodies_->obstacles().triangles) d.meshes.push_back(staticMeshDraw(bodies_->obstacles()));
         if (mode != RENDER_MODE_FLUID) {
             d.points = &bodies_->positions();
@@ -232,8 +237,7 @@ void RunWorld::prepareDrawing(WorldDrawing& d, gpu::Context& context, graph::Ren
     // Fracture bodies: their tets' faces (or their stress), the floor around where they land, and
     // the static meshes they collide with.
     d.view = fractureSceneView(scene_, fracture_->settings(), aspect);
-    d.meshes.push_back({&fracture_->surfacePositions(), &fracture_->surfaceNormals(), &fracture_->surfaceTriangles(),
-                        fracture_->surfaceTriangleCount()});
+    d.meshes.push_back(surfaceDraw(*fracture_));
     if (fracture_->obstacles().triangles) d.meshes.push_back(staticMeshDraw(fracture_->obstacles()));
 }
 

@@ -1,8 +1,10 @@
-// Running mean, maximum and last value of a per-step metric (floe run's summary, floe bench).
+// Running mean, maximum and last value of a per-step metric (floe run's summary, floe bench), and
+// the median of timed runs (floe bench).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -26,5 +28,12 @@ struct RunningStat {
         return {{"mean", mean()}, {"max", max}, {"last", last}};
     }
 };
+
+// The median of the timed runs (the upper one of an even count), 0 without any.
+inline double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v[v.size() / 2];
+}
 
 } // namespace floe

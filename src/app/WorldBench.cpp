@@ -1,4 +1,5 @@
 #include "app/WorldBench.h"
+#include "app/Stat.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -24,13 +25,6 @@ struct WorldTiming {
     uint32_t fragments = 0;                    // fracture bodies' fragments after the last step
     uint32_t fluidParticles = 0;
 };
-
-double median(std::vector<double> v)
-{
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
 
 // The world's steps one at a time, each read back and collected as floe run collects it (a
 // fracture body's cuts included), timed by its passes.
