@@ -51,5 +51,5 @@ void main()
     const uint slot = params.counts.z + s; // the fluid's solid arrays hold every kind's samples
     FLOE_STORE_VEC4(sampleNormals, slot, vec4(plane, depth * dot(unit, plane)));
     FLOE_STORE_VEC4(samples, slot, vec4(x, w.w));
-    FLOE_STORE_VEC4(sampleVelocities, slot, vec4(v, 0.0));
+    FLOE_STORE_VEC4(sampleVelocities, slot, vec4(v, length(v))); // w: the speed, for the world's CFL step
 }

@@ -69,5 +69,6 @@ void main()
     const uint slot = params.counts.z + s;
     FLOE_STORE_VEC4(sampleNormals, slot, vec4(unit, depth));
     FLOE_STORE_VEC4(samples, slot, vec4(x, boundary ? w.w : 0.0));
-    FLOE_STORE_VEC4(sampleVelocities, slot, vec4(v, 0.0));
+    // w: the speed of a sample the fluid sees, for the world's CFL step (app/RunWorld)
+    FLOE_STORE_VEC4(sampleVelocities, slot, vec4(v, boundary ? length(v) : 0.0));
 }

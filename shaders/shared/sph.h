@@ -214,6 +214,22 @@ SHARED_FN float eosSoundSpeed(uint kind, float rho0, float k, float gamma)
 // SPlisHSPlasH's viscous buckling scene (nu 5 m^2/s) blew up at its impact at 0.1 and ran at 0.08.
 SHARED_CONST(float, SPH_VISCOUS_STEP, 0.0625f);
 
+// The CFL time step (digest-001 (3.31), dt <= lambda h / |v|max with lambda = 0.4 * cflFactor as
+// SPlisHSPlasH; `sound` is the equation of state's speed of sound, else 0) within [minDt, maxDt],
+// and the explicit viscosity's bound for the larger of the fluid's and the walls' kinematic
+// viscosity nu. One formula for sph/step_begin (a fluid's own steps, on the GPU) and for the host
+// (a fluid stepped with solids, whose one step the host chooses: app/RunWorld).
+SHARED_FN float sphCflTimeStep(float maxSpeed, float sound, float factor, float h, float minDt, float maxDt, float nu)
+{
+    float dt = maxDt;
+    const float signal = maxSpeed + sound;
+    if (factor > 0.0f && signal > 0.0f) dt = clamp(factor * 0.4f * h / signal, minDt, maxDt);
+    // Explicit viscosity is stable for dt <= SPH_VISCOUS_STEP h^2 / nu; large kinematic
+    // viscosities (SPlisHSPlasH's implicit solvers' scenes, run with Floe's explicit one) need it.
+    if (factor > 0.0f && nu > 0.0f) dt = max(min(dt, SPH_VISCOUS_STEP * h * h / nu), minDt);
+    return dt;
+}
+
 // Fluid neighbour slots per particle: twice the neighbours of a particle at rest density (about
 // 32 in 3D and 12 in 2D, support 2h at spacing h), so that a list only fills up where the fluid is
 // compressed by about 100 % (an equation of state can be: SPlisHSPlasH's supersonic collision

@@ -21,6 +21,7 @@ using vec3 = glm::vec3; // functions only; buffers use vec4
 using vec4 = glm::vec4;
 using uvec4 = glm::uvec4;
 using mat4 = glm::mat4;
+using glm::clamp;
 using glm::dot;
 using glm::length;
 using glm::max;

@@ -1,7 +1,7 @@
 #version 460
-// Start of a step, one invocation: the time step from the CFL condition (digest-001 (3.31),
-// dt <= lambda h / |v|max with lambda = 0.4 * cflFactor as SPlisHSPlasH; for an equation of state
-// the speed of sound joins |v|max, see eosSoundSpeed) or the fixed step,
+// Start of a step, one invocation: the time step from the CFL condition (sphCflTimeStep in
+// shared/sph.h; for an equation of state the speed of sound joins |v|max, see eosSoundSpeed) or
+// the fixed step (CFL factor 0: also the step a host chose for a fluid coupled with solids),
 // capped so that the run ends exactly at the stop time; the simulated time; the IISPH iteration
 // state and the indirect arguments of its passes.
 #include "sph/sph_common.glsl"
@@ -17,15 +17,8 @@ void main()
 {
     const float maxSpeed = FLOE_LOAD_VEC4(lastStep, 0).x;
     const vec4 control = state.control; // x fixed or max dt, y CFL factor, z min dt, w stop time
-    float dt = control.x;
     const float sound = ACOUSTIC != 0u ? eosSoundSpeed(params.flags.z, params.gravity.w, params.material.z, params.domainMax.w) : 0.0;
-    const float signal = maxSpeed + sound;
-    if (control.y > 0.0 && signal > 0.0) dt = clamp(control.y * 0.4 * sphH() / signal, control.z, control.x);
-    // Explicit viscosity is stable for dt <= SPH_VISCOUS_STEP h^2 / nu (shared/sph.h); large
-    // kinematic viscosities (SPlisHSPlasH's implicit solvers' scenes, run with Floe's explicit one)
-    // need it.
-    const float nu = max(params.material.y, params.domainMin.w);
-    if (control.y > 0.0 && nu > 0.0) dt = max(min(dt, SPH_VISCOUS_STEP * sphH() * sphH() / nu), control.z);
+    float dt = sphCflTimeStep(maxSpeed, sound, control.y, sphH(), control.z, control.x, max(params.material.y, params.domainMin.w));
     // End exactly at the stop time without a sliver of a step: the last one or two steps share
     // what is left (each between dt/2 and dt).
     if (control.w > 0.0) {

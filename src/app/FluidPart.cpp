@@ -24,20 +24,32 @@ public:
               bool alone)
         : fluid_(fluid), coupling_(coupling), energyLimit_(energyLimit), alone_(alone)
     {
-        for (uint32_t f = 0; f < kMaxFramesInFlight; ++f)
+        for (uint32_t f = 0; f < kMaxFramesInFlight; ++f) {
             readbacks_.emplace_back(context, gpu::BufferDesc{fmt::format("fluid metrics read-back {}", f),
                                                              sizeof(sim::StepReadback), gpu::MemoryKind::Readback});
+            if (coupling_)
+                solidSpeeds_.emplace_back(
+                    context, gpu::BufferDesc{fmt::format("solid speed read-back {}", f), 16, gpu::MemoryKind::Readback});
+        }
     }
 
     std::vector<std::string> columns() const override
     {
-        return {"max_speed", "wall_contacts", "solver_error", "divergence_iterations", "divergence_error", "neighbour_overflows"};
+        std::vector<std::string> c = {"max_speed",        "wall_contacts",      "solver_error", "divergence_iterations",
+                                      "divergence_error", "neighbour_overflows"};
+        if (coupling_) c.push_back("solid_max_speed"); // of the solids' samples the fluid sees
+        return c;
     }
+    void setTimeStep(double dt) override { fluid_.setHostTimeStep(float(dt)); }
     void addStep(graph::RenderGraph& graph) override { fluid_.addStep(graph); }
     void addReadbacks(graph::RenderGraph& graph, uint32_t slot) override
     {
         fluid_.addReadback(graph, readbacks_[slot], 0);
         graph.addHostRead(readbacks_[slot]);
+        if (coupling_) {
+            graph.addCopy("coupling/readback_solid_speed", coupling_->solidSpeed(), solidSpeeds_[slot], 16, 0, 0);
+            graph.addHostRead(solidSpeeds_[slot]);
+        }
     }
     PartStep collect(graph::RenderGraph&, uint32_t slot) override
     {
@@ -67,6 +79,13 @@ public:
             divergenceIterations_.add(m.divergenceIterations);
         }
         out.add("max_speed", m.maxSpeed);
+        out.cflSpeed = m.maxSpeed;
+        if (coupling_) {
+            glm::vec4 solid;
+            solidSpeeds_[slot].read(&solid, 16);
+            out.add("solid_max_speed", solid.w);
+            out.cflSpeed = std::max(m.maxSpeed, solid.w);
+        }
         out.add("wall_contacts", uint64_t(m.wallContacts));
         out.add("neighbour_overflows", uint64_t(m.neighbourOverflows));
         overflows_.add(m.neighbourOverflows);
@@ -143,7 +162,7 @@ private:
     const coupling::FluidSolidCoupling* coupling_;
     double energyLimit_;
     bool alone_;
-    std::vector<gpu::Buffer> readbacks_;
+    std::vector<gpu::Buffer> readbacks_, solidSpeeds_;
     RunningStat maxSpeed_, densityAvg_, densityMax_, iterations_, divergenceIterations_, dt_, overflows_;
     uint64_t wallContacts_ = 0;
     uint32_t solidCorrections_ = 0;

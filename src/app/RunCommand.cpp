@@ -9,6 +9,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <variant>
 
 #include <fmt/format.h>
@@ -84,8 +85,9 @@ int runCommand(const RunOptions& o)
     for (const std::string& w : scene.warnings) std::fprintf(stderr, "floe: warning: %s\n", w.c_str());
 
     // Run length: a number of steps, or a simulated time. A fluid alone ends its last step exactly
-    // there on the GPU (its CFL steps vary); a world with solids takes fixed steps.
-    const bool fixed = solids;
+    // there on the GPU (its CFL steps vary), a fluid with solids under cflMethod where the world
+    // chooses its steps (RunWorld::choosesSteps); other worlds with solids take fixed steps.
+    const bool fixed = solids && !(hasFluid && scene.sph.cflMethod);
     const double dt = scene.config.timeStepSize;
     uint64_t stepLimit = o.steps.value_or(0);
     double endTime = 0.0;
@@ -141,6 +143,7 @@ int runCommand(const RunOptions& o)
     graph.setTimerMode(*gpu::parseTimerMode(o.timers));
     setup.stage("building the world's buffers and pipelines");
     RunWorld world(context, shaders, graph, scene, endTime);
+    if (world.fixedStep() != fixed) throw std::logic_error("floe run: the world's steps and the loop's disagree");
     sim::Simulation* fluidAlone = world.fluidOnly() ? world.fluid() : nullptr; // keeps snapshots for the last good state
 
     // --load-state: the run goes on from the saved step, bit-identical to an uninterrupted run.
@@ -248,8 +251,9 @@ int runCommand(const RunOptions& o)
             // the step as the float prints (0.002, not 0.00200000009).
             runTime += std::stod(fmt::format("{}", *w.dt));
             stepDt = *w.dt;
-            // The GPU decides when the stop time is reached; the two sums differ by float rounding.
-            if (!stepLimit && *w.time >= static_cast<float>(endTime)) {
+            // The GPU decides when the stop time is reached (or the world that chose the step);
+            // the two sums differ by float rounding.
+            if (!stepLimit && (*w.time >= static_cast<float>(endTime) || world.plannedStep() == 0.0)) {
                 runTime = endTime;
                 reachedEnd = true;
             }
@@ -338,10 +342,16 @@ int runCommand(const RunOptions& o)
             pending.pop_front();
         }
         if (diverged) break;
+        // A world that chooses its steps records none past its end (a fluid alone's GPU makes such
+        // steps empty).
+        if (world.choosesSteps() && world.plannedStep() == 0.0) break;
         const uint64_t step = startStep + submitted + 1;
         Pending p{step, slot, static_cast<uint32_t>((submitted + 1) % sim::Simulation::kSnapshots)};
-        // Simulated time after this step, estimated from the last collected step (exact with fixed steps).
-        const double estimate = fixed ? double(step) * dt : lastTime + double(step - lastStep) * lastDt;
+        // Simulated time after this step, estimated from the last collected step (exact with fixed
+        // steps, and where the world chooses them: one step in flight).
+        const double estimate = fixed                  ? double(step) * dt
+                                : world.choosesSteps() ? lastTime + world.plannedStep()
+                                                       : lastTime + double(step - lastStep) * lastDt;
         world.beginStep(slot, estimate);
         const bool capture = renderDoc && submitted == 0;
         if (capture) renderDoc->startFrameCapture(context.instance());

@@ -71,8 +71,10 @@ RunWorld::RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, gra
     if (!withFluid) return;
     const bool solids = !parts_.empty();
     // A fluid alone ends its steps exactly at the run's end; beside solids it takes their fixed
-    // steps to the last (the loop counts them).
+    // steps to the last (the loop counts them), or the steps the world chooses (cflMethod).
     world_ = makeWorld(scene, solids ? 0.0f : static_cast<float>(endTime));
+    choosesSteps_ = solids && scene.sph.cflMethod != 0;
+    endTime_ = choosesSteps_ ? endTime : 0.0;
     const FluidSampling sampled = sampleFluid(scene);
     fluidOwned_ =
         std::make_unique<sim::Simulation>(context, shaders, graph, world_, scene.sph, sampled.positions, sampled.velocities);
@@ -82,6 +84,12 @@ RunWorld::RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, gra
     energyLimit_ = energyBound(scene, world_, sampled);
     for (const auto& part : parts_) energyLimit_ += initialStrainEnergy(*part);
     parts_.insert(parts_.begin(), makeFluidPart(context, *fluid_, coupling_.get(), energyLimit_, !solids));
+    if (choosesSteps_) {
+        // The first step as a fluid alone's: from the fastest initial particle (the solids' samples
+        // are placed at the first step).
+        for (const glm::vec4& v : sampled.velocities) cflSpeed_ = std::max(cflSpeed_, double(glm::length(glm::vec3(v))));
+        cflSpeed_ = double(float(cflSpeed_));
+    }
 }
 
 RunWorld::~RunWorld() = default;
@@ -96,6 +104,7 @@ std::string RunWorld::kind() const
 
 uint32_t RunWorld::framesInFlight() const
 {
+    if (choosesSteps_) return 1;
     uint32_t n = kMaxFramesInFlight;
     for (const auto& part : parts_) n = std::min(n, part->framesInFlight());
     return n;
@@ -112,9 +121,35 @@ std::vector<std::string> RunWorld::columns() const
     return c;
 }
 
+double RunWorld::plannedStep() const
+{
+    if (!choosesSteps_) return timeStep_;
+    if (ended_) return 0.0;
+    double dt = fluid_->cflTimeStep(float(cflSpeed_));
+    if (endTime_ > 0.0) {
+        // As sph/step_begin ends a fluid alone: the last one or two steps share what is left
+        // (each between dt/2 and dt), without a sliver of a step.
+        const double left = std::max(endTime_ - clock_, 0.0);
+        dt = left <= dt ? left : (left < 2.0 * dt ? 0.5 * left : dt);
+    }
+    return double(float(dt));
+}
+
 void RunWorld::beginStep(uint32_t slot, double time)
 {
-    for (const auto& part : parts_) part->beginStep(slot, time);
+    if (!choosesSteps_) {
+        for (const auto& part : parts_) part->beginStep(slot, time);
+        return;
+    }
+    const double dt = plannedStep();
+    if (!(dt > 0.0)) throw std::logic_error("RunWorld::beginStep: the world reached its end time");
+    // Took what was left (the float step within rounding of it).
+    ended_ = endTime_ > 0.0 && endTime_ - clock_ - dt <= 1e-6 * dt;
+    clock_ = ended_ ? endTime_ : clock_ + dt;
+    for (const auto& part : parts_) {
+        part->beginStep(slot, clock_);
+        part->setTimeStep(dt);
+    }
 }
 
 void RunWorld::addStep(graph::RenderGraph& graph)
@@ -138,6 +173,7 @@ WorldStep RunWorld::collect(graph::RenderGraph& graph, uint32_t slot, double tim
     const PartStep& first = w.parts.front();
     w.dt = first.dt;
     w.time = first.time;
+    if (choosesSteps_ && first.cflSpeed) cflSpeed_ = *first.cflSpeed;
     if (first.dt && *first.dt <= 0.0f) {
         w.afterStop = true;
         return w;
@@ -266,6 +302,10 @@ void RunWorld::save(graph::RenderGraph& graph, const std::filesystem::path& file
     io::SolidState state{kind(), fingerprint(), step, {}};
     // The solids' buffers first, then the fluid's.
     for (auto it = parts_.rbegin(); it != parts_.rend(); ++it) (*it)->saveState(graph, state);
+    // Steps the world chooses: what the next step's choice depends on, and the run's time column.
+    if (choosesSteps_)
+        state.add("world clock (time column, clock, CFL speed, ended)",
+                  std::vector<double>{time, clock_, cflSpeed_, ended_ ? 1.0 : 0.0});
     io::saveSolidState(file, state);
 }
 
@@ -282,6 +322,13 @@ RunWorld::Loaded RunWorld::load(graph::RenderGraph& graph, const std::filesystem
     const io::SolidState state = io::loadSolidState(file, kind(), fingerprint());
     for (auto it = parts_.rbegin(); it != parts_.rend(); ++it) (*it)->loadState(graph, state, file);
     if (coupling_) coupling_->invalidate(); // the samples follow the loaded solids
+    if (choosesSteps_) {
+        const std::vector<double> c = state.get<double>("world clock (time column, clock, CFL speed, ended)", 4, file);
+        clock_ = c[1];
+        cflSpeed_ = c[2];
+        ended_ = c[3] != 0.0;
+        return {state.step, c[0]};
+    }
     return {state.step, double(state.step) * timeStep_};
 }
 

@@ -63,6 +63,9 @@ struct PartStep {
     // The fluid's clock (its step and the GPU's simulated time); dt <= 0: a step after the stop.
     std::optional<float> dt, time;
     std::optional<sim::StepMetrics> fluid; // the fluid's metrics as decoded (the window's plots)
+    // The fastest point the fluid's CFL rule must see after the step (m/s): its particles and the
+    // solids' samples (the fluid's part of a coupled world).
+    std::optional<float> cflSpeed;
     void add(std::string name, MetricValue value) { values.emplace_back(std::move(name), value); }
 };
 
@@ -91,6 +94,8 @@ public:
     virtual uint32_t framesInFlight() const { return 2; }
     // Host-written parameters of the step about to be recorded into frame `slot` (at `time`, s, after it).
     virtual void beginStep(uint32_t slot, double time) { (void)slot, (void)time; }
+    // The step the world chose for the step about to be recorded (s; worlds that choose them).
+    virtual void setTimeStep(double dt) { (void)dt; }
     virtual void addStep(graph::RenderGraph& graph) = 0; // its step alone (the coupling steps coupled parts)
     // The step's metrics (and bodies.csv rows) copied into frame `slot`'s read-back buffers.
     virtual void addReadbacks(graph::RenderGraph& graph, uint32_t slot) = 0;
@@ -149,10 +154,19 @@ public:
     // "fluid and fracture bodies": summary.json's kind and saved states' kind.
     std::string kind() const;
     bool fluidOnly() const { return fluid_ && !bodies_ && !fracture_; }
-    // Fixed steps of Configuration.timeStepSize (every world with solids); a fluid alone takes
-    // the steps its CFL rule gives and ends exactly at the stop time.
-    bool fixedStep() const { return !fluidOnly(); }
+    // Fixed steps of Configuration.timeStepSize (a world with solids under cflMethod 0); a fluid
+    // alone takes the steps its CFL rule gives on the GPU and ends exactly at the stop time.
+    bool fixedStep() const { return !fluidOnly() && !choosesSteps_; }
     double timeStep() const { return timeStep_; }
+    // A fluid with solids under Configuration.cflMethod: the world chooses each step on the host,
+    // one for the fluid and the solids, from the fluid's CFL rule (sphCflTimeStep) for the fastest
+    // point of the last step, its particles' or a solid sample's the fluid sees (a sample faster
+    // than the rule allows would run through the fluid's particles); the last one or two steps
+    // share what is left of the end time, as a fluid alone's do. The next step depends on the
+    // last: one step in flight.
+    bool choosesSteps() const { return choosesSteps_; }
+    // The step the next beginStep takes (s); 0 once the world reached its end time.
+    double plannedStep() const;
     uint32_t framesInFlight() const;
     const std::vector<std::unique_ptr<RunPart>>& parts() const { return parts_; }
     std::vector<std::string> columns() const;
@@ -203,6 +217,12 @@ private:
     std::unique_ptr<coupling::FluidSolidCoupling> coupling_;
     sim::WorldSettings world_;
     double timeStep_ = 0.0, energyLimit_ = HUGE_VAL;
+    // Steps the world chooses: the end time (0: none), the time of the steps recorded (the sum of
+    // the float steps the GPU took), the last collected step's fastest point, and whether the
+    // last step recorded reached the end.
+    bool choosesSteps_ = false;
+    double endTime_ = 0.0, clock_ = 0.0, cflSpeed_ = 0.0;
+    bool ended_ = false;
 };
 
 } // namespace floe

@@ -104,7 +104,12 @@ FluidSolidCoupling::FluidSolidCoupling(gpu::Context& context, const gpu::ShaderL
         tetSampleStart_ = sim::uploaded(context, graph, "tet sample starts", samples.tetStart, kUint);
     }
     fluid.attachSolids(graph, sampleCount_ + tetSampleCount_);
+    reduce_ = std::make_unique<sim::Reduce>(context, shaders, sampleCount_ + tetSampleCount_);
+    solidSpeed_ = gpu::Buffer(context, {"solid samples' largest speed", 16, gpu::MemoryKind::DeviceLocal});
+    graph.addFill("coupling/solid_speed_clear", solidSpeed_, 0);
 }
+
+FluidSolidCoupling::~FluidSolidCoupling() = default;
 
 void FluidSolidCoupling::addStep(graph::RenderGraph& graph)
 {
@@ -115,6 +120,9 @@ void FluidSolidCoupling::addStep(graph::RenderGraph& graph)
     if (bodies_) bodies_->addStep(graph);
     if (fracture_) fracture_->addStep(graph);
     addSamples(graph);
+    // The fastest sample the fluid sees (w: its speed), for the world's CFL step (app/RunWorld).
+    reduce_->vec4(graph, fluid_.solidVelocities(), solidSpeed_, sampleCount_ + tetSampleCount_,
+                  {sim::ReduceOp::Max, sim::ReduceOp::Max, sim::ReduceOp::Max, sim::ReduceOp::Max});
     fluid_.addSolidGuard(graph);
 }
 

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "coupling/SolidSampler.h"
 #include "gpu/Buffer.h"
@@ -28,7 +29,8 @@ class RenderGraph;
 }
 namespace floe::sim {
 class Simulation;
-}
+class Reduce;
+} // namespace floe::sim
 namespace floe::body {
 class DeformableBodies;
 }
@@ -46,6 +48,7 @@ public:
     // nodes are copies, so the faces between pieces would count as surfaces).
     FluidSolidCoupling(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, sim::Simulation& fluid,
                        body::DeformableBodies* bodies, fracture::FractureBodies* fracture = nullptr);
+    ~FluidSolidCoupling();
 
     // One coupled step of the fluid and the solids (their own addStep is not called besides).
     void addStep(graph::RenderGraph& graph);
@@ -54,6 +57,9 @@ public:
 
     uint32_t sampleCount() const { return sampleCount_ + tetSampleCount_; }
     uint32_t tetSampleCount() const { return tetSampleCount_; } // of the fracture bodies (their faces', on or off)
+    // vec4, w: the largest speed (m/s) of a sample the fluid saw at the end of the last step
+    // (xyz: the components' maxima, unused); 0 before the first step.
+    const gpu::Buffer& solidSpeed() const { return solidSpeed_; }
 
 private:
     void addSamples(graph::RenderGraph& graph); // and their table in the fluid grid's bins
@@ -69,6 +75,8 @@ private:
     uint32_t tetSampleCount_ = 0; // then the fracture bodies'
     float smallestFragment_ = 0;  // m^3: smaller fragments are not coupled (coupling/tet_samples)
     gpu::Buffer tetCorners_, tetWeights_, tetSampleStart_;
+    std::unique_ptr<sim::Reduce> reduce_;
+    gpu::Buffer solidSpeed_;
 };
 
 } // namespace floe::coupling

@@ -170,18 +170,14 @@ void checkFracturePlacement(const Scene& scene, const std::string& where)
 void validateScene(const Scene& scene, const std::string& where)
 {
     const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
-    // Coupled (coupling/FluidSolidCoupling): one fixed step for both, a solver whose iterations
-    // read the boundary only through G_b.
+    // Coupled (coupling/FluidSolidCoupling): a solver whose iterations read the boundary only
+    // through G_b. (One step for both: fixed, or chosen by the world under cflMethod, app/RunWorld.)
     const auto checkCoupledSolver = [&](const char* solids) {
         const sim::PressureSolver solver = scene.sph.pressureSolver();
         if (solver == sim::PressureSolver::Pcisph || solver == sim::PressureSolver::Pbf)
             throw Error(fmt::format("{}: Configuration.simulationMethod: {} with {}; expected DFSPH, IISPH or an equation of "
                                     "state (WCSPH), the solvers coupled with solids",
                                     where, sim::pressureSolverTitle(solver), solids));
-        if (scene.sph.cflMethod != 0)
-            throw Error(fmt::format("{}: Configuration.cflMethod {} with {}; expected 0: the fluid and the solids step together "
-                                    "with one fixed timeStepSize",
-                                    where, scene.sph.cflMethod, solids));
     };
     if (!scene.fractureBodies.empty()) {
         if (!scene.deformableBodies.empty())

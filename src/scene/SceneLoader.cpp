@@ -384,11 +384,11 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
     if (wcsphObject && !eosGiven) scene.sph.eos = "tait";
     noteConfigurationSubstitutions(scene, where);
     for (const std::string& s : scene.sph.substitutions()) scene.warnings.push_back(where + ": " + s);
-    // Dynamic rigid bodies move as unbreakable fracture bodies where Floe can step those: with
-    // one fixed time step, in 3D, without deformable bodies (no contacts between the kinds).
-    // They collide with the domain's walls and the static RigidBodies' meshes (a fluid's tank).
-    // Elsewhere (the reference's own scenes step with CFL) they stay static, and a warning says
-    // why.
+    // Dynamic rigid bodies move as unbreakable fracture bodies where Floe can step those: in 3D,
+    // without deformable bodies (no contacts between the kinds), with a fluid at its fixed step or
+    // its CFL steps (the world chooses one step for fluid and solids). They collide with the
+    // domain's walls and the static RigidBodies' meshes (a fluid's tank). Elsewhere they stay
+    // static, and a warning says why.
     const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
     for (auto& [body, section] : dynamicBodies) {
         std::string why;
@@ -396,10 +396,6 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
             why = "the scene has DeformableBodies, and moving solids of the two kinds do not collide with each other";
         else if (scene.config.sim2D)
             why = "the scene is 2D (Configuration.sim2D)";
-        else if (withFluid && scene.sph.cflMethod != 0)
-            why = fmt::format("Configuration.cflMethod is {}, and a fluid steps with moving solids at one fixed timeStepSize "
-                              "(cflMethod 0)",
-                              scene.sph.cflMethod);
         else if (withFluid && scene.fracture.method == "constraint")
             why = "Fracture.method is constraint, whose pieces cannot be coupled with a fluid";
         if (why.empty()) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <glm/geometric.hpp>
@@ -304,6 +305,16 @@ void Simulation::addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared
     graph.endGroup();
 }
 
+float Simulation::cflTimeStep(float maxSpeed) const
+{
+    if (!settings_.cflMethod) return world_.timeStep;
+    const shared::SphParams p = stepParams();
+    const bool acoustic = settings_.pressureSolver() == PressureSolver::Eos;
+    const float sound = acoustic ? shared::eosSoundSpeed(p.flags.z, p.gravity.w, p.material.z, settings_.exponent) : 0.0f;
+    return shared::sphCflTimeStep(maxSpeed, sound, settings_.cflFactor, p.material.x, settings_.cflMinTimeStepSize,
+                                  settings_.cflMaxTimeStepSize, std::max(p.material.y, settings_.wallViscosity()));
+}
+
 shared::SphParams Simulation::stepParams() const
 {
     shared::SphParams p{};
@@ -322,6 +333,9 @@ void Simulation::addStep(graph::RenderGraph& graph)
     const PressureSolver solver = settings_.pressureSolver();
     const bool thesis = settings_.iisphMode == "thesis";
     const IterationLimits limits = settings_.limits(solver);
+    // Solids step with the fluid at one step: the world chooses it (setHostTimeStep), or it is fixed.
+    if (solidCount_ > 0 && settings_.cflMethod && !(hostTimeStep_ > 0.0f))
+        throw std::logic_error("Simulation::addStep: a fluid coupled with solids under cflMethod takes the host's time step");
     shared::SphParams p = stepParams();
     // The thesis's IISPH (digest-001 §2.7): no warm start, at least one iteration, signed error.
     p.iisph =
@@ -340,6 +354,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
     shared::SphState control{};
     control.control = glm::vec4(settings_.cflMethod ? settings_.cflMaxTimeStepSize : world_.timeStep,
                                 settings_.cflMethod ? settings_.cflFactor : 0.0f, settings_.cflMinTimeStepSize, world_.stopTime);
+    if (hostTimeStep_ > 0.0f) control.control = glm::vec4(hostTimeStep_, 0.0f, hostTimeStep_, 0.0f);
     if (std::memcmp(&control.control, &uploadedControl_, sizeof(glm::vec4)) != 0) {
         controlUpload_ = gpu::Buffer(context_, {"SPH control", 16, gpu::MemoryKind::Upload});
         controlUpload_.write(&control.control, 16);

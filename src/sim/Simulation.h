@@ -44,6 +44,14 @@ public:
     const SphSettings& settings() const { return settings_; }
 
     void addStep(graph::RenderGraph& graph);
+    // The steps a host chooses (a fluid coupled with solids takes the one step of the world,
+    // app/RunWorld): from the next step on, each step is dt s, whatever Configuration.cflMethod
+    // says; 0 gives the steps back to the settings (fixed, or the CFL rule on the GPU).
+    void setHostTimeStep(float dt) { hostTimeStep_ = dt; }
+    // The step the settings' CFL rule gives after a step whose fastest point moved at maxSpeed
+    // m/s (sphCflTimeStep, as sph/step_begin computes it on the GPU): the largest step a host
+    // may choose for this fluid.
+    float cflTimeStep(float maxSpeed) const;
     // Copies the step's reduced metrics and state (StepReadback, 112 bytes) to target+offset.
     void addReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset);
     StepMetrics decode(const StepReadback& readback) const;
@@ -85,7 +93,7 @@ public:
     void uploadSolidGuard(graph::RenderGraph& graph, const std::vector<int32_t>& sums);
     uint32_t solidCount() const { return solidCount_; }
     const gpu::Buffer& solidSamples() const { return solids_; }             // vec4: xyz m, w Psi_b kg
-    const gpu::Buffer& solidVelocities() const { return solidVelocities_; } // vec4: xyz m/s
+    const gpu::Buffer& solidVelocities() const { return solidVelocities_; } // vec4: xyz m/s, w speed (0: not coupled)
     const gpu::Buffer& solidNormals() const { return solidNormals_; }       // vec4: xyz outward unit normal, w depth m
     const gpu::Buffer& solidImpulses() const { return solidImpulses_; }     // vec4: xyz N s of the last step
     const WorldSettings& world() const { return world_; }
@@ -144,6 +152,7 @@ private:
     };
     std::vector<Snapshot> snapshots_;
     glm::vec4 uploadedControl_{-1.0f};
+    float hostTimeStep_ = 0.0f; // s; 0: the settings decide
     Reduce reduce_;
 };
 

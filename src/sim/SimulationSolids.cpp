@@ -52,7 +52,6 @@ void Simulation::checkSolidSolver(const SphSettings& settings) const
         throw Error(fmt::format("the {} solver cannot be coupled with solids: its iterations walk the static boundary "
                                 "samples again; coupled scenes run with DFSPH, IISPH or an equation of state (WCSPH)",
                                 pressureSolverTitle(solver)));
-    if (settings.cflMethod) throw Error("coupled fluid and solids step with one fixed time step: set Configuration.cflMethod to 0");
 }
 
 void Simulation::addSolidTable(graph::RenderGraph& graph)

@@ -266,9 +266,10 @@ TEST_F(SceneFile, FractureSectionSetsTheFractureBodiesOwnSettings)
 
 // RigidBodies with isDynamic (SPlisHSPlasH's moving bodies) become unbreakable fracture bodies:
 // their closed mesh, where the scene put it, filled with tets, with their density and velocity.
-// They collide with the domain's walls and the static meshes (the tank). Where Floe cannot step
-// them (CFL steps with a fluid, 2D, beside deformable bodies) they stay static, and a warning
-// says why; an inverted dynamic body is refused, and so is one cutting a static mesh.
+// They collide with the domain's walls and the static meshes (the tank), with a fluid at its
+// fixed step or under its CFL rule (the world chooses one step for both). Where Floe cannot step
+// them (2D, beside deformable bodies) they stay static, and a warning says why; an inverted
+// dynamic body is refused, and so is one cutting a static mesh.
 TEST_F(SceneFile, DynamicRigidBodiesMoveAsUnbreakableFractureBodiesOrStayStaticSayingWhy)
 {
     const std::string box = (fs::path(FLOE_SOURCE_DIR) / "assets" / "meshes" / "UnitBox.obj").string();
@@ -306,7 +307,8 @@ TEST_F(SceneFile, DynamicRigidBodiesMoveAsUnbreakableFractureBodiesOrStayStaticS
             said = said || (w.find("RigidBodies[1] is dynamic") != std::string::npos && w.find(reason) != std::string::npos);
         EXPECT_TRUE(said) << reason << ": " << fmt::format("{}", fmt::join(kept.warnings, " | "));
     };
-    staticWhy(scene(", \"cflMethod\": 1", walls, ""), "cflMethod is 1");
+    staticWhy(scene(", \"sim2D\": true", walls, ""), "Configuration.sim2D");
+    EXPECT_EQ(loadScene(write(scene(", \"cflMethod\": 1", walls, ""))).fractureBodies.size(), 1u) << "CFL steps";
     // Without the domain's corners they move too: they collide with the tank's mesh (fracture/obstacles).
     EXPECT_EQ(loadScene(write(scene(", \"cflMethod\": 0", "", ""))).fractureBodies.size(), 1u);
     // One that starts cutting the tank's wall is refused, naming both.

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -245,9 +246,6 @@ TEST(Cli, FluidAndABodyRunCoupledInOneScene)
     EXPECT_EQ(pcisph.status, 2) << pcisph.output;
     EXPECT_NE(pcisph.output.find("PCISPH"), std::string::npos) << pcisph.output;
 
-    const Result cfl = floe("run " + scene + " --steps 2 --frames 0 --set Configuration.cflMethod=1 --out " + out.string());
-    EXPECT_EQ(cfl.status, 2) << cfl.output;
-    EXPECT_NE(cfl.output.find("Configuration.cflMethod"), std::string::npos) << cfl.output;
     const Result pbf = floe("run " + scene + " --steps 2 --frames 0 --set Configuration.simulationMethod=2 --out " + out.string());
     EXPECT_EQ(pbf.status, 2) << pbf.output;
     EXPECT_NE(pbf.output.find("PBF"), std::string::npos) << pbf.output;
@@ -294,16 +292,14 @@ TEST(Cli, FluidAndFractureBodiesRunCoupledInOneScene)
         EXPECT_TRUE(fs::exists(out / file)) << file;
     EXPECT_EQ(io::readPly(out / "particles_000060.ply").positions.size(), summary["fluid_particles"].get<size_t>());
 
-    // --solver as for a fluid scene; PCISPH, cflMethod 1, a 2D fluid and the constraint method are
-    // refused. A scene without the domain's corners runs: the bodies collide with the tank's mesh.
+    // --solver as for a fluid scene; PCISPH, a 2D fluid and the constraint method are refused. A scene without the domain's corners
+    // runs: the bodies collide with the tank's mesh.
     const Result iisph = floe("run " + scene + " --steps 3 --frames 0 --quiet --solver iisph --out " + out.string());
     ASSERT_EQ(iisph.status, 0) << iisph.output;
     EXPECT_EQ(nlohmann::json::parse(readFile(out / "summary.json"))["solver"], "iisph");
-    const std::vector<std::pair<std::string, std::string>> refused = {
-        {"--solver pcisph", "PCISPH"},
-        {"--set Configuration.cflMethod=1", "Configuration.cflMethod"},
-        {"--set Configuration.sim2D=true", "Configuration.sim2D"},
-        {"--set Fracture.method=constraint", "Fracture.method"}};
+    const std::vector<std::pair<std::string, std::string>> refused = {{"--solver pcisph", "PCISPH"},
+                                                                      {"--set Configuration.sim2D=true", "Configuration.sim2D"},
+                                                                      {"--set Fracture.method=constraint", "Fracture.method"}};
     for (const auto& [flag, key] : refused) {
         const Result bad = floe("run " + scene + " --steps 2 --frames 0 --quiet " + flag + " --out " + out.string());
         EXPECT_EQ(bad.status, 2) << flag << ": " << bad.output;
@@ -1310,6 +1306,86 @@ TEST(Cli, SolidRunsExportSurfacesAndTetsAndWriteBodiesCsv)
 // fracture run resumed from a saved state (the fracture one in the middle of its breaking, after
 // cuts) end byte for byte in the uninterrupted run's state, and their metrics go on from the
 // saved step with the same values; a state of another kind of run is refused.
+// A fluid with solids under cflMethod 1 (as the reference's scenes with moving bodies step): the
+// world chooses each step on the host, one for fluid and solids, from the fluid's CFL rule for the
+// fastest point of the last step, a fluid particle or a solid sample the fluid sees; the last two
+// steps share what is left of the end time; a resumed run is bit-identical. A deformable ball and
+// dynamic rigid blocks (fracture bodies), each thrown into a pool faster than its water moves.
+TEST(Cli, FluidAndSolidsUnderCflTakeOneStepTheWorldChooses)
+{
+    const fs::path dir = tempDir("coupled-cfl");
+    const double h = 0.025, factor = 0.5, maxDt = 0.003; // both scenes: particleRadius 0.0125
+    const std::string cfl = fmt::format("--set Configuration.cflMethod=1 --set Configuration.cflFactor={} "
+                                        "--set Configuration.cflMaxTimeStepSize={} --frames 0 --timers off --quiet",
+                                        factor, maxDt);
+    for (const char* name : {"coupled_ball_pool", "coupled_blocks_thrown"}) {
+        SCOPED_TRACE(name);
+        const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/" + name + ".json";
+        const fs::path out = dir / name;
+        const Result r = floe(fmt::format("run {} {} --seconds 0.3 --validate --out {}", scene, cfl, out.string()));
+        ASSERT_EQ(r.status, 0) << r.output;
+        EXPECT_EQ(nlohmann::json::parse(readFile(out / "summary.json"))["status"], "ok");
+        // metrics.csv's columns by name.
+        std::istringstream lines(readFile(out / "metrics.csv"));
+        std::string header;
+        std::getline(lines, header);
+        std::map<std::string, size_t> column;
+        {
+            std::istringstream names(header);
+            size_t k = 0;
+            for (std::string c; std::getline(names, c, ','); ++k) column[c] = k;
+        }
+        for (const char* c : {"time", "dt", "max_speed", "solid_max_speed"}) ASSERT_TRUE(column.count(c)) << c;
+        std::vector<std::vector<std::string>> rows;
+        for (std::string line; std::getline(lines, line);) {
+            if (line.empty()) continue;
+            std::vector<std::string> cells;
+            std::istringstream l(line);
+            for (std::string c; std::getline(l, c, ',');) cells.push_back(c);
+            cells.resize(column.size());
+            rows.push_back(cells);
+        }
+        ASSERT_GT(rows.size(), 50u);
+        const auto num = [&](size_t row, const char* c) { return std::stod(rows[row][column.at(c)]); };
+        EXPECT_EQ(rows.back()[column.at("time")], "0.3") << "the run ends exactly at its end time";
+        std::set<std::string> steps;
+        int boundBySolid = 0;
+        for (size_t k = 1; k < rows.size(); ++k) {
+            steps.insert(rows[k][column.at("dt")]);
+            const double fluid = num(k - 1, "max_speed"), solid = num(k - 1, "solid_max_speed"), dt = num(k, "dt");
+            // dt <= lambda h / |v|max with lambda = 0.4 cflFactor, |v|max the fastest point of the
+            // last step, fluid or solid (within float rounding).
+            EXPECT_LE(dt, maxDt * (1 + 1e-6)) << "step " << k + 1;
+            EXPECT_LE(dt * std::max(fluid, solid), 0.4 * factor * h * (1 + 1e-5)) << "step " << k + 1;
+            if (solid > fluid && dt * fluid < 0.9 * 0.4 * factor * h && dt < 0.9 * maxDt) ++boundBySolid;
+        }
+        EXPECT_GT(steps.size(), 10u) << "the steps follow the motion";
+        EXPECT_GT(boundBySolid, 10) << "the thrown solid, faster than the water, limits the step";
+        // bodies.csv's rows carry the same times.
+        const std::string bodies = readFile(out / "bodies.csv");
+        for (size_t k : {size_t(0), rows.size() / 2, rows.size() - 1})
+            EXPECT_NE(bodies.find(fmt::format("\n{},{},", k + 1, rows[k][column.at("time")])), std::string::npos)
+                << "step " << k + 1;
+
+        // Resumed at step 40 (the first run counts steps, the second ends at 0.3 s as the whole run).
+        const fs::path first = dir / (std::string(name) + "-first"), second = dir / (std::string(name) + "-second");
+        const std::string half = (dir / "half.state").string(), resumed = (dir / "resumed.state").string();
+        const Result a = floe(fmt::format("run {} {} --steps 40 --save-state {} --out {}", scene, cfl, half, first.string()));
+        ASSERT_EQ(a.status, 0) << a.output;
+        const Result b = floe(fmt::format("run {} {} --seconds 0.3 --load-state {} --save-state {} --out {}", scene, cfl, half,
+                                          resumed, second.string()));
+        ASSERT_EQ(b.status, 0) << b.output;
+        const Result c = floe(fmt::format("run {} {} --seconds 0.3 --save-state {} --out {}", scene, cfl,
+                                          (dir / "straight.state").string(), (dir / "straight").string()));
+        ASSERT_EQ(c.status, 0) << c.output;
+        EXPECT_TRUE(fileBytes(dir / "straight.state") == fileBytes(resumed)) << "the resumed run's state differs";
+        const std::vector<std::string> all = metricsWithoutTimings(dir / "straight" / "metrics.csv");
+        const std::vector<std::string> later = metricsWithoutTimings(second / "metrics.csv");
+        ASSERT_EQ(later.size() + 40, all.size());
+        for (size_t k = 0; k < later.size(); ++k) EXPECT_EQ(later[k], all[40 + k]) << "step " << 41 + k;
+    }
+}
+
 TEST(Cli, SolidRunsResumeBitIdentically)
 {
     const fs::path dir = tempDir("solid-state");
