@@ -128,9 +128,10 @@ double RunWorld::plannedStep() const
     double dt = fluid_->cflTimeStep(float(cflSpeed_));
     if (endTime_ > 0.0) {
         // As sph/step_begin ends a fluid alone: the last one or two steps share what is left
-        // (each between dt/2 and dt), without a sliver of a step.
+        // (each between dt/2 and dt), without a sliver of a step; what is left within rounding of
+        // the float steps summed (1e-6 of a step) of one step is one step.
         const double left = std::max(endTime_ - clock_, 0.0);
-        dt = left <= dt ? left : (left < 2.0 * dt ? 0.5 * left : dt);
+        dt = left <= dt * (1.0 + 1e-6) ? left : (left < 2.0 * dt ? 0.5 * left : dt);
     }
     return double(float(dt));
 }
