@@ -85,10 +85,17 @@ RunWorld::RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, gra
     for (const auto& part : parts_) energyLimit_ += initialStrainEnergy(*part);
     parts_.insert(parts_.begin(), makeFluidPart(context, *fluid_, coupling_.get(), energyLimit_, !solids));
     if (choosesSteps_) {
-        // The first step as a fluid alone's: from the fastest initial particle (the solids' samples
-        // are placed at the first step).
-        for (const glm::vec4& v : sampled.velocities) cflSpeed_ = std::max(cflSpeed_, double(glm::length(glm::vec3(v))));
-        cflSpeed_ = double(float(cflSpeed_));
+        // The first step from the fastest initial fluid particle, vertex or tet node (the samples
+        // move as the solid's points; the coupling places them at the first step).
+        std::vector<glm::vec4> velocities = sampled.velocities;
+        if (bodies_)
+            for (const glm::vec4& v : bodies_->download(graph, bodies_->velocities())) velocities.push_back(v);
+        if (fracture_)
+            for (const glm::vec4& v : fracture_->download(graph, fracture_->velocities(), fracture_->nodeCount()))
+                velocities.push_back(v);
+        float fastest = 0.0f;
+        for (const glm::vec4& v : velocities) fastest = std::max(fastest, glm::length(glm::vec3(v)));
+        cflSpeed_ = fastest;
     }
 }
 
