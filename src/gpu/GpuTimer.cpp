@@ -30,9 +30,9 @@ GpuTimer::GpuTimer(Context& context, uint32_t maxScopes) : device_(context.devic
     validBits_ = context.caps().timestampValidBits;
     VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    info.queryCount = 2 * maxScopes;
+    info.queryCount = 2 * maxScopes + 2; // and the unreported pair's
     VK_CHECK(vkCreateQueryPool(device_, &info, nullptr, &pool_));
-    vkResetQueryPool(device_, pool_, 0, 2 * maxScopes_);
+    vkResetQueryPool(device_, pool_, 0, 2 * maxScopes_ + 2);
 }
 
 GpuTimer::~GpuTimer()
@@ -44,6 +44,8 @@ void GpuTimer::reset()
 {
     if (!pool_) return;
     if (!names_.empty()) vkResetQueryPool(device_, pool_, 0, 2 * static_cast<uint32_t>(names_.size()));
+    if (stamped_) vkResetQueryPool(device_, pool_, 2 * maxScopes_, 2);
+    stamped_ = 0;
     names_.clear();
     closed_.clear();
     dropped_ = 0;
@@ -61,6 +63,14 @@ int GpuTimer::begin(VkCommandBuffer cmd, const std::string& name, VkPipelineStag
     closed_.push_back(false);
     vkCmdWriteTimestamp2(cmd, stages, pool_, 2 * scope);
     return static_cast<int>(scope);
+}
+
+void GpuTimer::stamp(VkCommandBuffer cmd, bool first)
+{
+    const uint32_t bit = first ? 1u : 2u;
+    if (!pool_ || (stamped_ & bit)) return; // a query is written once between resets
+    vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pool_, 2 * maxScopes_ + (first ? 0u : 1u));
+    stamped_ |= bit;
 }
 
 void GpuTimer::end(VkCommandBuffer cmd, int scope, VkPipelineStageFlags2 stages)

@@ -234,6 +234,7 @@ void RenderGraph::execute(VkCommandBuffer cmd, gpu::GpuTimer* timerIn)
     // Step mode: one scope around everything this command buffer records, at ALL_COMMANDS (the
     // step starts once the work before it is done and ends when all of it is).
     const int stepScope = !perPass && !passes_.empty() ? begin("step", VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT) : -1;
+    if (!timer && timerIn && !passes_.empty()) timerIn->stamp(cmd, true);
     struct GroupScope {
         int scope;
         VkPipelineStageFlags2 stages;
@@ -337,6 +338,8 @@ void RenderGraph::execute(VkCommandBuffer cmd, gpu::GpuTimer* timerIn)
         if (labels) vkCmdEndDebugUtilsLabelEXT(cmd);
     }
     end(stepScope, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT);
+    // Timers off: the frame's timer still stamps the work, unreported (GpuTimer::stamp).
+    if (!timer && timerIn && !passes_.empty()) timerIn->stamp(cmd, false);
     passes_.clear();
 }
 
