@@ -148,12 +148,7 @@ public:
         return {"volume_error_max", "volume_error_avg", "rigid_error_max", "potential_energy"};
     }
     uint32_t framesInFlight() const override { return body::DeformableBodies::kFrames; }
-    void setTimeStep(double dt) override
-    {
-        body::BodySettings s = bodies_.settings();
-        s.timeStep = float(dt);
-        bodies_.setSettings(s);
-    }
+    void setTimeStep(double dt) override { bodies_.setTimeStep(float(dt)); }
     void beginStep(uint32_t slot, double time) override
     {
         bodies_.setFrame(slot);

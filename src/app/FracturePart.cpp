@@ -198,12 +198,7 @@ public:
     }
     // The host reads each step's fragments and cuts (afterStep) before it records the next.
     uint32_t framesInFlight() const override { return 1; }
-    void setTimeStep(double dt) override
-    {
-        fracture::FractureSettings s = bodies_.settings();
-        s.timeStep = float(dt);
-        bodies_.setSettings(s);
-    }
+    void setTimeStep(double dt) override { bodies_.setTimeStep(float(dt)); }
     void addStep(graph::RenderGraph& graph) override { bodies_.addStep(graph); }
     void addReadbacks(graph::RenderGraph& graph, uint32_t slot) override
     {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -211,6 +212,14 @@ void DeformableBodies::setSettings(const BodySettings& s)
     if (s.naiveSummation && !members_.valid())
         throw Error("deformable bodies: naive summation needs the member lists built at construction");
     settings_ = s;
+    stale_.fill(true);
+    writeFrame();
+}
+
+void DeformableBodies::setTimeStep(float dt)
+{
+    if (!(dt > 0.0f)) throw std::logic_error(fmt::format("DeformableBodies::setTimeStep: {} s", dt));
+    settings_.timeStep = dt;
     stale_.fill(true);
     writeFrame();
 }

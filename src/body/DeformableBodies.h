@@ -63,6 +63,9 @@ public:
 
     // From the next step on; omega is fixed at construction (changing it needs new bodies).
     void setSettings(const BodySettings& settings);
+    // The next step's length (s), as a world choosing its steps sets it every step (the frame's
+    // parameters are written again; nothing else is checked). Throws for a step <= 0.
+    void setTimeStep(float dt);
     // Runs with steps in flight: the host-written parameters (the plate's height, the settings)
     // have one copy per frame; setFrame(f) selects copy f for the next setSettings and addStep,
     // brought up to date with the settings if they changed since. The caller waits for the step

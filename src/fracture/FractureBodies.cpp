@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstring>
 #include <map>
+#include <stdexcept>
 
 #include <fmt/format.h>
 #include <glm/glm.hpp>
@@ -411,6 +412,12 @@ void FractureBodies::setSettings(const FractureSettings& settings)
         throw Error("fracture: switching to or from the constraint method, or to other pieces, needs the bodies built anew");
     settings_ = settings;
     colourRuns_ = colourRuns(colourStart_, FRACTURE_GROUP_SIZE, settings_.fuseColours);
+}
+
+void FractureBodies::setTimeStep(float dt)
+{
+    if (!(dt > 0.0f)) throw std::logic_error(fmt::format("FractureBodies::setTimeStep: {} s", dt));
+    settings_.timeStep = dt; // the step's writeParams() carries it to the GPU
 }
 
 bool FractureBodies::needsRebuild(const FractureSettings& settings) const

@@ -108,6 +108,9 @@ public:
                    const std::vector<geometry::TriangleMesh>& obstacles = {});
 
     void setSettings(const FractureSettings& settings); // takes effect at the next step
+    // The next step's length (s; its substeps divide it), as a world choosing its steps sets it
+    // every step: nothing else of the settings is looked at again. Throws for a step <= 0.
+    void setTimeStep(float dt);
     // Settings that need new FractureBodies: switching to or from the Constraint method (its
     // pieces are made when the bodies are), or other pieces.
     bool needsRebuild(const FractureSettings& settings) const;
