@@ -48,10 +48,7 @@ void main()
         x[a] = start;
         vec3 move = d; // p - x
         move[a] = 0.0;
-        const float slide = length(move);
-        const float stop = friction * depth;
-        // Slides below 1e-20 m stop: a denormal slide divides as 0 / 0 (fracture/obstacles).
-        const vec3 tangential = slide <= stop || !(slide > 1e-20) ? move : move * (stop / slide);
+        const vec3 tangential = frictionRemoved(move, friction * depth);
         for (int b = 0; b < 3; ++b)
             if (b != a) d[b] -= tangential[b];
     }

@@ -92,10 +92,7 @@ bool touch(uint j)
     if (gRigidPieces) pushed = depth - before + min(before, kDepenetration * params.gravity.w);
     else gStartMove += share * before * n;
     const vec3 tangential = relative - dot(relative, n) * n;
-    const float slide = length(tangential);
-    const float stop = params.domainMin.w * pushed; // friction x depth
-    // Slides below 1e-20 m stop: a denormal slide divides as 0 / 0 (fracture/obstacles).
-    gMove += share * (pushed * n - (slide <= stop || !(slide > 1e-20) ? tangential : tangential * (stop / slide)));
+    gMove += share * (pushed * n - frictionRemoved(tangential, params.domainMin.w * pushed)); // friction x depth
     ++gHits;
     return true;
 }

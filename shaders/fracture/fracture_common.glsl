@@ -100,6 +100,18 @@ mat3 polarRotation(mat3 A)
     return outerProduct(ua, V[a]) + outerProduct(ub, V[b]) + outerProduct(cross(ua, ub), cross(V[a], V[b]));
 }
 
+// Coulomb friction at a position-based contact (the walls, the static meshes, other fragments):
+// the part of the tangential move that the contact removes, with stop = friction x depth: all of
+// it where the slide is at most stop (static), else stop of it along the slide (kinetic). A
+// node resting on a surface crosses it with no depth (stop 0), and its slide can be a denormal
+// that the division flushes to zero: 0 / 0 made positions NaN (coupled_dam_break_glass diverged
+// at step 391), so slides below 1e-20 m are stopped.
+vec3 frictionRemoved(vec3 move, float stop)
+{
+    const float slide = length(move);
+    return slide <= stop || !(slide > 1e-20) ? move : move * (stop / slide);
+}
+
 #define FRACTURE_STATE_BLOCK layout(std430, binding = FRACTURE_BIND_STATE) coherent buffer State { FractureState state; }
 
 #endif

@@ -127,16 +127,7 @@ void main()
             d -= behind * normal; // p stays where the push put it
         }
     }
-    // Coulomb friction. A node resting on a face crosses it with no depth (stop 0); its slide can
-    // be a denormal that the division flushes to zero, and 0 / 0 made its position NaN
-    // (coupled_dam_break_glass diverged at step 391): slides below 1e-20 m are simply stopped.
-    const vec3 slideMove = d - dot(d, normal) * normal; // tangential part of p - x
-    const float slide = length(slideMove);
-    const float stop = params.domainMin.w * depth;
-    if (slide <= stop || !(slide > 1e-20))
-        d -= slideMove; // static
-    else
-        d -= slideMove * (stop / slide); // kinetic
+    d -= frictionRemoved(d - dot(d, normal) * normal, params.domainMin.w * depth); // the tangential part of p - x
     FLOE_STORE_VEC4(predicted, n, vec4(d, p4.w));
     FLOE_STORE_VEC4(positions, n, vec4(x, x4.w));
     FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) | FRACTURE_NODE_CONTACT);
