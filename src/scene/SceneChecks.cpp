@@ -18,8 +18,6 @@
 namespace floe {
 
 namespace {
-// Bodies of a section (DeformableBodies, FractureBodies) reaching outside a domain the scene gives
-// are refused; `note` adds what the domain means for them.
 // Bodies of `section` (their surfaces, outward) start apart from the static meshes: a body one
 // cuts, or that lies inside a closed one, is pushed out at any speed in its first step, or stays
 // caught.
@@ -36,6 +34,8 @@ template <class Body> void checkApartFromStaticMeshes(const Scene& scene, const 
                                         where, section, i, bodies[i].shape, r, scene.rigidBodies[r].mesh.name));
 }
 
+// Bodies of a section (DeformableBodies, FractureBodies) reaching outside a domain the scene gives
+// are refused; `note` adds what the domain means for them.
 template <class Body> void checkInsideDomain(const Scene& scene, const std::string& where, const char* section,
                                              const std::vector<Body>& bodies, const std::vector<geometry::Bounds>& bounds,
                                              const char* note)
