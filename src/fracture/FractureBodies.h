@@ -179,7 +179,7 @@ public:
     const gpu::Buffer& tets() const { return tetBuffer_; }
     // uvec4 per tet: the tet across face c (opposite corner c) at rest, or FRACTURE_NONE.
     const gpu::Buffer& faceNeighbours() const { return faceNeighbours_; }
-    // The static meshes for drawing: vertex positions, area-weighted normals, triangles (w 0xFFFF).
+    // The static meshes (fracture/obstacles reads their grid; pictures draw them, creases kept).
     const sim::ObstacleBuffers& obstacles() const { return obstacles_; }
     // uint: nonzero makes the next step one with contact (fracture is evaluated), as a coupled
     // fluid's push does (coupling/tet_impulses_apply writes it); 0 unless a caller writes it.
