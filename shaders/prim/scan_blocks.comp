@@ -20,13 +20,19 @@ void main()
 {
     const uint block = floeGroupIndex();
     if (block >= params.blockCount) return;
-    const uint first = block * PRIM_BLOCK_SIZE + primThread() * PRIM_ITEMS_PER_THREAD;
-    uvec4 v = FLOE_LOAD_UVEC4(inputValues, first / 4u);
-    for (uint k = 0u; k < 4u; ++k)
-        if (first + k >= params.count) v[k] = 0u;
-    const uvec4 local = uvec4(0u, v.x, v.x + v.y, v.x + v.y + v.z);
-    const uint sum = local.w + v.w;
-
+    const uint first = block * PRIM_SCAN_BLOCK_SIZE + primThread() * (4u * PRIM_SCAN_TEXELS_PER_THREAD);
+    // The invocation's PRIM_SCAN_TEXELS_PER_THREAD texels, 0 past the end, and their exclusive
+    // prefixes within the invocation.
+    uvec4 local[PRIM_SCAN_TEXELS_PER_THREAD];
+    uint sum = 0u;
+    for (uint t = 0u; t < PRIM_SCAN_TEXELS_PER_THREAD; ++t) {
+        const uint at = first + 4u * t;
+        uvec4 v = at < params.count ? FLOE_LOAD_UVEC4(inputValues, at / 4u) : uvec4(0u);
+        for (uint k = 0u; k < 4u; ++k)
+            if (at + k >= params.count) v[k] = 0u;
+        local[t] = sum + uvec4(0u, v.x, v.x + v.y, v.x + v.y + v.z);
+        sum += v.x + v.y + v.z + v.w;
+    }
     const uint lanePrefix = subgroupExclusiveAdd(sum);
     if (primLastLane()) subgroupPrefix[gl_SubgroupID] = lanePrefix + sum;
     barrier();
@@ -39,14 +45,18 @@ void main()
         }
     }
     barrier();
-    const uvec4 result = local + (subgroupPrefix[gl_SubgroupID] + lanePrefix);
-    if (first >= params.count) return;
-    if (first + 3u < params.count) {
-        FLOE_STORE_UVEC4(outputValues, first / 4u, result);
-    } else { // the last, partial texel: keep what lies past the end
-        uvec4 old = FLOE_RW_LOAD_UVEC4(outputValues, first / 4u);
-        for (uint k = 0u; k < 4u; ++k)
-            if (first + k < params.count) old[k] = result[k];
-        FLOE_STORE_UVEC4(outputValues, first / 4u, old);
+    const uint carry = subgroupPrefix[gl_SubgroupID] + lanePrefix;
+    for (uint t = 0u; t < PRIM_SCAN_TEXELS_PER_THREAD; ++t) {
+        const uint at = first + 4u * t;
+        if (at >= params.count) return;
+        const uvec4 result = local[t] + carry;
+        if (at + 3u < params.count) {
+            FLOE_STORE_UVEC4(outputValues, at / 4u, result);
+        } else { // the last, partial texel: keep what lies past the end
+            uvec4 old = FLOE_RW_LOAD_UVEC4(outputValues, at / 4u);
+            for (uint k = 0u; k < 4u; ++k)
+                if (at + k < params.count) old[k] = result[k];
+            FLOE_STORE_UVEC4(outputValues, at / 4u, old);
+        }
     }
 }

@@ -1,6 +1,6 @@
 #version 460
 // Exclusive scan of uint32, phase 1 of reduce-then-scan: the sum of each block of
-// PRIM_BLOCK_SIZE elements (src/sim/prim/Scan.cpp scans these sums recursively).
+// PRIM_SCAN_BLOCK_SIZE elements (src/sim/prim/Scan.cpp scans these sums recursively).
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "shared/prim.h"
@@ -19,11 +19,15 @@ void main()
 {
     const uint block = floeGroupIndex();
     if (block >= params.blockCount) return; // whole workgroups only: no barrier is skipped by part of one
-    const uint first = block * PRIM_BLOCK_SIZE + primThread() * PRIM_ITEMS_PER_THREAD;
-    const uvec4 v = FLOE_LOAD_UVEC4(inputValues, first / 4u);
+    const uint first = block * PRIM_SCAN_BLOCK_SIZE + primThread() * (4u * PRIM_SCAN_TEXELS_PER_THREAD);
     uint sum = 0u;
-    for (uint k = 0u; k < 4u; ++k)
-        if (first + k < params.count) sum += v[k];
+    for (uint t = 0u; t < PRIM_SCAN_TEXELS_PER_THREAD; ++t) {
+        const uint at = first + 4u * t;
+        if (at >= params.count) break;
+        const uvec4 v = FLOE_LOAD_UVEC4(inputValues, at / 4u);
+        for (uint k = 0u; k < 4u; ++k)
+            if (at + k < params.count) sum += v[k];
+    }
     const uint subgroupSum = subgroupAdd(sum);
     if (subgroupElect()) subgroupSums[gl_SubgroupID] = subgroupSum;
     barrier();

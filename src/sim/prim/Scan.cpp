@@ -20,7 +20,7 @@ Scan::Scan(gpu::Context& context, const gpu::ShaderLibrary& shaders, uint32_t ca
     zeros_ = gpu::Buffer(context, {"scan zeros", 16, gpu::MemoryKind::Upload, VK_FORMAT_R32_UINT});
     const uint32_t zero[4] = {0, 0, 0, 0};
     zeros_.write(zero, sizeof(zero));
-    const std::vector<uint32_t> levels = levelCounts(capacity, PRIM_BLOCK_SIZE);
+    const std::vector<uint32_t> levels = levelCounts(capacity, PRIM_SCAN_BLOCK_SIZE);
     for (size_t l = 0; l + 1 < levels.size(); ++l) {
         const uint32_t blocks = levels[l + 1];
         sums_.emplace_back(context, gpu::BufferDesc{fmt::format("scan block sums {}", l), blocks * 4ull,
@@ -42,7 +42,7 @@ void Scan::exclusive(graph::RenderGraph& graph, const gpu::Buffer& in, const gpu
 
 void Scan::addLevel(graph::RenderGraph& graph, const gpu::Buffer& in, const gpu::Buffer& out, uint32_t count, size_t level)
 {
-    const uint32_t blocks = blocksOf(count, PRIM_BLOCK_SIZE);
+    const uint32_t blocks = blocksOf(count, PRIM_SCAN_BLOCK_SIZE);
     const ScanParams params{count, blocks, 0, 0};
     const gpu::Buffer* carries = &zeros_;
     if (blocks > 1) {
