@@ -77,6 +77,10 @@
 // (N s) sph/solid_guard gave the fluid at that sample, taken back from the solid by the next
 // step's sph/solid_impulses, which clears it.
 #define SPH_BIND_SOLID_GUARD_IMPULSES 31
+// The neighbour list again, for sph/density where it is larger than a storage buffer's binding may
+// be (maxStorageBufferRange; 128 MiB on lavapipe, 131k particles in 3D): written through a
+// storage texel view (maxTexelBufferElements) instead (its LIST_TEXELS constant).
+#define SPH_BIND_NEIGHBOUR_TEXELS 32
 #define SPH_BIND_SOLVER_STATE 19 // vec4 per particle, kept from step to step: x DFSPH kappa dt^2, y DFSPH kappa_v dt
 // Predicates of the recorded solver iterations' conditional regions per solve (pressure, DFSPH
 // divergence): one uint per iteration, the most iterations any solver setting allows.

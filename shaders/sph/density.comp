@@ -28,6 +28,9 @@ FLOE_IN_UINT(SPH_BIND_BOUNDARY_START, boundaryStart);
 FLOE_OUT_VEC4(SPH_BIND_FIELDS, fields);
 FLOE_OUT_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
 FLOE_OUT_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
+// 1: the list is larger than a storage buffer's binding may be; it goes through a texel view.
+layout(constant_id = 3) const uint LIST_TEXELS = 0u;
+FLOE_RW_UVEC4(SPH_BIND_NEIGHBOUR_TEXELS, neighbourTexels);
 FLOE_OUT_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_VEC4(SPH_BIND_SOLIDS, solids);
 FLOE_IN_UINT(SPH_BIND_SOLID_START, solidStart);
@@ -84,7 +87,13 @@ void main()
             gradFluid += g;
             gradSquares += dot(g, g) / pj.w; // m_j |grad W_ij|^2
         }
-        if (listed < capacity) FLOE_STORE_UVEC4(neighbours, listed * sphFluidCount() + i, uvec4(floatBitsToUint(g), j));
+        if (listed < capacity) {
+            const uint at = listed * sphFluidCount() + i;
+            if (LIST_TEXELS != 0u)
+                FLOE_RW_STORE_UVEC4(neighbourTexels, at, uvec4(floatBitsToUint(g), j));
+            else
+                FLOE_STORE_UVEC4(neighbours, at, uvec4(floatBitsToUint(g), j));
+        }
         ++listed;
     }
     // A row with more candidates than its mask holds (the fluid at about three times its rest

@@ -27,9 +27,9 @@ void main()
     vec4 v = FLOE_RW_LOAD_VEC4(velocities, i);
     v.xyz += dt * pressureAcceleration(i, xi, fi.x, fi.y);
     if (DIMS == 2u) v.z = 0.0;
-    FLOE_STORE_VEC4(velocities, i, v);
+    FLOE_RW_STORE_VEC4(velocities, i, v);
     vec4 s = FLOE_RW_LOAD_VEC4(solverState, i);
     s.y = fi.y / (fi.x * fi.x) * dt;
-    FLOE_STORE_VEC4(solverState, i, s);
+    FLOE_RW_STORE_VEC4(solverState, i, s);
     if (SOLIDS != 0u) FLOE_STORE_FLOAT(wallCoefficients, i, dt * wallPressureCoefficient(fi.x, fi.y));
 }

@@ -46,5 +46,5 @@ void main()
     vec4 f = FLOE_RW_LOAD_VEC4(fields, i); // density, -, D_i, -
     const float stored = FLOE_LOAD_VEC4(solverState, i).y; // kappa_v dt of the last step
     const float kappa = rate > 0.0 && dt > 0.0 ? 0.5 * min(stored, dfsphDivergenceWarmStartLimit(sphH(), sphRho0())) / dt : 0.0;
-    FLOE_STORE_VEC4(fields, i, vec4(f.x, kappa * f.x * f.x, f.z, -rate));
+    FLOE_RW_STORE_VEC4(fields, i, vec4(f.x, kappa * f.x * f.x, f.z, -rate));
 }

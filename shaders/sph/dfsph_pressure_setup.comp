@@ -36,5 +36,5 @@ void main()
     const float rhoStar = f.x + dt * divergence;
     const float stored = FLOE_LOAD_VEC4(solverState, i).x; // kappa dt^2 of the last step
     const float kappa = rhoStar > rho0 && dt > 0.0 ? 0.5 * min(stored, dfsphWarmStartLimit(sphH(), rho0)) / (dt * dt) : 0.0;
-    FLOE_STORE_VEC4(fields, i, vec4(f.x, kappa * f.x * f.x, f.z, rho0 - rhoStar));
+    FLOE_RW_STORE_VEC4(fields, i, vec4(f.x, kappa * f.x * f.x, f.z, rho0 - rhoStar));
 }

@@ -82,5 +82,5 @@ void main()
     }
     const float rhoStar = rhoi + dt * divergence;
     const float p0 = WARM_START != 0u ? 0.5 * FLOE_LOAD_VEC4(velocities, i).w : 0.0;
-    FLOE_STORE_VEC4(fields, i, vec4(rhoi, p0, aii, rho0 - rhoStar));
+    FLOE_RW_STORE_VEC4(fields, i, vec4(rhoi, p0, aii, rho0 - rhoStar));
 }

@@ -130,7 +130,7 @@ void main()
     if (SOLIDS != 0u) {
         const bool pressured = MODE == SPH_INTEGRATE_PRESSURE || MODE == SPH_INTEGRATE_EOS;
         const float before = ADD_WALL_COEFFICIENT != 0u ? FLOE_RW_LOAD_FLOAT(wallCoefficients, i) : 0.0;
-        FLOE_STORE_FLOAT(wallCoefficients, i, before + (pressured ? dt * wallPressureCoefficient(fi.x, fi.y) : 0.0));
+        FLOE_RW_STORE_FLOAT(wallCoefficients, i, before + (pressured ? dt * wallPressureCoefficient(fi.x, fi.y) : 0.0));
     }
     vec3 x = p4.xyz;
     vec3 move = dt * v;

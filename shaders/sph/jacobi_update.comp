@@ -79,7 +79,7 @@ void main()
             f.y += max(residual / aii, 0.0);
         else
             f.y = max(f.y + params.iisph.x * residual / aii, 0.0);
-        FLOE_STORE_VEC4(fields, i, f);
+        FLOE_RW_STORE_VEC4(fields, i, f);
         // SPlisHSPlasH leaves particles with too few neighbours out of the divergence error.
         if (SYSTEM == SPH_SYSTEM_DIVERGENCE && neighbourCount < dfsphMinNeighbours(DIMS)) residual = 0.0;
         const float rho0 = sphRho0();

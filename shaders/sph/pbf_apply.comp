@@ -22,6 +22,6 @@ void main()
         x.xyz += dx;
         v.xyz += dx / dt;
     }
-    FLOE_STORE_VEC4(positions, i, x);
-    FLOE_STORE_VEC4(velocities, i, v);
+    FLOE_RW_STORE_VEC4(positions, i, x);
+    FLOE_RW_STORE_VEC4(velocities, i, v);
 }

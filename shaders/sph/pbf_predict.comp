@@ -19,6 +19,6 @@ void main()
     v.xyz += dt * params.gravity.xyz;
     if (DIMS == 2u) v.z = 0.0;
     x.xyz += dt * v.xyz;
-    FLOE_STORE_VEC4(positions, i, x);
-    FLOE_STORE_VEC4(velocities, i, v);
+    FLOE_RW_STORE_VEC4(positions, i, x);
+    FLOE_RW_STORE_VEC4(velocities, i, v);
 }

@@ -55,7 +55,7 @@ void main()
         vec4 f = FLOE_RW_LOAD_VEC4(fields, i); // density at x, pressure
         const float compression = rho / rho0 - 1.0;
         f.y = dt > 0.0 ? max(f.y + f.x * f.x * FACTOR / (rho0 * dt * dt) * compression, 0.0) : 0.0;
-        FLOE_STORE_VEC4(fields, i, f);
+        FLOE_RW_STORE_VEC4(fields, i, f);
         if (ERROR_MODE == SPH_ERROR_PRESSURED) {
             counted = f.y > 0.0 ? 1.0 : 0.0;
             error = counted * max(compression, 0.0);

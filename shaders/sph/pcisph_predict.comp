@@ -29,7 +29,7 @@ void main()
     if (FIRST != 0u) {
         vec4 f = FLOE_RW_LOAD_VEC4(fields, i);
         f.y = 0.0;
-        FLOE_STORE_VEC4(fields, i, f);
+        FLOE_RW_STORE_VEC4(fields, i, f);
     } else {
         const vec4 fi = FLOE_RW_LOAD_VEC4(fields, i);
         v += dt * pressureAcceleration(i, xi, fi.x, fi.y);

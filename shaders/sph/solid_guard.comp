@@ -70,7 +70,7 @@ void main()
         x.z = 0.0;
         v.z = 0.0;
     }
-    FLOE_STORE_VEC4(positions, i, vec4(x, p.w));
-    FLOE_STORE_VEC4(velocities, i, v);
+    FLOE_RW_STORE_VEC4(positions, i, vec4(x, p.w));
+    FLOE_RW_STORE_VEC4(velocities, i, v);
     atomicAdd(state.counters.y, 1u);
 }

@@ -3,6 +3,11 @@
 #ifndef FLOE_SPH_COMMON_GLSL
 #define FLOE_SPH_COMMON_GLSL
 
+// Every output of the SPH passes is per particle (or per boundary sample), within
+// ParticleBuffers::maxParticles and so within maxStorageBufferRange: storage buffers
+// (common/texel.glsl). sph/density's neighbour list can be larger and keeps a texel path.
+#define FLOE_OUT_STORAGE
+
 #include "shared/sph.h"
 #include "common/dispatch.glsl"
 #include "common/texel.glsl"

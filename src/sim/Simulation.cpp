@@ -66,6 +66,16 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     const uint64_t capacity = shared::sphNeighbourCapacity(world.sim2D ? 2 : 3);
     neighbours_ = deviceBuffer(context, "fluid neighbour lists (m_j grad W_ij, j)", n * capacity * 16, VK_FORMAT_R32G32B32A32_UINT);
     neighbourCounts_ = deviceBuffer(context, "fluid neighbour counts", n * 4, VK_FORMAT_R32_UINT);
+    listTexels_ = neighbours_.size() > context.limits().maxStorageBufferRange;
+    // FLOE_NEIGHBOUR_TEXELS=1 (docs/testing.md): the texel path for any size, to test it.
+    if (const char* e = std::getenv("FLOE_NEIGHBOUR_TEXELS"); e && *e) {
+        const std::string v = e;
+        if (v != "0" && v != "1")
+            throw Error(
+                fmt::format("FLOE_NEIGHBOUR_TEXELS is '{}': expected 0 or 1 (write the neighbour list through a texel view)", v));
+        listTexels_ = listTexels_ || v == "1";
+    }
+    listPlaceholder_ = deviceBuffer(context, "unused neighbour list binding", 16, VK_FORMAT_R32G32B32A32_UINT);
     fields_ = deviceBuffer(context, "fields (density, pressure, a_ii, s_i)", n * 16, kVec4);
     predicted_ = deviceBuffer(context, "predicted velocities", n * 16, kVec4);
     solverVectors_ =
@@ -401,14 +411,17 @@ void Simulation::addStep(graph::RenderGraph& graph)
     if (solver == PressureSolver::Pbf) graph.addCopy("sph/pbf_anchors", sortedPositions_, anchors_, uint64_t(n) * 16);
     // The step's one walk over the grid: densities, the fluid neighbour lists every later pass
     // walks, the boundary's terms (for PBF at its predicted positions, before its corrections).
-    graph.addCompute(pipelines_.compute("sph/density", with({{2, solver == PressureSolver::Dfsph ? 1u : 0u}})))
+    graph
+        .addCompute(
+            pipelines_.compute("sph/density", with({{2, solver == PressureSolver::Dfsph ? 1u : 0u}, {3, listTexels_ ? 1u : 0u}})))
         .read(SPH_BIND_POSITIONS, sortedPositions_)
         .read(SPH_BIND_CELL_START, grid_.cellStart())
         .read(SPH_BIND_BOUNDARY, boundary_)
         .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
         .write(SPH_BIND_FIELDS, fields_)
         .write(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
-        .write(SPH_BIND_NEIGHBOURS, neighbours_)
+        .write(SPH_BIND_NEIGHBOURS, listTexels_ ? listPlaceholder_ : neighbours_)
+        .write(SPH_BIND_NEIGHBOUR_TEXELS, listTexels_ ? neighbours_ : listPlaceholder_)
         .write(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts_)
         .read(SPH_BIND_SOLIDS, sortedSolids_)
         .read(SPH_BIND_SOLID_START, solidCount_ > 0 ? solidGrid_->cellStart() : boundaryStart_)

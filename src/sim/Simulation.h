@@ -133,6 +133,9 @@ private:
     gpu::Buffer anchors_;                      // PBF: the sorted positions the grid was built with
     gpu::Buffer boundaryTerms_;                // per particle and step: G_b = sum_b Psi_b grad W_ib, boundary neighbours
     gpu::Buffer neighbours_, neighbourCounts_; // the fluid neighbour lists sph/density builds each step
+    // Bound to sph/density's unused one of its two list bindings (storage buffer or texel view).
+    gpu::Buffer listPlaceholder_;
+    bool listTexels_ = false; // the list exceeds maxStorageBufferRange: written through a texel view
     // Coupled solids: their samples as written by the coupling, sorted by bin each step, and the
     // impulses back; per particle S_i and c_i (shared/sph.h). Placeholders without solids.
     uint32_t solidCount_ = 0;
