@@ -22,7 +22,8 @@ namespace {
 constexpr uint32_t kPoison = 0xDEADBEEFu;
 constexpr uint32_t kTail = 7; // poisoned elements past the end that must survive
 
-const std::vector<uint32_t> kSizes = {0, 1, 2, 3, 5, 255, 256, 257, 1023, 1024, 1025, 4095, 4096, 4097, 16385, 65539, 262143, 1048577, 3000017};
+const std::vector<uint32_t> kSizes = {0,    1,    2,    3,    5,     255,   256,    257,     1023,   1024,
+                                      1025, 4095, 4096, 4097, 16385, 65539, 262143, 1048577, 3000017};
 
 std::string sizeName(const ::testing::TestParamInfo<uint32_t>& info)
 {
