@@ -18,6 +18,11 @@
 #include "common/fixed_point.glsl"
 
 layout(local_size_x = SPH_GROUP_SIZE) in;
+// The samples' spacing on the surface (Floe.boundarySpacing times h, m): every point of a solid's
+// surface lies within it, along the surface, of a sample's surface point (a deformable body's
+// lattice and edges at most that far apart; a tet face's sub-triangles' centroids, 1.5 times
+// that apart, within 0.87 of it).
+layout(constant_id = 3) const float SAMPLE_REACH = 0.0;
 layout(std430, binding = SPH_BIND_STATE) buffer State { SphState state; };
 FLOE_RW_VEC4(SPH_BIND_POSITIONS, positions);
 FLOE_RW_VEC4(SPH_BIND_VELOCITIES, velocities);
@@ -56,6 +61,16 @@ void main()
     const vec4 normal = FLOE_LOAD_VEC4(solidNormals, best);
     const float behind = normal.w - dot(p.xyz - FLOE_LOAD_VEC4(solids, best).xyz, normal.xyz);
     if (!(behind > 0.0) || behind > normal.w || dot(normal.xyz, normal.xyz) == 0.0) return;
+    // A face's plane holds only where the face is: the particle's foot on the plane must lie
+    // within the samples' spacing of the sample's surface point. Beside a box's face near an edge
+    // the nearest sample within h is often the other face's (the samples lie d_b inside), and the
+    // particle, outside the box, lies below that face's plane; the guard threw such particles up
+    // to d_b and gave their momentum to one or two light vertices, until a deformable box dropped
+    // into water diverged (docs/coupling.md). An edge's or a vertex's sample has a plane tilted
+    // across the edge; a particle outside beside it lies as far from its foot.
+    const vec3 offset = p.xyz - (FLOE_LOAD_VEC4(solids, best).xyz + normal.w * normal.xyz);
+    const vec3 along = offset - dot(offset, normal.xyz) * normal.xyz;
+    if (dot(along, along) > SAMPLE_REACH * SAMPLE_REACH) return;
     vec4 v = FLOE_RW_LOAD_VEC4(velocities, i);
     const vec3 relative = v.xyz - FLOE_LOAD_VEC4(solidVelocities, best).xyz;
     const float inward = dot(relative, normal.xyz);

@@ -1,6 +1,8 @@
 // The solids coupled to the fluid (sim::Simulation::attachSolids; coupling/FluidSolidCoupling
 // drives them): their buffers, their table in the fluid grid's bins, the guard, and the guard's
 // pending impulses for saved states. The fluid step's own solid terms are in Simulation.cpp.
+#include <bit>
+
 #include <fmt/format.h>
 
 #include "base/Error.h"
@@ -77,7 +79,10 @@ void Simulation::addSolidTable(graph::RenderGraph& graph)
 void Simulation::addSolidGuard(graph::RenderGraph& graph)
 {
     if (solidCount_ == 0) return;
-    graph.addCompute(pipelines_.compute("sph/solid_guard", spec()))
+    std::vector<gpu::SpecConstant> constants = spec();
+    // The samples' spacing on the surface (coupling::FluidSolidCoupling samples at it).
+    constants.push_back({3, std::bit_cast<uint32_t>(settings_.boundarySpacing * 2.0f * world_.particleRadius)});
+    graph.addCompute(pipelines_.compute("sph/solid_guard", constants))
         .readWrite(SPH_BIND_STATE, state_)
         .readWrite(SPH_BIND_POSITIONS, particles_.positions)
         .readWrite(SPH_BIND_VELOCITIES, particles_.velocities)
