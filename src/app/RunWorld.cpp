@@ -87,14 +87,13 @@ RunWorld::RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, gra
     if (choosesSteps_) {
         // The first step from the fastest initial fluid particle, vertex or tet node (the samples
         // move as the solid's points; the coupling places them at the first step).
-        std::vector<glm::vec4> velocities = sampled.velocities;
-        if (bodies_)
-            for (const glm::vec4& v : bodies_->download(graph, bodies_->velocities())) velocities.push_back(v);
-        if (fracture_)
-            for (const glm::vec4& v : fracture_->download(graph, fracture_->velocities(), fracture_->nodeCount()))
-                velocities.push_back(v);
         float fastest = 0.0f;
-        for (const glm::vec4& v : velocities) fastest = std::max(fastest, glm::length(glm::vec3(v)));
+        const auto see = [&](const std::vector<glm::vec4>& velocities) {
+            for (const glm::vec4& v : velocities) fastest = std::max(fastest, glm::length(glm::vec3(v)));
+        };
+        see(sampled.velocities);
+        if (bodies_) see(bodies_->download(graph, bodies_->velocities()));
+        if (fracture_) see(fracture_->download(graph, fracture_->velocities(), fracture_->nodeCount()));
         cflSpeed_ = fastest;
     }
 }

@@ -103,7 +103,7 @@ FluidSolidCoupling::FluidSolidCoupling(gpu::Context& context, const gpu::ShaderL
         tetWeights_ = sim::uploaded(context, graph, "tet face sample weights (barycentric, Psi)", samples.weights, kVec4);
         tetSampleStart_ = sim::uploaded(context, graph, "tet sample starts", samples.tetStart, kUint);
     }
-    fluid.attachSolids(graph, sampleCount_ + tetSampleCount_);
+    fluid.attachSolids(graph, sampleCount_ + tetSampleCount_, spacing);
     reduce_ = std::make_unique<sim::Reduce>(context, shaders, sampleCount_ + tetSampleCount_);
     solidSpeed_ = gpu::Buffer(context, {"solid samples' largest speed", 16, gpu::MemoryKind::DeviceLocal});
     graph.addFill("coupling/solid_speed_clear", solidSpeed_, 0);

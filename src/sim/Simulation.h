@@ -81,7 +81,8 @@ public:
     // pressure over the step (the reaction to the fluid's, so momentum is exchanged equally and
     // oppositely). Called once; throws floe::Error for the solvers that walk the boundary again
     // in their iterations (PCISPH, PBF).
-    void attachSolids(graph::RenderGraph& graph, uint32_t count);
+    // `spacing` (m): the samples' spacing on the solids' surfaces, the guard's reach along them.
+    void attachSolids(graph::RenderGraph& graph, uint32_t count, float spacing);
     // The solid samples sorted into the fluid grid's bins (for the next step and the guard).
     void addSolidTable(graph::RenderGraph& graph);
     // Fluid particles behind a solid's surface moved back onto it (sph/solid_guard), after the
@@ -139,6 +140,7 @@ private:
     // Coupled solids: their samples as written by the coupling, sorted by bin each step, and the
     // impulses back; per particle S_i and c_i (shared/sph.h). Placeholders without solids.
     uint32_t solidCount_ = 0;
+    float solidSpacing_ = 0.0f; // m, as attachSolids was told: the samples' spacing on the surfaces
     gpu::Buffer solids_, solidVelocities_, solidNormals_, sortedSolids_, sortedSolidVelocities_, sortedSolidNormals_,
         solidImpulses_;
     gpu::Buffer boundaryRates_, wallCoefficients_, solidGuardImpulses_;

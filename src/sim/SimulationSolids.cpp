@@ -33,7 +33,7 @@ void Simulation::allocateSolidBuffers(uint64_t particles, uint64_t samples)
     solidGuardImpulses_ = deviceBuffer(context_, "solid guard impulses (fixed point)", s * 16, VK_FORMAT_R32_SINT);
 }
 
-void Simulation::attachSolids(graph::RenderGraph& graph, uint32_t count)
+void Simulation::attachSolids(graph::RenderGraph& graph, uint32_t count, float spacing)
 {
     if (solidCount_ > 0) throw Error("Simulation::attachSolids: solids are attached already");
     if (count == 0) return;
@@ -42,6 +42,7 @@ void Simulation::attachSolids(graph::RenderGraph& graph, uint32_t count)
         throw Error(fmt::format("{} solid boundary samples do not fit on {} (at most {})", count, context_.deviceName(),
                                 ParticleBuffers::maxParticles(context_)));
     solidCount_ = count;
+    solidSpacing_ = spacing;
     allocateSolidBuffers(particles_.count, count);
     graph.addFill("sph/solid_guard_clear", solidGuardImpulses_, 0);
     solidGrid_ = std::make_unique<SpatialGrid>(context_, pipelines_.shaders(), grid_.spec(), count, "solid sample");
@@ -80,8 +81,7 @@ void Simulation::addSolidGuard(graph::RenderGraph& graph)
 {
     if (solidCount_ == 0) return;
     std::vector<gpu::SpecConstant> constants = spec();
-    // The samples' spacing on the surface (coupling::FluidSolidCoupling samples at it).
-    constants.push_back({3, std::bit_cast<uint32_t>(settings_.boundarySpacing * 2.0f * world_.particleRadius)});
+    constants.push_back({3, std::bit_cast<uint32_t>(solidSpacing_)}); // the guard's reach along a surface
     graph.addCompute(pipelines_.compute("sph/solid_guard", constants))
         .readWrite(SPH_BIND_STATE, state_)
         .readWrite(SPH_BIND_POSITIONS, particles_.positions)
