@@ -189,11 +189,12 @@ def plot_run(csv_path, out_dir):
         ax.set_title("Fragments and the largest separation load")
         save(plt, fig, os.path.join(out_dir, "fracture.png"), written)
 
-    if "solver_loss" in m:  # the energy account (docs/fracture.md, *Energy*): where the energy went
+    if "solver_loss" in m:  # the energy account (docs/fracture.md, docs/bodies.md, *Energy*): where the energy went
         terms = [("kinetic_energy", "kinetic", "tab:red"), ("potential_energy", "potential", "tab:blue"),
                  ("elastic_energy", "elastic", "tab:purple"), ("damping_loss", "damping", "tab:olive"),
                  ("fracture_loss", "fracture", "tab:brown"), ("contact_loss", "contacts", "tab:gray"),
                  ("solver_loss", "solver", "tab:cyan")]
+        terms = [term for term in terms if term[0] in m]  # deformable bodies do not fracture
         rows = [i for i in range(len(t)) if all(not math.isnan(m[k][i]) for k, _, _ in terms)]
         if rows:
             fig, ax = plt.subplots(figsize=(8, 4.5))

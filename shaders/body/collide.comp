@@ -3,12 +3,13 @@
 // closer than the contact distance is put back on the plane, its normal velocity into the
 // plane removed (times restitution when it was approaching fast), its tangential velocity
 // reduced by Coulomb friction (|dv_t| <= mu |dv_n|), and it is flagged: the volume's position
-// correction leaves it alone (digest-002 §2.7.9).
+// correction leaves it alone (digest-002 §2.7.9). Flags (shared/body.h): bit 0 a contact of
+// this round, bit 1 any contact this step (kept; body/integrate clears it).
 #include "body/body_common.glsl"
 
 FLOE_RW_VEC4(BODY_BIND_POSITIONS, positions);
 FLOE_RW_VEC4(BODY_BIND_VELOCITIES, velocities);
-FLOE_OUT_UINT(BODY_BIND_FLAGS, flags);
+FLOE_RW_UINT(BODY_BIND_FLAGS, flags);
 
 void main()
 {
@@ -63,5 +64,5 @@ void main()
     }
     FLOE_STORE_VEC4(positions, i, x);
     FLOE_STORE_VEC4(velocities, i, vec4(v, 0.0));
-    FLOE_STORE_UINT(flags, i, hit);
+    FLOE_RW_STORE_UINT(flags, i, hit != 0u ? 3u : FLOE_RW_LOAD_UINT(flags, i) & 2u);
 }

@@ -25,5 +25,5 @@ void main()
     FLOE_STORE_VEC4(velocities, i, vec4(FLOE_RW_LOAD_VEC4(velocities, i).xyz + dv, 0.0));
     for (uint c = 0u; c < BODY_CONTACT_WIDTH; ++c)
         if (c != 3u) sums[base + c] = 0;
-    FLOE_STORE_UINT(flags, i, 1u);
+    FLOE_RW_STORE_UINT(flags, i, 3u); // this round and this step
 }

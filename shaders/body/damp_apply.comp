@@ -1,7 +1,8 @@
 #version 460
 // Damping, stage C: the averaged rigid velocity of the regions containing the particle (the
 // members of its own omega-ring), a + w cross x, and v += k (v_rigid - v); then the position
-// update x = x_start + dt v again (digest-002 §2.7.13: damping acts before it).
+// update x = x_start + dt v again (digest-002 §2.7.13: damping acts before it). The kinetic
+// energy it took from the particle, m (|v|^2 - |v'|^2) / 2, goes to the energy account.
 #include "body/body_common.glsl"
 
 FLOE_RW_VEC4(BODY_BIND_POSITIONS, positions);
@@ -16,6 +17,7 @@ FLOE_IN_VEC4(BODY_BIND_REGION_INFO, regionInfo);
 FLOE_IN_UINT(BODY_BIND_REGION_START, regionStart);
 FLOE_IN_UINT(BODY_BIND_INTERVALS, intervals);
 FLOE_IN_UINT(BODY_BIND_HEADS, heads);
+FLOE_OUT_FLOAT(BODY_BIND_DAMP_LOSS, dampLoss);
 
 void main()
 {
@@ -36,5 +38,6 @@ void main()
     const vec3 v = FLOE_RW_LOAD_VEC4(velocities, i).xyz;
     const vec3 damped = v + params.damping.x * (rigidVelocity - v);
     FLOE_STORE_VEC4(velocities, i, vec4(damped, 0.0));
+    FLOE_STORE_FLOAT(dampLoss, i, 0.5 * p.w * (dot(v, v) - dot(damped, damped)));
     FLOE_STORE_VEC4(positions, i, vec4(FLOE_LOAD_VEC4(previous, i).xyz + params.gravity.w * damped, p.w));
 }

@@ -1,11 +1,13 @@
 #version 460
 // Free integration (digest-002 §2.7.13 step 1, semi-implicit Euler): v += dt g, remembering
-// the start position; x = x + dt v is the prediction shape matching works on.
+// the start position; x = x + dt v is the prediction shape matching works on. No contact yet
+// this step: the contact flags are cleared.
 #include "body/body_common.glsl"
 
 FLOE_RW_VEC4(BODY_BIND_POSITIONS, positions);
 FLOE_RW_VEC4(BODY_BIND_VELOCITIES, velocities);
 FLOE_OUT_VEC4(BODY_BIND_PREVIOUS, previous);
+FLOE_OUT_UINT(BODY_BIND_FLAGS, flags);
 
 void main()
 {
@@ -15,6 +17,7 @@ void main()
     const vec4 x = FLOE_RW_LOAD_VEC4(positions, i);
     const vec3 v = FLOE_RW_LOAD_VEC4(velocities, i).xyz + dt * params.gravity.xyz;
     FLOE_STORE_VEC4(previous, i, x);
+    FLOE_STORE_UINT(flags, i, 0u);
     FLOE_STORE_VEC4(velocities, i, vec4(v, 0.0));
     FLOE_STORE_VEC4(positions, i, vec4(x.xyz + dt * v, x.w));
 }

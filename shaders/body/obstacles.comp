@@ -150,7 +150,7 @@ void main()
         if (moved) {
             FLOE_STORE_VEC4(positions, i, x);
             FLOE_STORE_VEC4(velocities, i, vec4(v, 0.0));
-            FLOE_STORE_UINT(flags, i, 1u);
+            FLOE_RW_STORE_UINT(flags, i, 3u); // this round and this step
         }
         return;
     }
@@ -178,5 +178,5 @@ void main()
     if (!moved) return;
     FLOE_STORE_VEC4(positions, i, x);
     FLOE_STORE_VEC4(velocities, i, vec4(v, 0.0));
-    FLOE_STORE_UINT(flags, i, 1u);
+    FLOE_RW_STORE_UINT(flags, i, 3u); // this round and this step
 }

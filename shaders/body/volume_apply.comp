@@ -38,7 +38,7 @@ void main()
     const uint last = range.x + range.y - 1u;
     const vec4 total = FLOE_LOAD_VEC4(totals, last);
     const vec4 denominators = FLOE_LOAD_VEC4(weightSums, last);
-    const float wPos = FLOE_LOAD_UINT(flags, i) != 0u ? 0.0 : FLOE_LOAD_VEC4(weights, i).x;
+    const float wPos = (FLOE_LOAD_UINT(flags, i) & 1u) != 0u ? 0.0 : FLOE_LOAD_VEC4(weights, i).x;
     const vec3 gradient = FLOE_LOAD_VEC4(normals, i).xyz / 3.0;
     const float volumeError = total.x / 9.0 - FLOE_LOAD_VEC4(bodyData, body).y;
     const float volumeRate = total.z / 3.0;

@@ -4,12 +4,17 @@
 // between the particles and their shape-matching goals, |g - x| = |c| / s, relative to the
 // body's size; its potential energy -m g . x and its kinetic energy (J), summed by the same scan;
 // and its centre of mass, mass, the centre's velocity and the volume (m^3) after the bodies' block.
+// Stage 1 (the energy account measured, body/sm_energy's records scanned per body): a fourth
+// block, per body its elastic energy, the damping's loss and the particles a contact moved.
 #include "body/body_common.glsl"
+
+layout(push_constant) uniform Push { BodyPush push; };
 
 FLOE_IN_UVEC4(BODY_BIND_BODY_RANGE, bodyRange);
 FLOE_IN_VEC4(BODY_BIND_BODY_DATA, bodyData);
 FLOE_IN_VEC4(BODY_BIND_SCAN, totals);
 FLOE_IN_VEC4(BODY_BIND_ORIGINS, origins);
+FLOE_IN_VEC4(BODY_BIND_SCAN_B, energy);
 FLOE_OUT_VEC4(BODY_BIND_METRICS, metrics);
 
 void main()
@@ -29,4 +34,5 @@ void main()
     const float mass = max(weighted.w, 1e-30);
     FLOE_STORE_VEC4(metrics, params.bodies + 2u * b, vec4(FLOE_LOAD_VEC4(origins, b).xyz + weighted.xyz / mass, weighted.w));
     FLOE_STORE_VEC4(metrics, params.bodies + 2u * b + 1u, vec4(momentum.xyz / mass, volume));
+    if (push.stage == 1u) FLOE_STORE_VEC4(metrics, 3u * params.bodies + b, FLOE_LOAD_VEC4(energy, last));
 }

@@ -46,6 +46,6 @@ void main()
     const float w = FLOE_RW_LOAD_VEC4(weights, i).x;
     const vec3 gradient = FLOE_LOAD_VEC4(normals, i).xyz / 3.0;
     const float g2 = dot(gradient, gradient);
-    const float wPos = FLOE_LOAD_UINT(flags, i) != 0u ? 0.0 : w;
+    const float wPos = (FLOE_LOAD_UINT(flags, i) & 1u) != 0u ? 0.0 : w;
     FLOE_STORE_VEC4(terms, i, vec4(wPos * g2, g2, 0.0, 0.0));
 }

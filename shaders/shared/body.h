@@ -27,11 +27,13 @@
 #define BODY_BIND_INCIDENT_START 18 // uint per particle + 1
 #define BODY_BIND_INCIDENT 19       // uint: triangle ids
 #define BODY_BIND_TRIANGLES 20      // uvec4 per triangle: particle indices
-#define BODY_BIND_FLAGS 21          // uint per particle: 1 if a contact moved it this step
+#define BODY_BIND_FLAGS 21          // uint per particle: bit 0 a contact moved it in this round, bit 1 in this step
 #define BODY_BIND_DISPLACEMENT 22   // vec4 per particle: shape-matching displacement c (m), w |c|
 #define BODY_BIND_METRICS                                                                                                          \
     23                       // vec4 per body: volume error (V - V0) / V0, potential energy J, rigid error, kinetic energy J;
-                             // then 2 vec4 per body: centre of mass (world m), mass kg; its velocity m/s, volume m^3
+                             // then 2 vec4 per body: centre of mass (world m), mass kg; its velocity m/s, volume m^3;
+                             // then, when measured, vec4 per body: elastic energy J, damping loss J this step,
+                             // particles a contact moved, 0
 #define BODY_BIND_ORIGINS 24 // vec4 per body: origin of the local frame this step (m)
 #define BODY_BIND_CONTACT_ENTRIES 25    // uint: triangle indices per cell of the contact grid (body/triangle_bins)
 #define BODY_BIND_CELL_START 26         // uint per cell + 1: first entry of the contact grid's cell
@@ -51,6 +53,7 @@
 #define BODY_BIND_CONTACTS                                                                                                         \
     42                             // 3 vec4 per particle: its contact with another body (normal, depth m; triangle,
                                    // weights; normal speed to reach m/s, normal impulse so far N s)
+#define BODY_BIND_DAMP_LOSS 43     // float per particle: kinetic energy the damping took this step (J)
 #define BODY_BIND_CONTACT_STATE 39 // uvec4: x contact-grid entries left out (over the capacity), since the start
 
 // The contacts between bodies' per-particle sums (body/contacts, contacts_resolve, contacts_apply):

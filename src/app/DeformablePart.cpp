@@ -1,6 +1,6 @@
 // The deformable bodies' part of a run's world (digest-002): the plate moving down if the scene
 // has one, metrics.csv with the volume and rigid-consistency errors of the worst body and the
-// bodies' energies, bodies.csv's rows, surface exports, saved states.
+// bodies' energy account, bodies.csv's rows, surface exports, saved states.
 #include "app/DeformablePart.h"
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <glm/geometric.hpp>
 #include <nlohmann/json.hpp>
 
+#include "app/EnergyAccount.h"
 #include "app/RunOutput.h"
 #include "app/RunParts.h"
 #include "app/Stat.h"
@@ -129,23 +130,37 @@ namespace {
 class DeformablePart final : public RunPart {
 public:
     DeformablePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene,
-                   const body::BodySettings* settings)
+                   const body::BodySettings* settings, bool withFluid)
         : context_(context), scene_(scene), settings_(settings ? *settings : bodySettings(scene)), domainMax_(settings_.domainMax),
           bodies_(context, shaders, graph, bodyInstances(scene), settings_, staticMeshes(scene)),
-          finalVolume_(bodies_.bodyCount(), 0.0)
+          finalVolume_(bodies_.bodyCount(), 0.0),
+          // Work from outside does not enter the account: a fluid's forces, the moving plate's push.
+          open_(withFluid                            ? "a fluid works on the bodies"
+                : scene.deformable.plateSpeed > 0.0f ? "the moving plate works on the bodies"
+                                                     : "")
     {
         for (uint32_t f = 0; f < body::DeformableBodies::kFrames; ++f) {
             readbacks_.emplace_back(context, gpu::BufferDesc{fmt::format("body metrics read-back {}", f),
                                                              uint64_t(bodies_.bodyCount()) * 16, gpu::MemoryKind::Readback});
             motionReadbacks_.emplace_back(context, gpu::BufferDesc{fmt::format("body motion read-back {}", f),
                                                                    uint64_t(bodies_.bodyCount()) * 32, gpu::MemoryKind::Readback});
+            energyReadbacks_.emplace_back(context, gpu::BufferDesc{fmt::format("body energy read-back {}", f),
+                                                                   uint64_t(bodies_.bodyCount()) * 16, gpu::MemoryKind::Readback});
         }
+        // The energy account (EnergyAccount.h): the bodies as placed, then each step.
+        bodies_.setEnergyAccount(true);
+        bodies_.addInitialMeasure(graph);
+        addReadbacks(graph, 0);
+        context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+        const Energies e = energies(0);
+        account_ = EnergyAccount(e.kinetic + e.potential + e.elastic);
     }
     body::DeformableBodies& bodies() { return bodies_; }
 
     std::vector<std::string> columns() const override
     {
-        return {"volume_error_max", "volume_error_avg", "rigid_error_max", "potential_energy"};
+        return {"volume_error_max", "volume_error_avg", "rigid_error_max", "potential_energy",
+                "elastic_energy",   "damping_loss",     "contact_loss",    "solver_loss"};
     }
     uint32_t framesInFlight() const override { return body::DeformableBodies::kFrames; }
     void setTimeStep(double dt) override { bodies_.setTimeStep(float(dt)); }
@@ -168,6 +183,8 @@ public:
         graph.addHostRead(readbacks_[slot]);
         bodies_.addMotionReadback(graph, motionReadbacks_[slot]);
         graph.addHostRead(motionReadbacks_[slot]);
+        bodies_.addEnergyReadback(graph, energyReadbacks_[slot]);
+        graph.addHostRead(energyReadbacks_[slot]);
     }
     PartStep collect(graph::RenderGraph&, uint32_t slot) override
     {
@@ -189,6 +206,17 @@ public:
         out.add("volume_error_avg", sumVolume / n);
         out.add("rigid_error_max", maxRigid);
         out.add("potential_energy", potential);
+        const Energies e = energies(slot);
+        finite = finite && std::isfinite(e.elastic) && std::isfinite(e.damping);
+        account_.add(e.kinetic, e.potential, e.elastic, e.damping, 0.0, e.touched);
+        out.add("elastic_energy", e.elastic);
+        if (open_.empty()) {
+            // The bodies' account; where work from outside (a fluid, the plate) is not separated
+            // from it, the columns stay empty (as for fracture bodies with a fluid).
+            out.add("damping_loss", account_.damping);
+            out.add("contact_loss", account_.contact);
+            out.add("solver_loss", account_.solver);
+        }
         const std::vector<glm::vec4> motion = motionReadbacks_[slot].readVector<glm::vec4>(2 * n);
         for (uint32_t b = 0; b < n; ++b)
             out.rows.push_back({b, false, 0, glm::vec3(motion[2 * b]), glm::vec3(motion[2 * b + 1]), motion[2 * b].w, m[b].x});
@@ -199,7 +227,7 @@ public:
         out.kinetic = kinetic;
         out.particles = bodies_.particleCount();
         if (!finite)
-            out.blowUp = "a body's volume, shape error or kinetic energy is not finite";
+            out.blowUp = "a body's volume, shape error or energy is not finite";
         else if (std::fabs(maxVolume) > 1.0)
             out.blowUp = fmt::format("a body's volume changed by {:.0f} %", 100.0 * maxVolume);
         return out;
@@ -219,10 +247,15 @@ public:
         files.push_back(name);
     }
     uint64_t fingerprint() const override { return bodies_.fingerprint(); }
-    void saveState(graph::RenderGraph& graph, io::SolidState& state) override { bodies_.saveState(graph, state); }
+    void saveState(graph::RenderGraph& graph, io::SolidState& state) override
+    {
+        bodies_.saveState(graph, state);
+        state.add("energy account", account_.values());
+    }
     void loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file) override
     {
         bodies_.loadState(graph, state, file);
+        account_.restore(state.get<double>("energy account", account_.values().size(), file));
     }
     void summarize(graph::RenderGraph& graph, nlohmann::ordered_json& s, std::vector<std::string>& warnings) override
     {
@@ -236,6 +269,9 @@ public:
         s["metrics"]["volume_error_abs_max"] = volumeStat_.json();
         s["metrics"]["rigid_error_max"] = rigidStat_.json();
         s["volume_error_final"] = finalVolume_;
+        // Work from outside leaves the account open: left out, with the reason.
+        s["energy"] = open_.empty() ? account_.json() : nlohmann::ordered_json(nullptr);
+        if (!open_.empty()) s["energy_open"] = open_;
         // Entries the contact grid between bodies had no room for: some contacts were missed.
         const uint32_t overflows = bodies_.contactGridOverflows(graph);
         s["contact_grid_overflows"] = overflows;
@@ -253,23 +289,47 @@ public:
     }
 
 private:
+    struct Energies {
+        double kinetic = 0, potential = 0, elastic = 0, damping = 0; // J, all bodies
+        bool touched = false;                                        // a contact moved a particle
+    };
+    // The energies of the measurement read back into `slot`.
+    Energies energies(uint32_t slot) const
+    {
+        const uint32_t n = bodies_.bodyCount();
+        const std::vector<glm::vec4> m = readbacks_[slot].readVector<glm::vec4>(n);
+        const std::vector<glm::vec4> e = energyReadbacks_[slot].readVector<glm::vec4>(n);
+        Energies out;
+        for (uint32_t b = 0; b < n; ++b) {
+            out.kinetic += m[b].w;
+            out.potential += m[b].y;
+            out.elastic += e[b].x;
+            out.damping += e[b].y;
+            out.touched = out.touched || e[b].z > 0.0f;
+        }
+        return out;
+    }
+
     gpu::Context& context_;
     const Scene& scene_;
     body::BodySettings settings_;
     glm::vec3 domainMax_;
     body::DeformableBodies bodies_;
-    std::vector<gpu::Buffer> readbacks_, motionReadbacks_; // per frame: metrics, bodies.csv's rows
+    std::vector<gpu::Buffer> readbacks_, motionReadbacks_, energyReadbacks_; // per frame: metrics, bodies.csv's rows, energies
     RunningStat volumeStat_, rigidStat_;
     double worstVolume_ = 0.0, lastVolume_ = 0.0;
     std::vector<double> finalVolume_;
+    std::string open_; // why the account does not close (work from outside), or empty
+    EnergyAccount account_{0.0};
 };
 
 } // namespace
 
 std::unique_ptr<RunPart> makeDeformablePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
-                                            const Scene& scene, const body::BodySettings* settings, body::DeformableBodies*& bodies)
+                                            const Scene& scene, const body::BodySettings* settings, body::DeformableBodies*& bodies,
+                                            bool withFluid)
 {
-    auto part = std::make_unique<DeformablePart>(context, shaders, graph, scene, settings);
+    auto part = std::make_unique<DeformablePart>(context, shaders, graph, scene, settings, withFluid);
     bodies = &part->bodies();
     return part;
 }

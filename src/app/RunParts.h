@@ -10,11 +10,12 @@
 
 namespace floe {
 
-// The scene's deformable bodies (with RigidBodies as their static obstacles).
+// The scene's deformable bodies (with RigidBodies as their static obstacles); measures their
+// initial energy (submits and waits).
 // `settings`: the window's, else the scene's (bodySettings).
 std::unique_ptr<RunPart> makeDeformablePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
-                                            const Scene& scene, const body::BodySettings* settings,
-                                            body::DeformableBodies*& bodies);
+                                            const Scene& scene, const body::BodySettings* settings, body::DeformableBodies*& bodies,
+                                            bool withFluid);
 // The scene's fracture bodies (with the dynamic RigidBodies among them); measures their
 // initial energy (submits and waits).
 // `settings`: the window's, else the scene's (fractureSettings).

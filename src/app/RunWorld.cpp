@@ -64,7 +64,7 @@ RunWorld::RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, gra
     const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
     if (!scene.deformableBodies.empty())
         parts_.push_back(
-            makeDeformablePart(context, shaders, graph, scene, settings.bodies ? &*settings.bodies : nullptr, bodies_));
+            makeDeformablePart(context, shaders, graph, scene, settings.bodies ? &*settings.bodies : nullptr, bodies_, withFluid));
     if (!scene.fractureBodies.empty())
         parts_.push_back(makeFracturePart(context, shaders, graph, scene, settings.fracture ? &*settings.fracture : nullptr,
                                           fracture_, withFluid));

@@ -183,7 +183,9 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     volumeScanned_ = perParticle("body volume sums", 3);
     weightTerms_ = perParticle("body weight terms", 1);
     weightScanned_ = perParticle("body weight sums", 1);
-    metrics_ = gpu::Buffer(context, {"body metrics", 3 * bodyRange.size() * 16, gpu::MemoryKind::DeviceLocal, kVec4});
+    metrics_ = gpu::Buffer(context, {"body metrics", 4 * bodyRange.size() * 16, gpu::MemoryKind::DeviceLocal, kVec4});
+    dampLoss_ =
+        gpu::Buffer(context, {"body damping loss", uint64_t(particles_) * 4, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_SFLOAT});
     if (settings.bodyContacts && bodies.size() > 1) buildBodyContacts(shaders, graph, settings, triangles, positions);
     buildObstacles(graph, obstacles);
     // Normals of the start shape, for pictures taken before the first step.
@@ -192,6 +194,7 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     graph.addFill("body metrics clear", metrics_, 0);
     graph.addFill("body displacement clear", displacement_, 0);
     graph.addFill("body flags clear", flags_, 0);
+    graph.addFill("body damping loss clear", dampLoss_, 0);
     context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
 }
 
@@ -275,6 +278,7 @@ void DeformableBodies::addStep(graph::RenderGraph& graph)
         .readWrite(BODY_BIND_POSITIONS, positions_)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
         .write(BODY_BIND_PREVIOUS, previous_)
+        .write(BODY_BIND_FLAGS, flags_)
         .dispatchThreads(particles_);
     addShapeMatching(graph);
     if (settings_.damping > 0.0f) addDamping(graph);
@@ -400,6 +404,7 @@ void DeformableBodies::addDamping(graph::RenderGraph& graph)
         .read(BODY_BIND_REGION_START, regionStart_)
         .read(BODY_BIND_INTERVALS, intervals_)
         .read(BODY_BIND_HEADS, pathHeads_)
+        .write(BODY_BIND_DAMP_LOSS, dampLoss_)
         .dispatchThreads(particles_);
 }
 
@@ -421,7 +426,7 @@ void DeformableBodies::addStaticContacts(graph::RenderGraph& graph)
         .read(BODY_BIND_PARAMS, params_[frame_])
         .readWrite(BODY_BIND_POSITIONS, positions_)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
-        .write(BODY_BIND_FLAGS, flags_)
+        .readWrite(BODY_BIND_FLAGS, flags_)
         .dispatchThreads(particles_);
     if (obstacles_.triangles > 0) {
         graph.addCompute(pipelines_.compute("body/obstacles"))
@@ -513,14 +518,70 @@ void DeformableBodies::addMeasure(graph::RenderGraph& graph)
 {
     addNormals(graph);
     addVolumeSums(graph, 1); // measurement
+    if (energy_) addEnergyRecords(graph);
     graph.addCompute(pipelines_.compute("body/volume_measure"))
         .read(BODY_BIND_PARAMS, params_[frame_])
         .read(BODY_BIND_BODY_RANGE, bodyRange_)
         .read(BODY_BIND_BODY_DATA, bodyData_)
         .read(BODY_BIND_SCAN, volumeScanned_)
+        .read(BODY_BIND_SCAN_B, weightScanned_)
         .read(BODY_BIND_ORIGINS, origins_)
         .write(BODY_BIND_METRICS, metrics_)
+        .push(shared::BodyPush{energy_ ? 1u : 0u, 0, 0, 0})
         .dispatchThreads(bodyCount());
+}
+
+void DeformableBodies::addEnergyRecords(graph::RenderGraph& graph)
+{
+    // The region fits of the end positions (the step's own fits were of the predicted ones):
+    // the shape-matching terms scanned along the paths again, then body/sm_energy per region,
+    // always over the interval lists (they exist in both summations).
+    graph.addCompute(pipelines_.compute("body/sm_terms"))
+        .read(BODY_BIND_PARAMS, params_[frame_])
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_ORIGINS, origins_)
+        .read(BODY_BIND_BODY_DATA, bodyData_)
+        .write(BODY_BIND_OUT, terms_)
+        .dispatchThreads(particles_);
+    scan_->inclusive(graph, terms_, pathHeads_, scanned_, particles_, 3);
+    graph.addCompute(pipelines_.compute("body/sm_energy"))
+        .read(BODY_BIND_PARAMS, params_[frame_])
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_ORIGINS, origins_)
+        .read(BODY_BIND_BODY_DATA, bodyData_)
+        .read(BODY_BIND_SCAN, scanned_)
+        .read(BODY_BIND_REGION_INFO, regionInfo_)
+        .read(BODY_BIND_REGION_CENTRE, regionCentre_)
+        .read(BODY_BIND_REGION_START, regionStart_)
+        .read(BODY_BIND_INTERVALS, intervals_)
+        .read(BODY_BIND_HEADS, pathHeads_)
+        .read(BODY_BIND_NORMALS, normals_)
+        .read(BODY_BIND_REST_NORMALS, restNormals_)
+        .read(BODY_BIND_WARM, warm_)
+        .read(BODY_BIND_DAMP_LOSS, dampLoss_)
+        .read(BODY_BIND_FLAGS, flags_)
+        .write(BODY_BIND_OUT, weightTerms_)
+        .dispatchThreads(particles_);
+    scan_->inclusive(graph, weightTerms_, bodyHeads_, weightScanned_, particles_, 1);
+}
+
+void DeformableBodies::addInitialMeasure(graph::RenderGraph& graph)
+{
+    if (!energy_) throw std::logic_error("DeformableBodies::addInitialMeasure: the energy account is off");
+    graph.addCompute(pipelines_.compute("body/origins"))
+        .read(BODY_BIND_PARAMS, params_[frame_])
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_BODY_RANGE, bodyRange_)
+        .write(BODY_BIND_ORIGINS, origins_)
+        .dispatchThreads(bodyCount());
+    addMeasure(graph);
+}
+
+void DeformableBodies::addEnergyReadback(graph::RenderGraph& graph, const gpu::Buffer& target) const
+{
+    graph.addCopy("body/readback_energy", metrics_, target, uint64_t(bodyCount()) * 16, uint64_t(bodyCount()) * 48, 0);
 }
 
 void DeformableBodies::addMetricsReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset) const

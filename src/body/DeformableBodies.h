@@ -81,6 +81,18 @@ public:
     // centre's velocity (m/s) and the volume (m^3), copied to `target`.
     void addMotionReadback(graph::RenderGraph& graph, const gpu::Buffer& target) const;
 
+    // The energy account (docs/bodies.md, *Energy*): with it on, each step's measurement adds
+    // the bodies' elastic energy (body/sm_energy: the shape-matching potential of the end
+    // positions), the kinetic energy the damping took and the particles a contact moved; off
+    // (the default, as in the body bench) it costs nothing. Runs turn it on (app/DeformablePart).
+    void setEnergyAccount(bool on) { energy_ = on; }
+    // The measurement of the bodies as they are now, before any step (the account's start);
+    // needs the energy account on. Read it with addMetricsReadback and addEnergyReadback.
+    void addInitialMeasure(graph::RenderGraph& graph);
+    // Per body vec4 of the last measurement: elastic energy (J), the damping's loss in the step
+    // (J), particles a contact moved (the last round), 0; copied to `target`.
+    void addEnergyReadback(graph::RenderGraph& graph, const gpu::Buffer& target) const;
+
     // Entries the contact grid between bodies left out since the start (a body stretched far
     // beyond its rest size; their triangles were missed by some contacts). Submits and waits.
     uint32_t contactGridOverflows(graph::RenderGraph& graph) const;
@@ -97,6 +109,9 @@ public:
     // The static obstacles for drawing: vertex positions, area-weighted normals, triangles (w 0xFFFF).
     const sim::ObstacleBuffers& obstacles() const { return obstacles_; }
     const gpu::Buffer& transforms() const { return transforms_; } // 3 vec4 per region after a step (tests)
+    // vec4 per region after a measurement with the energy account on (tests): its elastic
+    // energy (J), the damping's loss at its particle (J), 1 if a contact moved its particle, 0.
+    const gpu::Buffer& energyRecords() const { return weightTerms_; }
 
     // Saved states (--save-state, --load-state): the buffers that carry a run from one step to
     // the next (positions, velocities, the polar decompositions' warm starts, contact flags and
@@ -115,6 +130,7 @@ private:
     void addShapeMatching(graph::RenderGraph& graph);
     void addVolume(graph::RenderGraph& graph);
     void addMeasure(graph::RenderGraph& graph);
+    void addEnergyRecords(graph::RenderGraph& graph); // body/sm_energy's records, scanned per body into weightScanned_
     void addDamping(graph::RenderGraph& graph);
     void addNormals(graph::RenderGraph& graph);        // area-weighted vertex normal sums of the current positions
     void addStaticContacts(graph::RenderGraph& graph); // walls, plate, glass, static meshes
@@ -149,6 +165,8 @@ private:
     std::array<gpu::Buffer, kFrames> bodyVolume_;     // per body: volume mode, alpha, beta (host-written, per frame)
     std::vector<glm::vec3> bodyOverrides_;            // per body: its own mode, alpha, beta (negative: none)
     bool anyVolume_ = true, anyLocal_ = false;
+    bool energy_ = false;
+    gpu::Buffer dampLoss_; // float per particle: the kinetic energy body/damp_apply took this step
     // Static obstacles: triangles (3 vec4), a grid of triangle lists, and draw buffers.
     sim::ObstacleBuffers obstacles_;
     void buildObstacles(graph::RenderGraph& graph, const std::vector<geometry::TriangleMesh>& obstacles);

@@ -1041,6 +1041,69 @@ TEST(Cli, BodyBenchComparesFastAndNaiveSummation)
     EXPECT_FALSE(doc.contains("sph"));
 }
 
+// The deformable bodies' energy account through floe run (docs/bodies.md, *Energy*): a capsule
+// spinning as it falls (bodies_drop's) and a ball thrown down, with damping. Nothing is gained
+// in any step (the one-step gain of the losses' sum is at most 1 % of the initial energy: with
+// the thesis' determinant fix a folded region of the capsule made 697 J of its 723 J in one
+// step); the damping's loss is measured; the drop's energy goes to the contacts; the plot draws.
+TEST(Cli, DeformableBodiesKeepAnEnergyAccountWithNothingGained)
+{
+    const fs::path dir = tempDir("bodies-energy");
+    const fs::path scene = writeScene(dir, "energy.json", R"({
+        "Configuration": {"timeStepSize": 0.005, "gravitation": [0, -9.81, 0]},
+        "Floe": {"domainMin": [-2.0, 0, -1.0], "domainMax": [2.0, 3.0, 1.0]},
+        "Deformable": {"omega": 2, "stiffness": 1.0, "volume": "global", "friction": 0.5, "damping": 0.02},
+        "DeformableBodies": [
+          {"shape": "capsule", "radius": 0.15, "length": 0.5, "resolution": 3, "translation": [0.4, 1.4, 0],
+           "rotationAxis": [0, 0, 1], "rotationAngle": 1.2, "angularVelocity": [0, 0, 4]},
+          {"shape": "sphere", "radius": 0.3, "resolution": 3, "translation": [-1.0, 1.2, 0], "velocity": [0, -2, 0]}]})");
+    const fs::path out = dir / "run";
+    const Result r = floe("run " + scene.string() + " --steps 300 --frames 0 --plots --timers off --quiet --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+    const nlohmann::json& energy = summary["energy"];
+    const double initial = energy["initial_J"].get<double>();
+    EXPECT_GT(initial, 1000.0) << energy.dump(); // both bodies' potential energy above the floor
+    EXPECT_LT(energy["final_J"].get<double>(), 0.5 * initial) << energy.dump();
+    EXPECT_GT(energy["contact_loss_J"].get<double>(), 0.3 * initial) << energy.dump();
+    EXPECT_GT(energy["damping_loss_J"].get<double>(), 0.0) << energy.dump();
+    EXPECT_LE(energy["most_gained_J"].get<double>(), 0.01 * initial) << energy.dump();
+    // Every step: the mechanical energy and the losses add up to the initial energy, and the
+    // losses never fall by more than 1 % of it (energy made in that step).
+    std::istringstream lines(readFile(out / "metrics.csv"));
+    std::string header, row;
+    std::getline(lines, header);
+    std::vector<std::string> names;
+    for (std::istringstream h(header); std::getline(h, row, ',');) names.push_back(row);
+    const auto column = [&](const std::string& name) {
+        const auto it = std::find(names.begin(), names.end(), name);
+        EXPECT_NE(it, names.end()) << name;
+        return size_t(it - names.begin());
+    };
+    const size_t kinetic = column("kinetic_energy"), potential = column("potential_energy"), elastic = column("elastic_energy"),
+                 damping = column("damping_loss"), contact = column("contact_loss"), solver = column("solver_loss");
+    double previous = 0, worstGain = 0, worstSum = 0, elasticMax = 0;
+    int steps = 0;
+    while (std::getline(lines, row)) {
+        if (row.empty()) continue;
+        std::vector<double> v;
+        for (std::istringstream cells(row); std::getline(cells, header, ',');)
+            v.push_back(header.empty() ? NAN : std::stod(header));
+        ASSERT_EQ(v.size(), names.size());
+        const double losses = v[contact] + v[solver];
+        worstGain = std::max(worstGain, previous - losses);
+        previous = losses;
+        worstSum = std::max(worstSum, std::fabs(v[kinetic] + v[potential] + v[elastic] + v[damping] + losses - initial));
+        elasticMax = std::max(elasticMax, v[elastic]);
+        ++steps;
+    }
+    EXPECT_EQ(steps, 300);
+    EXPECT_LT(worstGain, 0.01 * initial) << "energy made in one step";
+    EXPECT_LT(worstSum, 1e-6 * initial) << "the account's terms add up to the initial energy";
+    EXPECT_GT(elasticMax, 1.0) << "the impacts deform the bodies";
+    expectPlot(out / "plots" / "energy_account.png");
+}
+
 // Deformable bodies through floe run: four spheres crushed by a plate, each with its own volume
 // mode (digest-002 Fig. 7.12: global, local with joints, local without, none): the three with a
 // correction keep their volume within 1 %, the one without loses far more.
