@@ -28,6 +28,7 @@ FLOE_IN_VEC4(BODY_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(BODY_BIND_VELOCITIES, velocities);
 FLOE_IN_VEC4(BODY_BIND_PREVIOUS, previous);
 FLOE_IN_VEC4(BODY_BIND_REST, rest);
+FLOE_IN_VEC4(BODY_BIND_ORIGINS, origins);
 FLOE_IN_UINT(BODY_BIND_CELL_START, cellStart);
 FLOE_IN_UINT(BODY_BIND_CONTACT_ENTRIES, entries);
 FLOE_IN_UINT(BODY_BIND_CONTACT_MASKS, masks);
@@ -40,9 +41,11 @@ void main()
 {
     const uint a = floeGlobalIndex();
     if (a >= params.particles) return;
-    const vec4 xa = FLOE_LOAD_VEC4(positions, a);
-    const vec3 p0 = FLOE_LOAD_VEC4(previous, a).xyz;
+    // World coordinates (positions are relative to their body's origin).
     const uint body = uint(FLOE_LOAD_VEC4(rest, a).w);
+    const vec3 origin = FLOE_LOAD_VEC4(origins, body).xyz;
+    const vec4 xa = FLOE_LOAD_VEC4(positions, a) + vec4(origin, 0.0);
+    const vec3 p0 = FLOE_LOAD_VEC4(previous, a).xyz + origin;
     const float r = params.contact.w;
     const float cell = params.gridOrigin.w;
     const ivec3 dims = ivec3(params.gridDims.xyz);
@@ -90,8 +93,9 @@ void main()
                         s0 = dot(plane0.xyz, p0) - plane0.w;
                         if (!(s0 >= 0.0) && !(s1 > -r)) continue; // behind since the start, deeper than r
                     }
-                    const vec3 A1 = FLOE_LOAD_VEC4(positions, t.x).xyz, B1 = FLOE_LOAD_VEC4(positions, t.y).xyz,
-                               C1 = FLOE_LOAD_VEC4(positions, t.z).xyz;
+                    const vec3 ot = FLOE_LOAD_VEC4(origins, t.w).xyz;
+                    const vec3 A1 = FLOE_LOAD_VEC4(positions, t.x).xyz + ot, B1 = FLOE_LOAD_VEC4(positions, t.y).xyz + ot,
+                               C1 = FLOE_LOAD_VEC4(positions, t.z).xyz + ot;
                     const vec3 w1 = nearestOnTriangle(xa.xyz, A1, B1, C1);
                     const vec3 q1 = w1.x * A1 + w1.y * B1 + w1.z * C1;
                     int kind = 1;
@@ -107,8 +111,8 @@ void main()
                         if (distance > 1e-4 * r) normal = d / distance;
                     } else if (s0 >= 0.0) {
                         // Crossed T's plane in this step: a contact if where it crossed is on T.
-                        const vec3 A0 = FLOE_LOAD_VEC4(previous, t.x).xyz, B0 = FLOE_LOAD_VEC4(previous, t.y).xyz,
-                                   C0 = FLOE_LOAD_VEC4(previous, t.z).xyz;
+                        const vec3 A0 = FLOE_LOAD_VEC4(previous, t.x).xyz + ot, B0 = FLOE_LOAD_VEC4(previous, t.y).xyz + ot,
+                                   C0 = FLOE_LOAD_VEC4(previous, t.z).xyz + ot;
                         const float f = s0 / (s0 - s1);
                         const vec3 P = mix(p0, xa.xyz, f);
                         const vec3 At = mix(A0, A1, f), Bt = mix(B0, B1, f), Ct = mix(C0, C1, f);

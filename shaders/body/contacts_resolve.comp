@@ -22,6 +22,8 @@
 FLOE_IN_VEC4(BODY_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(BODY_BIND_VELOCITIES, velocities);
 FLOE_IN_UVEC4(BODY_BIND_TRIANGLES, triangles);
+FLOE_IN_VEC4(BODY_BIND_REST, rest);
+FLOE_IN_VEC4(BODY_BIND_ORIGINS, origins);
 FLOE_RW_VEC4(BODY_BIND_CONTACTS, contacts);
 layout(std430, binding = BODY_BIND_CONTACT_SUMS) buffer Sums { int sums[]; };
 
@@ -55,7 +57,9 @@ void main()
     const float wa = 1.0 / xa.w;
     const vec3 wk = beta / vec3(A.w, B.w, C.w); // beta_k / m_k
     const float W = splits(a) * wa + beta.x * wk.x * splits(t.x) + beta.y * wk.y * splits(t.y) + beta.z * wk.z * splits(t.z);
-    const float gap = dot(n, xa.xyz - (beta.x * A.xyz + beta.y * B.xyz + beta.z * C.xyz)) - params.contact.w;
+    // Positions are relative to their body's origin: a's to its own, T's to T's body's (sum beta = 1).
+    const vec3 offset = FLOE_LOAD_VEC4(origins, uint(FLOE_LOAD_VEC4(rest, a).w)).xyz - FLOE_LOAD_VEC4(origins, t.w).xyz;
+    const float gap = dot(n, xa.xyz - (beta.x * A.xyz + beta.y * B.xyz + beta.z * C.xyz) + offset) - params.contact.w;
     const float lambda = gap < 0.0 ? -gap / W : 0.0;
     const vec3 vb = beta.x * FLOE_LOAD_VEC4(velocities, t.x).xyz + beta.y * FLOE_LOAD_VEC4(velocities, t.y).xyz +
                     beta.z * FLOE_LOAD_VEC4(velocities, t.z).xyz;

@@ -9,7 +9,6 @@ FLOE_RW_VEC4(BODY_BIND_POSITIONS, positions);
 FLOE_RW_VEC4(BODY_BIND_VELOCITIES, velocities);
 FLOE_IN_VEC4(BODY_BIND_PREVIOUS, previous);
 FLOE_IN_VEC4(BODY_BIND_REST, rest);
-FLOE_IN_VEC4(BODY_BIND_ORIGINS, origins);
 FLOE_IN_VEC4(BODY_BIND_BODY_DATA, bodyData);
 FLOE_IN_VEC4(BODY_BIND_DISPLACEMENT, displacement);
 FLOE_IN_VEC4(BODY_BIND_SCAN, scanned);
@@ -33,7 +32,7 @@ void main()
     const float scale = FLOE_LOAD_VEC4(bodyData, body).x;
     const vec4 p = FLOE_RW_LOAD_VEC4(positions, i);
     // The predicted position shape matching worked on: x_pred = x - c (digest-002 §2.7.13).
-    const vec3 x = (p.xyz - FLOE_LOAD_VEC4(displacement, i).xyz - FLOE_LOAD_VEC4(origins, body).xyz) * scale;
+    const vec3 x = (p.xyz - FLOE_LOAD_VEC4(displacement, i).xyz) * scale;
     const vec3 rigidVelocity = (a.xyz + cross(w.xyz, x)) / count / scale;
     const vec3 v = FLOE_RW_LOAD_VEC4(velocities, i).xyz;
     const vec3 damped = v + params.damping.x * (rigidVelocity - v);

@@ -7,7 +7,6 @@
 FLOE_IN_VEC4(BODY_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(BODY_BIND_VELOCITIES, velocities);
 FLOE_IN_VEC4(BODY_BIND_REST, rest);
-FLOE_IN_VEC4(BODY_BIND_ORIGINS, origins);
 FLOE_IN_VEC4(BODY_BIND_BODY_DATA, bodyData);
 FLOE_IN_VEC4(BODY_BIND_DISPLACEMENT, displacement);
 FLOE_OUT_VEC4(BODY_BIND_OUT, terms);
@@ -20,7 +19,7 @@ void main()
     const float scale = FLOE_LOAD_VEC4(bodyData, body).x;
     const vec4 p = FLOE_LOAD_VEC4(positions, i);
     // The predicted position shape matching worked on: x_pred = x - c (digest-002 §2.7.13).
-    const vec3 x = (p.xyz - FLOE_LOAD_VEC4(displacement, i).xyz - FLOE_LOAD_VEC4(origins, body).xyz) * scale;
+    const vec3 x = (p.xyz - FLOE_LOAD_VEC4(displacement, i).xyz) * scale;
     const vec3 v = FLOE_LOAD_VEC4(velocities, i).xyz * scale;
     const float m = p.w;
     const vec3 L = m * cross(x, v);

@@ -21,6 +21,8 @@ FLOE_IN_VEC4(BODY_BIND_OBSTACLE_TRIANGLES, triangles);
 FLOE_IN_UINT(BODY_BIND_OBSTACLE_CELLS, cells);
 FLOE_IN_UINT(BODY_BIND_OBSTACLE_ENTRIES, entries);
 FLOE_IN_VEC4(BODY_BIND_PREVIOUS, previous);
+FLOE_IN_VEC4(BODY_BIND_REST, rest);
+FLOE_IN_VEC4(BODY_BIND_ORIGINS, origins);
 
 // Cells one segment may cross: 64 cells of at least 8 contact radii are metres per step, far
 // beyond any body's speed (a crossing past them is not looked for).
@@ -95,7 +97,11 @@ void main()
 {
     const uint i = floeGlobalIndex();
     if (i >= params.particles || params.obstacleOrigin.w <= 0.0) return;
+    // In world coordinates (the static grid's); positions are relative to the body's origin, and
+    // only a particle the meshes move is written back.
+    const vec3 origin = FLOE_LOAD_VEC4(origins, uint(FLOE_LOAD_VEC4(rest, i).w)).xyz;
     vec4 x = FLOE_RW_LOAD_VEC4(positions, i);
+    x.xyz += origin;
     const ivec3 dims = ivec3(params.obstacleDims.xyz);
     const float r = params.contact.w;
     const float size = params.obstacleOrigin.w;
@@ -104,7 +110,7 @@ void main()
     vec3 v = FLOE_RW_LOAD_VEC4(velocities, i).xyz;
 
     // The move of this step, clipped to the grid's box (slabs), walked cell by cell.
-    const vec3 p0 = FLOE_LOAD_VEC4(previous, i).xyz, d = x.xyz - p0;
+    const vec3 p0 = FLOE_LOAD_VEC4(previous, i).xyz + origin, d = x.xyz - p0;
     float enter = 0.0, leave = 1.0;
     for (int a = 0; a < 3; ++a) {
         if (abs(d[a]) < 1e-20) {
@@ -148,7 +154,7 @@ void main()
     const ivec3 c = ivec3(floor((x.xyz - lo) / size));
     if (any(lessThan(c, ivec3(0))) || any(greaterThanEqual(c, dims))) {
         if (moved) {
-            FLOE_STORE_VEC4(positions, i, x);
+            FLOE_STORE_VEC4(positions, i, vec4(x.xyz - origin, x.w));
             FLOE_STORE_VEC4(velocities, i, vec4(v, 0.0));
             FLOE_RW_STORE_UINT(flags, i, 3u); // this round and this step
         }
@@ -176,7 +182,7 @@ void main()
         moved = true;
     }
     if (!moved) return;
-    FLOE_STORE_VEC4(positions, i, x);
+    FLOE_STORE_VEC4(positions, i, vec4(x.xyz - origin, x.w));
     FLOE_STORE_VEC4(velocities, i, vec4(v, 0.0));
     FLOE_RW_STORE_UINT(flags, i, 3u); // this round and this step
 }

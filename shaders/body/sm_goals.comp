@@ -9,7 +9,6 @@ FLOE_RW_VEC4(BODY_BIND_POSITIONS, positions);
 FLOE_RW_VEC4(BODY_BIND_VELOCITIES, velocities);
 FLOE_IN_VEC4(BODY_BIND_PREVIOUS, previous);
 FLOE_IN_VEC4(BODY_BIND_REST, rest);
-FLOE_IN_VEC4(BODY_BIND_ORIGINS, origins);
 FLOE_IN_VEC4(BODY_BIND_BODY_DATA, bodyData);
 FLOE_IN_VEC4(BODY_BIND_SCAN, scanned);
 FLOE_IN_VEC4(BODY_BIND_REGION_INFO, regionInfo);
@@ -34,11 +33,10 @@ void main()
     const vec4 r = FLOE_LOAD_VEC4(rest, i);
     const uint body = uint(r.w);
     const vec4 x = FLOE_RW_LOAD_VEC4(positions, i);
-    const vec3 origin = FLOE_LOAD_VEC4(origins, body).xyz;
     const float scale = FLOE_LOAD_VEC4(bodyData, body).x;
     const vec4 x0 = vec4(r.xyz, 1.0);
     const vec3 goalLocal = vec3(dot(row0, x0), dot(row1, x0), dot(row2, x0)) / count;
-    const vec3 goal = origin + goalLocal / scale;
+    const vec3 goal = goalLocal / scale; // relative to the body's origin, as the positions
     const float dt = params.gravity.w;
     const vec3 c = params.control.x * (goal - x.xyz);
     const vec3 v = FLOE_RW_LOAD_VEC4(velocities, i).xyz + c / dt;

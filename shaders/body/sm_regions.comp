@@ -22,7 +22,6 @@
 
 FLOE_IN_VEC4(BODY_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(BODY_BIND_REST, rest);
-FLOE_IN_VEC4(BODY_BIND_ORIGINS, origins);
 FLOE_IN_VEC4(BODY_BIND_BODY_DATA, bodyData);
 FLOE_IN_VEC4(BODY_BIND_SCAN, scanned);
 FLOE_IN_VEC4(BODY_BIND_REGION_INFO, regionInfo);
@@ -73,9 +72,8 @@ void main()
 
     const vec4 r = FLOE_LOAD_VEC4(rest, i);
     const uint body = uint(r.w);
-    const vec3 origin = FLOE_LOAD_VEC4(origins, body).xyz;
     const vec4 data = FLOE_LOAD_VEC4(bodyData, body);
-    const vec3 xl = (FLOE_LOAD_VEC4(positions, i).xyz - origin) * data.x;
+    const vec3 xl = FLOE_LOAD_VEC4(positions, i).xyz * data.x; // positions are relative to the body's origin
     const vec3 n = FLOE_LOAD_VEC4(normals, i).xyz;
     const vec3 unitNormal = dot(n, n) > 0.0 ? normalize(n) : FLOE_LOAD_VEC4(restNormals, i).xyz;
     const float l = info.z;
@@ -93,7 +91,7 @@ void main()
     for (uint k = FLOE_LOAD_UINT(regionStart, i); k < FLOE_LOAD_UINT(regionStart, i + 1u); ++k)
         for (uint j = FLOE_LOAD_UINT(intervals, 2u * k); j <= FLOE_LOAD_UINT(intervals, 2u * k + 1u); ++j) {
             const vec4 xj = FLOE_LOAD_VEC4(positions, j);
-            const vec3 d = R * FLOE_LOAD_VEC4(rest, j).xyz + translation - (xj.xyz - origin) * data.x;
+            const vec3 d = R * FLOE_LOAD_VEC4(rest, j).xyz + translation - xj.xyz * data.x;
             sum += xj.w / FLOE_LOAD_VEC4(regionInfo, j).y * dot(d, d);
         }
     const float dt = params.gravity.w;

@@ -9,12 +9,14 @@
 // cell-start table; stage 1 puts each triangle into its cells' ranges by counting the counters
 // back down. The order within a cell is the atomics' (body/contacts breaks ties by triangle
 // index, so its result does not depend on it). Entries past the table's capacity (a body
-// stretched far beyond its rest size) are left out and counted in state.x.
+// stretched far beyond its rest size) are left out and counted in state.x. World coordinates:
+// the corners are relative to their body's origin (tri.w is the body).
 #include "body/body_common.glsl"
 
 layout(push_constant) uniform Push { BodyPush push; };
 FLOE_IN_VEC4(BODY_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(BODY_BIND_PREVIOUS, previous);
+FLOE_IN_VEC4(BODY_BIND_ORIGINS, origins);
 FLOE_IN_UVEC4(BODY_BIND_TRIANGLES, triangles);
 FLOE_IN_UINT(BODY_BIND_CELL_START, cellStart);
 layout(std430, binding = BODY_BIND_CONTACT_COUNTS) buffer Counts { uint counts[]; };
@@ -28,21 +30,22 @@ void main()
     const uint t = floeGlobalIndex();
     if (t >= params.triangles) return;
     const uvec4 tri = FLOE_LOAD_UVEC4(triangles, t);
+    const vec3 origin = FLOE_LOAD_VEC4(origins, tri.w).xyz;
     vec3 lo = vec3(1e30), hi = vec3(-1e30);
     for (uint k = 0u; k < 3u; ++k) {
-        const vec3 x = FLOE_LOAD_VEC4(positions, tri[k]).xyz, x0 = FLOE_LOAD_VEC4(previous, tri[k]).xyz;
+        const vec3 x = FLOE_LOAD_VEC4(positions, tri[k]).xyz + origin, x0 = FLOE_LOAD_VEC4(previous, tri[k]).xyz + origin;
         lo = min(lo, min(x, x0));
         hi = max(hi, max(x, x0));
     }
     if (push.stage == 0u) {
         // The triangle's plane now and at the step's start (unit normal n, n . corner), for
         // body/contacts' quick rejections; a degenerate triangle gets a zero normal.
-        const vec3 A1 = FLOE_LOAD_VEC4(positions, tri.x).xyz, A0 = FLOE_LOAD_VEC4(previous, tri.x).xyz;
+        const vec3 A1 = FLOE_LOAD_VEC4(positions, tri.x).xyz, A0 = FLOE_LOAD_VEC4(previous, tri.x).xyz; // the body's frame
         const vec3 m1 = cross(FLOE_LOAD_VEC4(positions, tri.y).xyz - A1, FLOE_LOAD_VEC4(positions, tri.z).xyz - A1);
         const vec3 m0 = cross(FLOE_LOAD_VEC4(previous, tri.y).xyz - A0, FLOE_LOAD_VEC4(previous, tri.z).xyz - A0);
         const vec3 n1 = dot(m1, m1) > 0.0 ? normalize(m1) : vec3(0.0), n0 = dot(m0, m0) > 0.0 ? normalize(m0) : vec3(0.0);
-        FLOE_STORE_VEC4(planes, 2u * t, vec4(n1, dot(n1, A1)));
-        FLOE_STORE_VEC4(planes, 2u * t + 1u, vec4(n0, dot(n0, A0)));
+        FLOE_STORE_VEC4(planes, 2u * t, vec4(n1, dot(n1, A1 + origin)));
+        FLOE_STORE_VEC4(planes, 2u * t + 1u, vec4(n0, dot(n0, A0 + origin)));
     }
     // Non-finite corners (a diverged body) bin nowhere.
     if (any(isnan(lo)) || any(isnan(hi)) || any(isinf(lo)) || any(isinf(hi))) return;

@@ -1,8 +1,8 @@
 #version 460
 // Per-particle terms of the volume constraint, summed per body by a segmented scan (heads at
 // body starts). 3V = (1/3) sum x_i . n_i with n_i the area-weighted normal sum (digest-002
-// (7.9)-(7.11)); positions relative to the body's origin (sum n_i = 0 on a closed surface, so
-// the sum is unchanged and float32 keeps its digits far from the world's origin).
+// (7.9)-(7.11)); positions are relative to the body's origin (sum n_i = 0 on a closed surface,
+// so the sum is the world's, and float32 keeps its digits far from the world's origin).
 //   stage 0 (correction): (x . n, need (bodyVolumeNeed: |c| and the interior joint), v . n, 0)
 //   stage 1 (measurement): (x . n, |c|, kinetic energy m |v|^2 / 2, potential energy -m g . x (world)),
 //                          (m x, m), (m v, 0): three vec4 per record
@@ -24,11 +24,11 @@ void main()
     const uint i = floeGlobalIndex();
     if (i >= params.particles) return;
     const uint body = uint(FLOE_LOAD_VEC4(rest, i).w);
-    const vec3 x = FLOE_LOAD_VEC4(positions, i).xyz - FLOE_LOAD_VEC4(origins, body).xyz;
+    const vec3 x = FLOE_LOAD_VEC4(positions, i).xyz;
     const vec3 n = FLOE_LOAD_VEC4(normals, i).xyz;
     if (push.stage == 1u) {
         const vec3 v = FLOE_LOAD_VEC4(velocities, i).xyz;
-        const vec4 world = FLOE_LOAD_VEC4(positions, i); // w: mass
+        const vec4 world = vec4(x + FLOE_LOAD_VEC4(origins, body).xyz, FLOE_LOAD_VEC4(positions, i).w); // w: mass
         const float kinetic = 0.5 * world.w * dot(v, v);
         const float potential = -world.w * dot(params.gravity.xyz, world.xyz);
         // Three vec4 per record: the body's motion for bodies.csv rides along (mass-weighted

@@ -7,9 +7,9 @@
 #define BODY_GROUP_SIZE 128
 
 #define BODY_BIND_PARAMS 0          // uniform buffer: BodyParams
-#define BODY_BIND_POSITIONS 1       // vec4 per particle: xyz m (world), w mass kg
+#define BODY_BIND_POSITIONS 1       // vec4 per particle: xyz m relative to its body's origin, w mass kg
 #define BODY_BIND_VELOCITIES 2      // vec4 per particle: xyz m/s
-#define BODY_BIND_PREVIOUS 3        // vec4 per particle: position at the start of the step
+#define BODY_BIND_PREVIOUS 3        // vec4 per particle: position at the start of the step (relative)
 #define BODY_BIND_REST 4            // vec4 per particle: rest position in the body's local frame, w body index
 #define BODY_BIND_BODY_RANGE 5      // uvec4 per body: first particle, count
 #define BODY_BIND_BODY_DATA 6       // vec4 per body: local scale (1/m), rest volume m^3, particle mass kg
@@ -34,7 +34,7 @@
                              // then 2 vec4 per body: centre of mass (world m), mass kg; its velocity m/s, volume m^3;
                              // then, when measured, vec4 per body: elastic energy J, damping loss J this step,
                              // particles a contact moved, 0
-#define BODY_BIND_ORIGINS 24 // vec4 per body: origin of the local frame this step (m)
+#define BODY_BIND_ORIGINS 24 // vec4 per body: origin (world m) its positions are relative to; then per body its move this step
 #define BODY_BIND_CONTACT_ENTRIES 25    // uint: triangle indices per cell of the contact grid (body/triangle_bins)
 #define BODY_BIND_CELL_START 26         // uint per cell + 1: first entry of the contact grid's cell
 #define BODY_BIND_CENTROIDS 28          // vec4 per region: centroid t (local frame) of the last shape matching

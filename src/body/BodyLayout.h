@@ -40,7 +40,7 @@ struct BodyLayout {
     std::vector<uint32_t> regionStart;
     std::vector<glm::uvec2> intervals;
     std::vector<uint32_t> regionCount;       // members
-    std::vector<glm::vec3> regionRestCentre; // t0, mass-weighted (uniform masses: the mean)
+    std::vector<glm::vec3> regionRestCentre; // t0, mass-weighted (uniform masses: the mean), relative to rest[0]
     std::vector<float> extraDistance;        // l of the extra normal point (§2.7.4, see §10 item 4)
     std::vector<glm::vec3> restNormal;       // unit area-weighted vertex normals at rest
     // Triangles around each particle (CSR) for the per-step vertex normal sums.

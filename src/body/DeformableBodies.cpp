@@ -25,6 +25,25 @@ constexpr VkFormat kUvec4 = VK_FORMAT_R32G32B32A32_UINT;
 
 } // namespace
 
+std::vector<glm::vec4> DeformableBodies::originsOf(const std::vector<glm::vec4>& world) const
+{
+    // Per body its first particle's position, then its move (none yet): 2 vec4 per body.
+    std::vector<glm::vec4> origins(2 * first_.size(), glm::vec4(0.0f));
+    for (size_t b = 0; b < first_.size(); ++b) origins[b] = glm::vec4(glm::vec3(world[first_[b]]), 0.0f);
+    return origins;
+}
+
+std::vector<glm::vec4> DeformableBodies::relativeTo(const std::vector<glm::vec4>& origins,
+                                                    const std::vector<glm::vec4>& world) const
+{
+    std::vector<glm::vec4> relative(world.size());
+    for (size_t b = 0; b < first_.size(); ++b) {
+        const size_t end = b + 1 < first_.size() ? first_[b + 1] : world.size();
+        for (size_t i = first_[b]; i < end; ++i) relative[i] = glm::vec4(glm::vec3(world[i]) - glm::vec3(origins[b]), world[i].w);
+    }
+    return relative;
+}
+
 DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
                                    const std::vector<BodyInstance>& bodies, const BodySettings& settings,
                                    const std::vector<geometry::TriangleMesh>& obstacles)
@@ -52,7 +71,6 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
             L = layouts_[cached];
             const glm::vec3 shift = bodies[b].mesh.vertices[0] - bodies[cached].mesh.vertices[0];
             for (glm::vec3& p : L.rest) p += shift;
-            for (glm::vec3& c : L.regionRestCentre) c += shift;
         } else {
             L = layoutBody(bodies[b].mesh, settings.omega);
         }
@@ -82,7 +100,7 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
             bodyHeads.push_back(p == 0 ? 1u : 0u);
             restNormals.emplace_back(L.restNormal[p], 0.0f);
             regionInfo.emplace_back(mass * float(L.regionCount[p]), float(L.regionCount[p]), L.extraDistance[p] * L.scale, 0.0f);
-            regionCentre.emplace_back((L.regionRestCentre[p] - L.rest[0]) * L.scale, 0.0f);
+            regionCentre.emplace_back(L.regionRestCentre[p] * L.scale, 0.0f);
             regionStart.push_back(static_cast<uint32_t>(intervals.size() / 2));
             memberStart.push_back(static_cast<uint32_t>(members.size()));
             for (uint32_t k = L.regionStart[p]; k < L.regionStart[p + 1]; ++k) {
@@ -138,9 +156,15 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
         for (size_t k = 0; k < rest.size(); ++k) f.add(rest[k].x).add(rest[k].y).add(rest[k].z).add(positions[k].w);
         fingerprint_ = f.value();
     }
-    positions_ = uploaded(context, graph, "body positions", positions, kVec4);
+    // Positions are stored relative to their body's origin (body/origins; issue 17 item 4), which
+    // starts at the body's first particle.
+    const std::vector<glm::vec4> origins = originsOf(positions);
+    const std::vector<glm::vec4> relative = relativeTo(origins, positions);
+    positions_ = uploaded(context, graph, "body positions (relative)", relative, kVec4);
     velocities_ = uploaded(context, graph, "body velocities", velocities, kVec4);
-    previous_ = uploaded(context, graph, "body previous positions", positions, kVec4);
+    previous_ = uploaded(context, graph, "body previous positions (relative)", relative, kVec4);
+    origins_ = uploaded(context, graph, "body origins", origins, kVec4);
+    world_ = gpu::Buffer(context, {"body positions", uint64_t(particles_) * 16, gpu::MemoryKind::DeviceLocal, kVec4});
     rest_ = uploaded(context, graph, "body rest (local)", rest, kVec4);
     bodyRange_ = uploaded(context, graph, "body ranges", bodyRange, kUvec4);
     bodyData_ = uploaded(context, graph, "body data", bodyData, kVec4);
@@ -168,7 +192,6 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
     const auto perParticle = [&](const char* name, uint64_t vec4s) {
         return gpu::Buffer(context, {name, uint64_t(particles_) * vec4s * 16, gpu::MemoryKind::DeviceLocal, kVec4});
     };
-    origins_ = gpu::Buffer(context, {"body origins", bodyRange.size() * 16, gpu::MemoryKind::DeviceLocal, kVec4});
     normals_ = perParticle("body normals", 1);
     displacement_ = perParticle("body displacement", 1);
     flags_ = gpu::Buffer(context, {"body contact flags", uint64_t(particles_) * 4, gpu::MemoryKind::DeviceLocal, kUint});
@@ -188,9 +211,10 @@ DeformableBodies::DeformableBodies(gpu::Context& context, const gpu::ShaderLibra
         gpu::Buffer(context, {"body damping loss", uint64_t(particles_) * 4, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_SFLOAT});
     if (settings.bodyContacts && bodies.size() > 1) buildBodyContacts(shaders, graph, settings, triangles, positions);
     buildObstacles(graph, obstacles);
-    // Normals of the start shape, for pictures taken before the first step.
+    // Normals and world positions of the start shape, for pictures taken before the first step.
     setSettings(settings);
     addNormals(graph);
+    addWorld(graph);
     graph.addFill("body metrics clear", metrics_, 0);
     graph.addFill("body displacement clear", displacement_, 0);
     graph.addFill("body flags clear", flags_, 0);
@@ -273,12 +297,21 @@ void DeformableBodies::writeFrame()
 
 void DeformableBodies::addStep(graph::RenderGraph& graph)
 {
+    // Each body's origin moves to its first particle, and the positions by as much the other way.
+    graph.addCompute(pipelines_.compute("body/origins"))
+        .read(BODY_BIND_PARAMS, params_[frame_])
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_BODY_RANGE, bodyRange_)
+        .readWrite(BODY_BIND_ORIGINS, origins_)
+        .dispatchThreads(bodyCount());
     graph.addCompute(pipelines_.compute("body/integrate"))
         .read(BODY_BIND_PARAMS, params_[frame_])
         .readWrite(BODY_BIND_POSITIONS, positions_)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
         .write(BODY_BIND_PREVIOUS, previous_)
         .write(BODY_BIND_FLAGS, flags_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_ORIGINS, origins_)
         .dispatchThreads(particles_);
     addShapeMatching(graph);
     if (settings_.damping > 0.0f) addDamping(graph);
@@ -302,22 +335,27 @@ void DeformableBodies::addStep(graph::RenderGraph& graph)
         }
     }
     addMeasure(graph);
+    addWorld(graph);
+}
+
+void DeformableBodies::addWorld(graph::RenderGraph& graph)
+{
+    graph.addCompute(pipelines_.compute("body/world"))
+        .read(BODY_BIND_PARAMS, params_[frame_])
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_ORIGINS, origins_)
+        .write(BODY_BIND_OUT, world_)
+        .dispatchThreads(particles_);
 }
 
 void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
 {
-    graph.addCompute(pipelines_.compute("body/origins"))
-        .read(BODY_BIND_PARAMS, params_[frame_])
-        .read(BODY_BIND_POSITIONS, positions_)
-        .read(BODY_BIND_BODY_RANGE, bodyRange_)
-        .write(BODY_BIND_ORIGINS, origins_)
-        .dispatchThreads(bodyCount());
     addNormals(graph);
     graph.addCompute(pipelines_.compute("body/sm_terms"))
         .read(BODY_BIND_PARAMS, params_[frame_])
         .read(BODY_BIND_POSITIONS, positions_)
         .read(BODY_BIND_REST, rest_)
-        .read(BODY_BIND_ORIGINS, origins_)
         .read(BODY_BIND_BODY_DATA, bodyData_)
         .write(BODY_BIND_OUT, terms_)
         .dispatchThreads(particles_);
@@ -333,7 +371,6 @@ void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
         pass.read(BODY_BIND_PARAMS, params_[frame_])
             .read(BODY_BIND_POSITIONS, positions_)
             .read(BODY_BIND_REST, rest_)
-            .read(BODY_BIND_ORIGINS, origins_)
             .read(BODY_BIND_BODY_DATA, bodyData_)
             .read(BODY_BIND_SCAN, sums)
             .read(BODY_BIND_REGION_INFO, regionInfo_)
@@ -355,7 +392,6 @@ void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
         .read(BODY_BIND_PREVIOUS, previous_)
         .read(BODY_BIND_REST, rest_)
-        .read(BODY_BIND_ORIGINS, origins_)
         .read(BODY_BIND_BODY_DATA, bodyData_)
         .read(BODY_BIND_SCAN, naive ? transforms_ : scanned_)
         .read(BODY_BIND_REGION_INFO, regionInfo_)
@@ -373,7 +409,6 @@ void DeformableBodies::addDamping(graph::RenderGraph& graph)
         .read(BODY_BIND_POSITIONS, positions_)
         .read(BODY_BIND_VELOCITIES, velocities_)
         .read(BODY_BIND_REST, rest_)
-        .read(BODY_BIND_ORIGINS, origins_)
         .read(BODY_BIND_BODY_DATA, bodyData_)
         .read(BODY_BIND_DISPLACEMENT, displacement_)
         .write(BODY_BIND_OUT, terms_)
@@ -396,7 +431,6 @@ void DeformableBodies::addDamping(graph::RenderGraph& graph)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
         .read(BODY_BIND_PREVIOUS, previous_)
         .read(BODY_BIND_REST, rest_)
-        .read(BODY_BIND_ORIGINS, origins_)
         .read(BODY_BIND_BODY_DATA, bodyData_)
         .read(BODY_BIND_DISPLACEMENT, displacement_)
         .read(BODY_BIND_SCAN, scanned_)
@@ -427,6 +461,8 @@ void DeformableBodies::addStaticContacts(graph::RenderGraph& graph)
         .readWrite(BODY_BIND_POSITIONS, positions_)
         .readWrite(BODY_BIND_VELOCITIES, velocities_)
         .readWrite(BODY_BIND_FLAGS, flags_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_ORIGINS, origins_)
         .dispatchThreads(particles_);
     if (obstacles_.triangles > 0) {
         graph.addCompute(pipelines_.compute("body/obstacles"))
@@ -438,6 +474,8 @@ void DeformableBodies::addStaticContacts(graph::RenderGraph& graph)
             .read(BODY_BIND_OBSTACLE_CELLS, obstacles_.cells)
             .read(BODY_BIND_OBSTACLE_ENTRIES, obstacles_.entries)
             .read(BODY_BIND_PREVIOUS, previous_)
+            .read(BODY_BIND_REST, rest_)
+            .read(BODY_BIND_ORIGINS, origins_)
             .dispatchThreads(particles_);
     }
 }
@@ -540,7 +578,6 @@ void DeformableBodies::addEnergyRecords(graph::RenderGraph& graph)
         .read(BODY_BIND_PARAMS, params_[frame_])
         .read(BODY_BIND_POSITIONS, positions_)
         .read(BODY_BIND_REST, rest_)
-        .read(BODY_BIND_ORIGINS, origins_)
         .read(BODY_BIND_BODY_DATA, bodyData_)
         .write(BODY_BIND_OUT, terms_)
         .dispatchThreads(particles_);
@@ -549,7 +586,6 @@ void DeformableBodies::addEnergyRecords(graph::RenderGraph& graph)
         .read(BODY_BIND_PARAMS, params_[frame_])
         .read(BODY_BIND_POSITIONS, positions_)
         .read(BODY_BIND_REST, rest_)
-        .read(BODY_BIND_ORIGINS, origins_)
         .read(BODY_BIND_BODY_DATA, bodyData_)
         .read(BODY_BIND_SCAN, scanned_)
         .read(BODY_BIND_REGION_INFO, regionInfo_)
@@ -570,12 +606,6 @@ void DeformableBodies::addEnergyRecords(graph::RenderGraph& graph)
 void DeformableBodies::addInitialMeasure(graph::RenderGraph& graph)
 {
     if (!energy_) throw std::logic_error("DeformableBodies::addInitialMeasure: the energy account is off");
-    graph.addCompute(pipelines_.compute("body/origins"))
-        .read(BODY_BIND_PARAMS, params_[frame_])
-        .read(BODY_BIND_POSITIONS, positions_)
-        .read(BODY_BIND_BODY_RANGE, bodyRange_)
-        .write(BODY_BIND_ORIGINS, origins_)
-        .dispatchThreads(bodyCount());
     addMeasure(graph);
 }
 
@@ -597,11 +627,9 @@ void DeformableBodies::addMotionReadback(graph::RenderGraph& graph, const gpu::B
 std::vector<sim::CarriedBuffer> DeformableBodies::carried() const
 {
     const size_t n = particles_;
-    return {{"body positions", &positions_, 16 * n},
-            {"body velocities", &velocities_, 16 * n},
-            {"body polar warm start", &warm_, 48 * n},
-            {"body contact flags", &flags_, 4 * n},
-            {"body displacement", &displacement_, 16 * n}};
+    return {{"body positions", &positions_, 16 * n},   {"body origins", &origins_, 32 * size_t(bodyCount())},
+            {"body velocities", &velocities_, 16 * n}, {"body polar warm start", &warm_, 48 * n},
+            {"body contact flags", &flags_, 4 * n},    {"body displacement", &displacement_, 16 * n}};
 }
 
 void DeformableBodies::saveState(graph::RenderGraph& graph, io::SolidState& state) const
@@ -612,8 +640,9 @@ void DeformableBodies::saveState(graph::RenderGraph& graph, io::SolidState& stat
 void DeformableBodies::loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file)
 {
     sim::loadCarried(context_, graph, carried(), state, file);
-    // normals() is part of what a step leaves (the coupling places its samples with them).
+    // normals() and positions() are part of what a step leaves (the coupling places its samples with them).
     addNormals(graph);
+    addWorld(graph);
     context_.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
 }
 
@@ -629,9 +658,13 @@ void DeformableBodies::uploadState(graph::RenderGraph& graph, const std::vector<
 {
     if (positions.size() != particles_ || velocities.size() != particles_)
         throw Error(fmt::format("deformable bodies: a state of {} particles for {}", positions.size(), particles_));
-    sim::uploadNow(context_, graph, positions_, positions.data(), positions.size() * 16);
+    const std::vector<glm::vec4> origins = originsOf(positions);
+    const std::vector<glm::vec4> relative = relativeTo(origins, positions);
+    sim::uploadNow(context_, graph, origins_, origins.data(), origins.size() * 16);
+    sim::uploadNow(context_, graph, positions_, relative.data(), relative.size() * 16);
     sim::uploadNow(context_, graph, velocities_, velocities.data(), velocities.size() * 16);
     addNormals(graph);
+    addWorld(graph);
     context_.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
 }
 

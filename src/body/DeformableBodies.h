@@ -1,7 +1,9 @@
 // Incompressible deformable bodies by surface shape matching (digest-002 §2.7): closed triangle
 // meshes, one particle per vertex, all bodies' particles in one array in path order, so the
-// cost depends only on the total count. Each step (§2.7.13), all on the GPU through the graph:
-//   body/integrate (free flight) -> body/origins, body/normals -> body/sm_terms -> segmented
+// cost depends only on the total count. Positions are stored relative to each body's origin
+// (float32 keeps their digits far from the world's origin); positions() has them in the world.
+// Each step (§2.7.13), all on the GPU through the graph:
+//   body/origins (to the first particle) -> body/integrate (free flight) -> body/normals -> body/sm_terms -> segmented
 //   scan along paths -> body/sm_regions (gather, extra point, det fix, warm-started polar) ->
 //   segmented scan of the transforms -> body/sm_goals (goal average, v += s (g - x)/dt, x) ->
 //   [damping: body/damp_terms -> scan -> body/damp_regions -> scan -> body/damp_apply] ->
@@ -12,7 +14,8 @@
 //   [body/weights_smooth x N] -> body/volume_weights (zero collided) -> per-body scan ->
 //   body/volume_apply (positions, velocities) -> body/collide, [body/obstacles], [one more
 //   contacts_resolve -> contacts_apply] -> then body/normals -> body/volume_terms (measure) ->
-//   per-body scan -> body/volume_measure (volume and rigid error per body).
+//   per-body scan -> [energy account: body/sm_terms -> scan -> body/sm_energy -> per-body scan] ->
+//   body/volume_measure (volume and rigid error per body) -> body/world (world positions).
 #pragma once
 
 #include <array>
@@ -102,7 +105,10 @@ public:
     uint32_t triangleCount() const { return triangles_; }
     const std::vector<BodyLayout>& layouts() const { return layouts_; }
     const std::vector<uint32_t>& firstParticle() const { return first_; }
-    const gpu::Buffer& positions() const { return positions_; } // vec4: xyz m, w mass
+    // vec4 per particle: xyz m (world), w mass kg; as the last step (or set-up) left them. The
+    // passes keep positions relative to each body's origin (body/origins) and write these last.
+    const gpu::Buffer& positions() const { return world_; }
+    const gpu::Buffer& relativePositions() const { return positions_; } // to each body's origin (tests)
     const gpu::Buffer& velocities() const { return velocities_; }
     const gpu::Buffer& triangles() const { return triangleBuffer_; } // uvec4 per triangle
     const gpu::Buffer& normals() const { return normals_; }          // vec4 area-weighted sums, end of step
@@ -130,6 +136,11 @@ private:
     void addShapeMatching(graph::RenderGraph& graph);
     void addVolume(graph::RenderGraph& graph);
     void addMeasure(graph::RenderGraph& graph);
+    void addWorld(graph::RenderGraph& graph); // body/world: positions() from the relative positions
+    // Per body its first particle's position and a zero move (the origins_ layout), and the
+    // positions relative to them, from world positions in path order.
+    std::vector<glm::vec4> originsOf(const std::vector<glm::vec4>& world) const;
+    std::vector<glm::vec4> relativeTo(const std::vector<glm::vec4>& origins, const std::vector<glm::vec4>& world) const;
     void addEnergyRecords(graph::RenderGraph& graph); // body/sm_energy's records, scanned per body into weightScanned_
     void addDamping(graph::RenderGraph& graph);
     void addNormals(graph::RenderGraph& graph);        // area-weighted vertex normal sums of the current positions
@@ -174,7 +185,9 @@ private:
     uint32_t frame_ = 0;
     std::array<bool, kFrames> stale_{}; // the frame's copies predate the settings
     void writeFrame();                  // the settings into the current frame's copies
-    gpu::Buffer positions_, velocities_, previous_, rest_, bodyRange_, bodyData_, origins_;
+    // positions_ and previous_ relative to their body's origin; origins_: per body its origin
+    // (world m), then per body its move at this step's start; world_: positions() for the outside.
+    gpu::Buffer positions_, velocities_, previous_, rest_, bodyRange_, bodyData_, origins_, world_;
     gpu::Buffer regionInfo_, regionCentre_, regionStart_, intervals_, pathHeads_, bodyHeads_;
     gpu::Buffer memberStart_, members_; // naive summation only
     gpu::Buffer normals_, restNormals_, warm_, incidentStart_, incident_, triangleBuffer_, flags_, displacement_;
