@@ -7,9 +7,8 @@
 // it): the earliest face it crossed from the front takes p back onto that face's plane. A
 // node that started the substep behind a face already (the tets pushed it there) is found by
 // the nearest face it is behind, within the margin, and put back onto it with its start, so
-// that v = (p - x) / dt gains no speed from the push. (The walls no longer move the start,
-// fracture/collide, where that compressed the tets with nothing paying for it; here without it
-// an iron cube sank 7 mm into a table: FractureTest.BodiesRestOnStaticMeshesAndStayInsideATank.) The tangential move is removed up to friction x depth (static), else shortened by it
+// that v = (p - x) / dt gains no speed from the push (fracture/collide does the same at the
+// walls). The tangential move is removed up to friction x depth (static), else shortened by it
 // (kinetic). A collided node gets FRACTURE_NODE_CONTACT, and the step is one with contact
 // (stress is evaluated on such steps, digest-004 §3.0).
 //
