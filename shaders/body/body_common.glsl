@@ -6,6 +6,7 @@
 #include "shared/body.h"
 #include "common/dispatch.glsl"
 #include "common/texel.glsl"
+#include "common/rotation.glsl"
 
 layout(local_size_x = BODY_GROUP_SIZE) in;
 layout(std140, binding = BODY_BIND_PARAMS) uniform Params { BodyParams params; };
@@ -31,8 +32,7 @@ layout(std140, binding = BODY_BIND_PARAMS) uniform Params { BodyParams params; }
 
 // The rotation nearest to A (the one maximising tr(R^T A)): cyclic Jacobi on B = A^T A = V D^2 V^T
 // with a warm-started V (digest-002 App. E, §2.7.5; `sweeps` caps the cycles, a warm start
-// usually needs one or two), then R maps the largest and the middle right singular vectors to
-// A v / |A v| and their cross product to the cross product, so R is proper for any A.
+// usually needs one or two), then common/rotation.glsl's nearestRotation, proper for any A.
 //
 // The thesis takes R = A V D^-1 V^T (App. E prints V^T D^-1 V: a typo, §10 item 8), which is a
 // reflection for det A < 0, and before it negates A's last column when det A < 0 (§2.7.4, after
@@ -41,9 +41,8 @@ layout(std140, binding = BODY_BIND_PARAMS) uniform Params { BodyParams params; }
 // float32 rounding of the path scans, and the goals jumped with it. The energy account found
 // it: a spinning capsule (bodies_drop) gained 130 J in a step with no contact, and the end-of-step
 // fit of one region read 706 J where its double-precision fit has 4.9 J. Flipping the smallest
-// singular direction instead (Kabsch 1976; Irving et al. 2004's invertible elements, as
-// fracture/fracture_common.glsl does) is the nearest rotation in both cases and continuous as
-// det A crosses zero. For det A > 0 it equals the thesis' R.
+// singular direction instead is the nearest rotation in both cases and continuous as det A
+// crosses zero. For det A > 0 it equals the thesis' R.
 mat3 polarRotation(mat3 A, inout mat3 V, uint sweeps)
 {
     mat3 B = transpose(V) * (transpose(A) * A) * V;
@@ -70,22 +69,7 @@ mat3 polarRotation(mat3 A, inout mat3 V, uint sweeps)
             V = V * J;
         }
     }
-    // a: the largest singular direction, b: the middle one; the smallest is completed by the
-    // cross product (its own A v is the noisiest and points the wrong way for det A < 0).
-    const vec3 s2 = vec3(B[0][0], B[1][1], B[2][2]);
-    const int a = s2.x >= s2.y ? (s2.x >= s2.z ? 0 : 2) : (s2.y >= s2.z ? 1 : 2);
-    const int lo = s2.x < s2.y ? (s2.x < s2.z ? 0 : 2) : (s2.y < s2.z ? 1 : 2);
-    const int b = a == lo ? (a + 1) % 3 : 3 - a - lo;
-    vec3 ua = A * V[a];
-    const float la = length(ua);
-    if (!(la > 1e-30)) return mat3(1.0); // A = 0: no rotation to find
-    ua /= la;
-    vec3 ub = A * V[b];
-    ub -= dot(ub, ua) * ua;
-    const float lb = length(ub);
-    // A of rank 1 (a region crushed onto a line): any direction normal to ua completes it.
-    ub = lb > 1e-6 * la ? ub / lb : normalize(cross(ua, abs(ua.x) < 0.9 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0)));
-    return outerProduct(ua, V[a]) + outerProduct(ub, V[b]) + outerProduct(cross(ua, ub), cross(V[a], V[b]));
+    return nearestRotation(A, V, vec3(B[0][0], B[1][1], B[2][2]));
 }
 
 #endif

@@ -5,6 +5,7 @@
 #include "shared/fracture.h"
 #include "common/dispatch.glsl"
 #include "common/texel.glsl"
+#include "common/rotation.glsl"
 
 #ifndef FRACTURE_OWN_GROUP_SIZE // a shader that sizes its workgroups itself defines this first
 layout(local_size_x = FRACTURE_GROUP_SIZE) in;
@@ -84,20 +85,7 @@ mat3 polarRotation(mat3 A)
     vec3 s2;
     mat3 V;
     symEigen(transpose(A) * A, s2, V);
-    // a: the largest singular direction, b: the middle one (the smallest is completed by the cross product).
-    const int a = s2.x >= s2.y ? (s2.x >= s2.z ? 0 : 2) : (s2.y >= s2.z ? 1 : 2);
-    const int lo = s2.x < s2.y ? (s2.x < s2.z ? 0 : 2) : (s2.y < s2.z ? 1 : 2);
-    const int b = a == lo ? (a + 1) % 3 : 3 - a - lo;
-    vec3 ua = A * V[a];
-    const float la = length(ua);
-    if (!(la > 1e-20)) return mat3(1.0); // A = 0: no rotation to find
-    ua /= la;
-    vec3 ub = A * V[b];
-    ub -= dot(ub, ua) * ua;
-    const float lb = length(ub);
-    // A of rank 1 (a tet crushed onto a line): any direction normal to ua completes it.
-    ub = lb > 1e-6 * la ? ub / lb : normalize(cross(ua, abs(ua.x) < 0.9 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, 1.0, 0.0)));
-    return outerProduct(ua, V[a]) + outerProduct(ub, V[b]) + outerProduct(cross(ua, ub), cross(V[a], V[b]));
+    return nearestRotation(A, V, s2);
 }
 
 // Coulomb friction at a position-based contact (the walls, the static meshes, other fragments):

@@ -152,7 +152,7 @@ public:
         bodies_.addInitialMeasure(graph);
         addReadbacks(graph, 0);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-        const Energies e = energies(0);
+        const Energies e = energies(readbacks_[0].readVector<glm::vec4>(bodies_.bodyCount()), 0);
         account_ = EnergyAccount(e.kinetic + e.potential + e.elastic);
     }
     body::DeformableBodies& bodies() { return bodies_; }
@@ -191,12 +191,10 @@ public:
         PartStep out;
         const uint32_t n = bodies_.bodyCount();
         const std::vector<glm::vec4> m = readbacks_[slot].readVector<glm::vec4>(n);
-        double maxVolume = 0, sumVolume = 0, maxRigid = 0, kinetic = 0, potential = 0;
+        double maxVolume = 0, sumVolume = 0, maxRigid = 0;
         bool finite = true;
         for (uint32_t b = 0; b < n; ++b) {
             finite = finite && std::isfinite(m[b].x) && std::isfinite(m[b].z) && std::isfinite(m[b].w);
-            kinetic += m[b].w;
-            potential += m[b].y;
             if (std::fabs(m[b].x) >= std::fabs(maxVolume)) maxVolume = m[b].x;
             sumVolume += m[b].x;
             maxRigid = std::max(maxRigid, double(m[b].z));
@@ -205,8 +203,8 @@ public:
         out.add("volume_error_max", maxVolume);
         out.add("volume_error_avg", sumVolume / n);
         out.add("rigid_error_max", maxRigid);
-        out.add("potential_energy", potential);
-        const Energies e = energies(slot);
+        const Energies e = energies(m, slot);
+        out.add("potential_energy", e.potential);
         finite = finite && std::isfinite(e.elastic) && std::isfinite(e.damping);
         account_.add(e.kinetic, e.potential, e.elastic, e.damping, 0.0, e.touched);
         out.add("elastic_energy", e.elastic);
@@ -224,7 +222,7 @@ public:
         rigidStat_.add(maxRigid);
         worstVolume_ = std::max(worstVolume_, std::fabs(maxVolume));
         lastVolume_ = maxVolume;
-        out.kinetic = kinetic;
+        out.kinetic = e.kinetic;
         out.particles = bodies_.particleCount();
         if (!finite)
             out.blowUp = "a body's volume, shape error or energy is not finite";
@@ -293,11 +291,10 @@ private:
         double kinetic = 0, potential = 0, elastic = 0, damping = 0; // J, all bodies
         bool touched = false;                                        // a contact moved a particle
     };
-    // The energies of the measurement read back into `slot`.
-    Energies energies(uint32_t slot) const
+    // The energies of the measurement read back into `slot` (`m`: its metrics, already read).
+    Energies energies(const std::vector<glm::vec4>& m, uint32_t slot) const
     {
         const uint32_t n = bodies_.bodyCount();
-        const std::vector<glm::vec4> m = readbacks_[slot].readVector<glm::vec4>(n);
         const std::vector<glm::vec4> e = energyReadbacks_[slot].readVector<glm::vec4>(n);
         Energies out;
         for (uint32_t b = 0; b < n; ++b) {

@@ -349,9 +349,8 @@ void DeformableBodies::addWorld(graph::RenderGraph& graph)
         .dispatchThreads(particles_);
 }
 
-void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
+void DeformableBodies::addShapeTerms(graph::RenderGraph& graph, bool scan)
 {
-    addNormals(graph);
     graph.addCompute(pipelines_.compute("body/sm_terms"))
         .read(BODY_BIND_PARAMS, params_[frame_])
         .read(BODY_BIND_POSITIONS, positions_)
@@ -359,32 +358,41 @@ void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
         .read(BODY_BIND_BODY_DATA, bodyData_)
         .write(BODY_BIND_OUT, terms_)
         .dispatchThreads(particles_);
+    if (scan) scan_->inclusive(graph, terms_, pathHeads_, scanned_, particles_, 3);
+}
+
+graph::PassBuilder DeformableBodies::addRegionFit(graph::RenderGraph& graph, const char* shader, bool naive)
+{
+    auto pass = graph.addCompute(pipelines_.compute(shader));
+    pass.read(BODY_BIND_PARAMS, params_[frame_])
+        .read(BODY_BIND_POSITIONS, positions_)
+        .read(BODY_BIND_REST, rest_)
+        .read(BODY_BIND_BODY_DATA, bodyData_)
+        .read(BODY_BIND_SCAN, naive ? terms_ : scanned_)
+        .read(BODY_BIND_REGION_INFO, regionInfo_)
+        .read(BODY_BIND_REGION_CENTRE, regionCentre_)
+        .read(BODY_BIND_REGION_START, naive ? memberStart_ : regionStart_)
+        .read(BODY_BIND_INTERVALS, naive ? members_ : intervals_)
+        .read(BODY_BIND_NORMALS, normals_)
+        .read(BODY_BIND_REST_NORMALS, restNormals_);
+    if (!naive) pass.read(BODY_BIND_HEADS, pathHeads_);
+    return pass;
+}
+
+void DeformableBodies::addShapeMatching(graph::RenderGraph& graph)
+{
+    addNormals(graph);
     // Fast: segmented scans along the paths and interval gathers. Naive: every region sums its
     // members' terms directly (the O(omega^2) baseline of digest-002 Table 7.3).
     const bool naive = settings_.naiveSummation;
-    const gpu::Buffer& sums = naive ? terms_ : scanned_;
     const gpu::Buffer& lists = naive ? members_ : intervals_;
     const gpu::Buffer& listStart = naive ? memberStart_ : regionStart_;
-    if (!naive) scan_->inclusive(graph, terms_, pathHeads_, scanned_, particles_, 3);
-    {
-        auto pass = graph.addCompute(pipelines_.compute(naive ? "body/sm_regions_naive" : "body/sm_regions"));
-        pass.read(BODY_BIND_PARAMS, params_[frame_])
-            .read(BODY_BIND_POSITIONS, positions_)
-            .read(BODY_BIND_REST, rest_)
-            .read(BODY_BIND_BODY_DATA, bodyData_)
-            .read(BODY_BIND_SCAN, sums)
-            .read(BODY_BIND_REGION_INFO, regionInfo_)
-            .read(BODY_BIND_REGION_CENTRE, regionCentre_)
-            .read(BODY_BIND_REGION_START, listStart)
-            .read(BODY_BIND_INTERVALS, lists)
-            .read(BODY_BIND_NORMALS, normals_)
-            .read(BODY_BIND_REST_NORMALS, restNormals_)
-            .readWrite(BODY_BIND_WARM, warm_)
-            .write(BODY_BIND_OUT, transforms_)
-            .write(BODY_BIND_CENTROIDS, centroids_);
-        if (!naive) pass.read(BODY_BIND_HEADS, pathHeads_);
-        pass.dispatchThreads(particles_);
-    }
+    addShapeTerms(graph, !naive);
+    addRegionFit(graph, naive ? "body/sm_regions_naive" : "body/sm_regions", naive)
+        .readWrite(BODY_BIND_WARM, warm_)
+        .write(BODY_BIND_OUT, transforms_)
+        .write(BODY_BIND_CENTROIDS, centroids_)
+        .dispatchThreads(particles_);
     if (!naive) scan_->inclusive(graph, transforms_, pathHeads_, scanned_, particles_, 3);
     auto pass = graph.addCompute(pipelines_.compute(naive ? "body/sm_goals_naive" : "body/sm_goals"));
     pass.read(BODY_BIND_PARAMS, params_[frame_])
@@ -574,27 +582,8 @@ void DeformableBodies::addEnergyRecords(graph::RenderGraph& graph)
     // The region fits of the end positions (the step's own fits were of the predicted ones):
     // the shape-matching terms scanned along the paths again, then body/sm_energy per region,
     // always over the interval lists (they exist in both summations).
-    graph.addCompute(pipelines_.compute("body/sm_terms"))
-        .read(BODY_BIND_PARAMS, params_[frame_])
-        .read(BODY_BIND_POSITIONS, positions_)
-        .read(BODY_BIND_REST, rest_)
-        .read(BODY_BIND_BODY_DATA, bodyData_)
-        .write(BODY_BIND_OUT, terms_)
-        .dispatchThreads(particles_);
-    scan_->inclusive(graph, terms_, pathHeads_, scanned_, particles_, 3);
-    graph.addCompute(pipelines_.compute("body/sm_energy"))
-        .read(BODY_BIND_PARAMS, params_[frame_])
-        .read(BODY_BIND_POSITIONS, positions_)
-        .read(BODY_BIND_REST, rest_)
-        .read(BODY_BIND_BODY_DATA, bodyData_)
-        .read(BODY_BIND_SCAN, scanned_)
-        .read(BODY_BIND_REGION_INFO, regionInfo_)
-        .read(BODY_BIND_REGION_CENTRE, regionCentre_)
-        .read(BODY_BIND_REGION_START, regionStart_)
-        .read(BODY_BIND_INTERVALS, intervals_)
-        .read(BODY_BIND_HEADS, pathHeads_)
-        .read(BODY_BIND_NORMALS, normals_)
-        .read(BODY_BIND_REST_NORMALS, restNormals_)
+    addShapeTerms(graph, true);
+    addRegionFit(graph, "body/sm_energy", false)
         .read(BODY_BIND_WARM, warm_)
         .read(BODY_BIND_DAMP_LOSS, dampLoss_)
         .read(BODY_BIND_FLAGS, flags_)

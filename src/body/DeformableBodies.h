@@ -41,7 +41,8 @@
 
 namespace floe::graph {
 class RenderGraph;
-}
+class PassBuilder;
+} // namespace floe::graph
 
 namespace floe::body {
 
@@ -134,6 +135,12 @@ public:
 private:
     void addParamsUpdate();
     void addShapeMatching(graph::RenderGraph& graph);
+    // body/sm_terms of the current positions into terms_, and (`scan`) their path scan into scanned_.
+    void addShapeTerms(graph::RenderGraph& graph, bool scan);
+    // A pass of body/sm_regions or one of its variants with the region fit's inputs bound (the
+    // sums: terms_ with member lists if `naive`, else scanned_ with interval lists); the caller
+    // adds the warm start and the outputs, and dispatches.
+    graph::PassBuilder addRegionFit(graph::RenderGraph& graph, const char* shader, bool naive);
     void addVolume(graph::RenderGraph& graph);
     void addMeasure(graph::RenderGraph& graph);
     void addWorld(graph::RenderGraph& graph); // body/world: positions() from the relative positions

@@ -82,44 +82,71 @@ glm::dmat3 polar(const glm::dmat3& A)
     return A * V * inverseD * flip * glm::transpose(V);
 }
 
-// The shape-matching potential of each region (body/sm_energy) in double precision from
-// scratch: each region's fit of the positions `x` (centroid, covariance with the extra normal
-// point, determinant fix, converged polar rotation), then
-// U_r = s / (2 dt^2) sum_{j in r} (m_j / n_j) |R (x0_j - t0) + t - x_j|^2, n_j the regions containing j.
-std::vector<double> regionEnergies(const DeformableBodies& bodies, const std::vector<glm::vec4>& x, double stiffness, double dt)
+// Every region's shape-matching fit of the positions `x` in double precision from scratch
+// (digest-002 (7.7), (7.8), §2.7.4): the members of its omega-ring, the centroids t and t0 and
+// the rotation R of A = sum (x - t)(x0 - t0)^T plus the extra normal point, all in each body's
+// local frame (origin at its first particle, scaled by the layout's scale). Indexed in path order.
+struct RegionFits {
+    std::vector<glm::dvec3> local, rest; // each particle's position and rest position (local frame)
+    std::vector<double> scale;           // its body's scale (1/m)
+    std::vector<std::vector<uint32_t>> members;
+    std::vector<glm::dmat3> R;
+    std::vector<glm::dvec3> t, t0;
+};
+
+RegionFits fitRegions(const DeformableBodies& bodies, const std::vector<glm::vec4>& x)
 {
-    std::vector<double> energy(x.size(), 0.0);
+    RegionFits f;
     for (uint32_t b = 0; b < bodies.bodyCount(); ++b) {
         const body::BodyLayout& L = bodies.layouts()[b];
         const uint32_t base = bodies.firstParticle()[b];
-        const double scale = L.scale;
         const glm::dvec3 origin = glm::dvec3(glm::vec3(x[base]));
-        const auto local = [&x, base, origin, scale](uint32_t p) { return (glm::dvec3(glm::vec3(x[base + p])) - origin) * scale; };
-        const auto rest = [&L, scale](uint32_t p) { return glm::dvec3(L.rest[p] - L.rest[0]) * scale; };
         std::vector<glm::dvec3> normal(L.rest.size(), glm::dvec3(0));
         for (const glm::uvec3& t : L.triangles) {
             const glm::dvec3 a = glm::vec3(x[base + t.x]), bb = glm::vec3(x[base + t.y]), c = glm::vec3(x[base + t.z]);
             const glm::dvec3 n = 0.5 * glm::cross(bb - a, c - a);
             normal[t.x] += n, normal[t.y] += n, normal[t.z] += n;
         }
+        for (uint32_t p = 0; p < L.rest.size(); ++p) {
+            f.local.push_back((glm::dvec3(glm::vec3(x[base + p])) - origin) * double(L.scale));
+            f.rest.push_back(glm::dvec3(L.rest[p] - L.rest[0]) * double(L.scale));
+            f.scale.push_back(L.scale);
+        }
         for (uint32_t i = 0; i < L.rest.size(); ++i) {
-            const std::vector<uint32_t> members = body::ring(L.adj, i, L.omega);
+            std::vector<uint32_t> members = body::ring(L.adj, i, L.omega);
             glm::dvec3 t(0), t0(0);
-            for (uint32_t m : members) t += local(m), t0 += rest(m);
+            for (uint32_t m : members) t += f.local[base + m], t0 += f.rest[base + m];
             t /= double(members.size());
             t0 /= double(members.size());
             glm::dmat3 A(0.0);
-            for (uint32_t m : members) A += glm::outerProduct(local(m) - t, rest(m) - t0);
-            const double l = L.extraDistance[i] * scale;
-            A += glm::outerProduct(local(i) + l * glm::normalize(normal[i]) - t, rest(i) + l * glm::dvec3(L.restNormal[i]) - t0);
-            const glm::dmat3 R = polar(A);
-            double sum = 0;
-            for (uint32_t m : members) {
-                const glm::dvec3 d = R * (rest(m) - t0) + t - local(m);
-                sum += double(x[base + m].w) / double(L.regionCount[m]) * glm::dot(d, d);
-            }
-            energy[base + i] = stiffness * sum / (2.0 * dt * dt * scale * scale);
+            for (uint32_t m : members) A += glm::outerProduct(f.local[base + m] - t, f.rest[base + m] - t0);
+            const double l = L.extraDistance[i] * double(L.scale);
+            A += glm::outerProduct(f.local[base + i] + l * glm::normalize(normal[i]) - t,
+                                   f.rest[base + i] + l * glm::dvec3(L.restNormal[i]) - t0);
+            for (uint32_t& m : members) m += base;
+            f.members.push_back(std::move(members));
+            f.R.push_back(polar(A));
+            f.t.push_back(t);
+            f.t0.push_back(t0);
         }
+    }
+    return f;
+}
+
+// The shape-matching potential of each region (body/sm_energy) from those fits:
+// U_r = s / (2 dt^2) sum_{j in r} (m_j / n_j) |R (x0_j - t0) + t - x_j|^2, n_j the regions
+// containing j (the size of j's own ring).
+std::vector<double> regionEnergies(const DeformableBodies& bodies, const std::vector<glm::vec4>& x, double stiffness, double dt)
+{
+    const RegionFits f = fitRegions(bodies, x);
+    std::vector<double> energy(x.size(), 0.0);
+    for (size_t i = 0; i < x.size(); ++i) {
+        double sum = 0;
+        for (uint32_t m : f.members[i]) {
+            const glm::dvec3 d = f.R[i] * (f.rest[m] - f.t0[i]) + f.t[i] - f.local[m];
+            sum += double(x[m].w) / double(f.members[m].size()) * glm::dot(d, d);
+        }
+        energy[i] = stiffness * sum / (2.0 * dt * dt * f.scale[i] * f.scale[i]);
     }
     return energy;
 }
@@ -150,41 +177,13 @@ TEST_F(BodyTest, FastSummationEqualsBruteForceRegionSums)
         const std::vector<glm::vec4> gpuT = download<glm::vec4>(bodies.transforms(), size_t(bodies.particleCount()) * 3);
 
         double worstR = 0, worstT = 0;
-        for (uint32_t b = 0; b < bodies.bodyCount(); ++b) {
-            const body::BodyLayout& L = bodies.layouts()[b];
-            const uint32_t base = bodies.firstParticle()[b];
-            const double scale = L.scale;
-            const glm::dvec3 origin = glm::dvec3(glm::vec3(x[base]));
-            const std::vector<glm::vec4>& xs = x;
-            const auto local = [&xs, base, origin, scale](uint32_t p) {
-                return (glm::dvec3(glm::vec3(xs[base + p])) - origin) * scale;
-            };
-            const auto rest = [&L, scale](uint32_t p) { return glm::dvec3(L.rest[p] - L.rest[0]) * scale; };
-            std::vector<glm::dvec3> normal(L.rest.size(), glm::dvec3(0));
-            for (const glm::uvec3& t : L.triangles) {
-                const glm::dvec3 a = glm::vec3(x[base + t.x]), bb = glm::vec3(x[base + t.y]), c = glm::vec3(x[base + t.z]);
-                const glm::dvec3 n = 0.5 * glm::cross(bb - a, c - a);
-                normal[t.x] += n, normal[t.y] += n, normal[t.z] += n;
-            }
-            for (uint32_t i = 0; i < L.rest.size(); ++i) {
-                const std::vector<uint32_t> members = body::ring(L.adj, i, omega);
-                glm::dvec3 t(0), t0(0);
-                for (uint32_t m : members) t += local(m), t0 += rest(m);
-                t /= double(members.size());
-                t0 /= double(members.size());
-                glm::dmat3 A(0.0);
-                for (uint32_t m : members) A += glm::outerProduct(local(m) - t, rest(m) - t0);
-                const double l = L.extraDistance[i] * scale;
-                const glm::dvec3 p = local(i) + l * glm::normalize(normal[i]);
-                const glm::dvec3 p0 = rest(i) + l * glm::dvec3(L.restNormal[i]);
-                A += glm::outerProduct(p - t, p0 - t0);
-                const glm::dmat3 R = polar(A);
-                const glm::dvec3 translation = t - R * t0;
-                for (int row = 0; row < 3; ++row) {
-                    const glm::vec4 g = gpuT[3 * size_t(base + i) + row];
-                    for (int col = 0; col < 3; ++col) worstR = std::max(worstR, std::fabs(double(g[col]) - R[col][row]));
-                    worstT = std::max(worstT, std::fabs(double(g.w) - translation[row]));
-                }
+        const RegionFits f = fitRegions(bodies, x);
+        for (uint32_t i = 0; i < bodies.particleCount(); ++i) {
+            const glm::dvec3 translation = f.t[i] - f.R[i] * f.t0[i];
+            for (int row = 0; row < 3; ++row) {
+                const glm::vec4 g = gpuT[3 * size_t(i) + row];
+                for (int col = 0; col < 3; ++col) worstR = std::max(worstR, std::fabs(double(g[col]) - f.R[i][col][row]));
+                worstT = std::max(worstT, std::fabs(double(g.w) - translation[row]));
             }
         }
         // float32 sums of up to a few hundred terms in [-1, 1] and a polar decomposition.
