@@ -3,7 +3,8 @@
 // position-based Coulomb friction: the tangential move since the substep began is removed up to
 // friction x penetration (static), else shortened by it (kinetic). A collided node gets
 // FRACTURE_NODE_CONTACT and the walls' bits (fracture/bounce's restitution), and the step is marked as one with contact (digest-004 §3.0: stress is
-// evaluated on such steps).
+// evaluated on such steps). The deepest penetration goes to FractureState.rounds.x
+// (fracture/round_check: whether the substep needs another round).
 #include "fracture/fracture_common.glsl"
 
 FLOE_RW_VEC4(FRACTURE_BIND_POSITIONS, positions);
@@ -26,6 +27,7 @@ void main()
     const vec3 lo = params.domainMin.xyz - origin, hi = params.domainMax.xyz - origin;
     bool hit = false;
     uint walls = 0u;
+    float deepest = 0.0;
     for (int a = 0; a < 3; ++a) {
         float depth = 0.0, side = 0.0;
         const float pa = x[a] + d[a];
@@ -38,6 +40,7 @@ void main()
         }
         if (depth <= 0.0) continue;
         hit = true;
+        deepest = max(deepest, depth);
         walls |= (side > 0.0 ? FRACTURE_NODE_WALL_LOW : FRACTURE_NODE_WALL_HIGH) << (2 * a);
         d[a] += side * depth;
         // A node that started the substep inside the wall (constraints pushed it there) is moved
@@ -57,4 +60,5 @@ void main()
     FLOE_STORE_VEC4(positions, n, vec4(x, x4.w));
     FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) | FRACTURE_NODE_CONTACT | walls);
     atomicOr(state.counts.y, 1u);
+    atomicMax(state.rounds.x, floatBitsToUint(deepest)); // fracture/round_check
 }

@@ -133,4 +133,5 @@ void main()
     FLOE_STORE_UINT(flags, n, FLOE_RW_LOAD_UINT(flags, n) | FRACTURE_NODE_CONTACT);
     FLOE_STORE_VEC4(pushedBy, n, FLOE_RW_LOAD_VEC4(pushedBy, n) + vec4(normal, 1.0)); // fracture/bounce's restitution
     atomicOr(state.counts.y, 1u);
+    atomicMax(state.rounds.x, floatBitsToUint(max(depth, 0.0))); // fracture/round_check
 }

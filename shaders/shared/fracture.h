@@ -96,6 +96,9 @@
 #define FRACTURE_BIND_CONTACT_START                                                                                                \
     50 // vec4 per node: the node folded into the contact grid, then its start position after contacts
 
+#define FRACTURE_BIND_ROUND_ARGS 78     // VkDispatchIndirectCommand per launch of a round past Fracture.iterations
+#define FRACTURE_BIND_ROUND_TEMPLATE 79 // the same launches' full group counts (the host writes them each step)
+
 #define FRACTURE_NODE_CRACK 1u     // the node lies on a crack (secondary splits start only there)
 #define FRACTURE_NODE_CONTACT 2u   // a collision moved the node this step
 #define FRACTURE_NODE_WALL_LOW 4u  // << 2 a: the domain's wall at domainMin[a] moved the node this step
@@ -135,7 +138,9 @@ struct FractureParams {
     vec4 methods;    // x Wave toughness Gc/gamma (tau units), y Constraint weakening per broken neighbour, z its floor (x S0), w
                      // contact radius (x mean edge)
     uvec4 control2;  // x constraints, y links, z Wave band (0 detach, 1 split), w weak tets: 1 in this many (Wave)
-    vec4 constraint; // x Constraint wear: the share of a non-breaking impulse taken off the threshold (1: the thesis), yzw 0
+    vec4 constraint; // x Constraint wear: the share of a non-breaking impulse taken off the threshold (1: the thesis),
+                     // y the walls' tolerance (m): once Fracture.iterations have run, a round in which the walls and
+                     // static meshes found no node deeper ends the substep's rounds (fracture/round_check), zw 0
 };
 SHARED_SIZE(FractureParams, 176);
 
@@ -162,8 +167,12 @@ struct FractureState {
     uvec4 ductile;   // x largest damage of a ductile node so far (float bits), y workgroups done (last_group.glsl),
                      // z fragment rows fracture/bounce wrote this step, w nodes (per substep, total) with more
                      // contact candidates than FRACTURE_CONTACT_CANDIDATES (fracture/contacts)
+    uvec4 rounds;    // x the deepest the walls and static meshes found a node in this round (float bits, m;
+                     // atomicMax), y rounds run past Fracture.iterations this step, z substeps that ended at
+                     // Fracture.iterationLimit with a node still deeper than the tolerance, w nodes that
+                     // approach a wall fast at the step's end (fracture/wall_approach)
 };
-SHARED_SIZE(FractureState, 192);
+SHARED_SIZE(FractureState, 208);
 
 FLOE_SHARED_END
 

@@ -193,8 +193,10 @@ public:
 
     std::vector<std::string> columns() const override
     {
-        return {"fragments",        "fracture_events", "cuts",         "max_separation", "max_damage",   "contact",
-                "potential_energy", "elastic_energy",  "damping_loss", "fracture_loss",  "contact_loss", "solver_loss"};
+        return {"fragments",        "fracture_events", "cuts",         "max_separation",
+                "max_damage",       "contact",         "rounds",       "rounds_at_limit",
+                "potential_energy", "elastic_energy",  "damping_loss", "fracture_loss",
+                "contact_loss",     "solver_loss"};
     }
     // The host reads each step's fragments and cuts (afterStep) before it records the next.
     uint32_t framesInFlight() const override { return 1; }
@@ -225,6 +227,10 @@ public:
         out.add("max_separation", double(report_.maxLoad));
         out.add("max_damage", double(report_.maxDamage));
         out.add("contact", uint64_t(report_.contact ? 1 : 0));
+        out.add("rounds", double(report_.rounds));
+        out.add("rounds_at_limit", uint64_t(report_.roundsAtLimit));
+        rounds_.add(report_.rounds);
+        roundsAtLimit_ += report_.roundsAtLimit;
         out.add("potential_energy", double(m.potential));
         out.add("elastic_energy", double(m.elastic));
         if (!withFluid_) {
@@ -315,6 +321,11 @@ public:
             warnings.push_back(
                 fmt::format("the face contacts' grid left out {} entries; contacts with those faces were missed", faceOverflows));
         s["metrics"]["max_separation"] = loadStat_.json();
+        // Rounds per substep (Fracture.iterations, more while the walls find nodes deeper than the tolerance).
+        s["metrics"]["rounds"] = rounds_.json();
+        // Substeps that ended at the limit with a node still deeper in a wall than the tolerance
+        // (the energy account shows whether that made energy).
+        s["rounds_at_limit"] = roundsAtLimit_;
         // With a fluid the bodies' account does not close (the fluid works on them): left out.
         s["energy"] = withFluid_ ? nlohmann::ordered_json(nullptr) : account_.json();
     }
@@ -343,8 +354,9 @@ private:
     bool anyBreakable_ = false;
     fracture::FractureMetrics start_{};
     EnergyAccount account_{0.0};
-    RunningStat loadStat_;
+    RunningStat loadStat_, rounds_;
     double worstLoad_ = 0.0;
+    uint64_t roundsAtLimit_ = 0;
 };
 
 } // namespace

@@ -126,6 +126,7 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
         const double count = double(std::max<size_t>(mesh.tets.size(), 1));
         const float meanEdge = float(edges / count);
         maxMeanEdge_ = std::max(maxMeanEdge_, meanEdge);
+        minMeanEdge_ = b == 0 ? meanEdge : std::min(minMeanEdge_, meanEdge);
         bodyInfo.emplace_back(body.material.tau, body.breakable ? 1.0f : 0.0f, float(volume / count), meanEdge);
         bodyContact.emplace_back(std::clamp(body.material.restitution, 0.0f, 1.0f), 0.0f, 0.0f, 0.0f);
     }
@@ -185,6 +186,10 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     params_ = gpu::Buffer(context, {"fracture params", sizeof(shared::FractureParams), gpu::MemoryKind::Upload});
     state_ = sized("fracture state", 1, sizeof(shared::FractureState), kUint);
     stateReadback_ = gpu::Buffer(context, {"fracture state read-back", sizeof(shared::FractureState), gpu::MemoryKind::Readback});
+    // A round's launches: one per distinct group count (the nodes, each colour run, the pieces).
+    const VkDeviceSize launches = colourStart_.size() + 8;
+    roundArgs_ = sized("fracture round launches", launches, 16, kUvec4);
+    roundTemplate_ = gpu::Buffer(context, {"fracture round group counts", launches * 16, gpu::MemoryKind::Upload, kUvec4});
     positions_ = uploaded(context, graph, "fracture positions", positions, kVec4);
     velocities_ = uploaded(context, graph, "fracture velocities", velocities, kVec4);
     restNodes_ = uploaded(context, graph, "fracture rest nodes", restNodes, kVec4);
@@ -398,12 +403,13 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
     for (gpu::Buffer* b :
          {&predicted_,    &peak_,      &labels_,  &nodeSides_, &split_,     &offsets_,   &keys_,      &values_,      &tetSide_,
           &tetReach_,     &nodeReach_, &lambdas_, &corners_,   &slots_,     &nodeStart_, &heads_,     &pieceBreaks_, &contactOut_,
-          &contactStart_, &origins_,   &shifts_,  &ledger_,    &tetEnergy_, &approach_,  &bounceOut_, &pushedBy_})
+          &contactStart_, &origins_,   &shifts_,  &ledger_,    &tetEnergy_, &approach_,  &bounceOut_, &pushedBy_,    &roundArgs_})
         graph.addFill("fracture/clear", *b, 0u);
     writeParams();
     addRebuild(graph);
     context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
     report_ = afterStep(graph);
+    wallsNear_ = true; // nothing is known of the first step: its rounds past the iterations are recorded
 }
 
 void FractureBodies::setSettings(const FractureSettings& settings)
@@ -449,7 +455,7 @@ void FractureBodies::writeParams()
     const float radius = std::min(settings_.contactRadius, 0.5f * grid.cellSize / std::max(maxMeanEdge_, 1e-30f));
     p.methods = glm::vec4(settings_.waveToughness, settings_.weakening, settings_.weakeningFloor, radius);
     p.control2 = glm::uvec4(constraints_, links_, settings_.waveSplitBand ? 1u : 0u, std::max(settings_.weakEvery, 1u));
-    p.constraint = glm::vec4(settings_.wear, 0.0f, 0.0f, 0.0f);
+    p.constraint = glm::vec4(settings_.wear, settings_.wallTolerance * minMeanEdge_, 0.0f, 0.0f);
     params_.write(&p, sizeof(p));
 }
 
@@ -552,6 +558,10 @@ FractureReport FractureBodies::afterStep(graph::RenderGraph& graph, gpu::FrameRe
     report_.events = s.counts.z;
     report_.cuts = s.counts.w;
     report_.contact = s.counts.y != 0;
+    const uint32_t substeps = std::max(settings_.substeps, 1u);
+    report_.rounds = float(std::max(settings_.iterations, 1u)) + float(s.rounds.y) / float(substeps);
+    report_.roundsAtLimit = s.rounds.z;
+    wallsNear_ = s.rounds.y > 0 || s.rounds.z > 0 || s.rounds.w > 0;
     float load;
     std::memcpy(&load, &s.extra.x, sizeof(load));
     report_.maxLoad = load;

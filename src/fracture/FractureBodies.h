@@ -7,15 +7,14 @@
 // (Pieces.h), rigid bodies held by breakable links. Every pass goes through the render graph.
 //
 // A step (FractureStep.cpp): step_begin; recentre; the start velocities copied; substeps x (predict; iterations x ([several
-// fragments: grid, contacts]; collide; colour runs x tet_goals; [Constraint: link_solve,
-// piece_match]); finish; [Constraint: piece_velocity]; stress; separation; load (the step's peak
-// per node)); bounce (restitution at the walls, per fragment: sort by label, segmented scan);
-// [cutting methods: energy]; then either candidate
-// sort and cuts x (cut_select, which first finishes the cut before; [radius_connected:
-// cut_reach rounds | wave: cut_wave rounds]; cut_classify; cut_split; scan; cut_duplicate;
-// cut_rewrite), a last cut_select that only finishes, or [Constraint] constraint_update; the
-// state copied for the host. afterStep() reads it and, if cuts added nodes or links broke,
-// rebuilds (incidence_keys, sort, incidence_start, node_mass, components).
+// fragments: grid, contacts]; collide; [obstacles]; colour runs x tet_goals; [Constraint: link_solve,
+// piece_match]; [round_check]), then up to iterationLimit - iterations more such rounds, launched
+// indirectly while the walls find nodes deeper than wallTolerance; finish; [Constraint: piece_velocity]; stress; separation; load
+// (the step's peak per node)); bounce (restitution at the walls, per fragment: sort by label, segmented scan); [cutting methods:
+// energy]; then either candidate sort and cuts x (cut_select, which first finishes the cut before; [radius_connected: cut_reach
+// rounds | wave: cut_wave rounds]; cut_classify; cut_split; scan; cut_duplicate; cut_rewrite), a last cut_select that only
+// finishes, or [Constraint] constraint_update; the state copied for the host. afterStep() reads it and, if cuts added nodes or
+// links broke, rebuilds (incidence_keys, sort, incidence_start, node_mass, components).
 #pragma once
 
 #include <cstdint>
@@ -44,8 +43,9 @@
 #include "sim/prim/SegmentedScan.h"
 
 namespace floe::graph {
+class PassBuilder;
 class RenderGraph;
-}
+} // namespace floe::graph
 namespace floe::gpu {
 class FrameResources;
 }
@@ -89,6 +89,8 @@ struct FractureReport {
     float maxLoad = 0.0f;          // largest node load / tau this step
     float maxDamage = 0.0f;        // largest damage of a ductile body's node so far (1: its ductility is spent)
     uint64_t contactOverflows = 0; // node-substeps with more contact candidates than kept: those walked the grid again
+    float rounds = 0.0f;           // mean rounds (contacts and walls, then the tets) per substep this step
+    uint32_t roundsAtLimit = 0;    // substeps that ended at Fracture.iterationLimit with a node deeper in a wall than the tolerance
 };
 
 // What addMetrics() writes: sums over the nodes and tets (J unless noted).
@@ -216,6 +218,16 @@ private:
     void addConstraintUpdate(graph::RenderGraph& graph);
     void addPieceMatch(graph::RenderGraph& graph); // the Constraint method's pieces rigid
     void addPieceVelocity(graph::RenderGraph& graph);
+    // A pass of a substep's round: dispatched directly in the rounds every substep runs, and in
+    // the rounds past Fracture.iterations from ROUND_ARGS, which fracture/round_check fills with
+    // these group counts or with zero groups (gatedRound_ while those are recorded).
+    void launch(graph::PassBuilder& pass, uint64_t threads);
+    uint32_t roundLaunch(uint64_t groups); // the entry of ROUND_ARGS with these groups (added if new)
+    bool roundsGoOn() const;               // rounds past Fracture.iterations may run (fracture/round_check)
+    void launchGroups(graph::PassBuilder& pass, uint32_t groups);
+    void addRoundCheck(graph::RenderGraph& graph, uint32_t round, uint32_t rounds);
+    // contactOut_ (and contactStart_) into the substep's displacements (and starts).
+    void addContactResults(graph::RenderGraph& graph, const char* name, bool starts);
     void addCollide(graph::RenderGraph& graph);                       // the domain's walls (fracture/collide)
     void addObstacles(graph::RenderGraph& graph);                     // the static meshes (fracture/obstacles)
     void addElasticEnergy(graph::RenderGraph& graph, uint32_t stage); // fracture/energy
@@ -229,7 +241,7 @@ private:
     uint64_t fingerprint_ = 0;
     uint32_t constraints_ = 0, links_ = 0, pieces_ = 0; // Constraint method
     bool pieced_ = false;                               // built for the Constraint method
-    float maxMeanEdge_ = 0.0f;
+    float maxMeanEdge_ = 0.0f, minMeanEdge_ = 0.0f;
     FractureReport report_;
     bool rebuilt_ = false;
     bool allPasses_ = false;            // stepPassNames(): record the passes that depend on the state too
@@ -237,6 +249,10 @@ private:
     std::vector<ColourRun> colourRuns_; // tet_goals' dispatches per sweep
     gpu::Buffer colourStartBuffer_;
     gpu::Buffer params_, state_, stateReadback_;
+    gpu::Buffer roundArgs_, roundTemplate_; // the gated rounds' indirect launches, and their full group counts
+    std::vector<glm::uvec4> roundLaunches_; // the group counts recorded this step (one entry per distinct count)
+    bool gatedRound_ = false;
+    bool wallsNear_ = true; // the last step ran rounds past the iterations or ended with nodes approaching a wall fast
     // Static meshes: their triangles and the grid of triangle lists (geometry/ObstacleGrid.h).
     sim::ObstacleBuffers obstacles_;
     gpu::Buffer pushedBy_, normalRecords_, normalSums_; // the meshes' normals per node, and per fragment (fracture/bounce)

@@ -41,7 +41,12 @@ const SettingsTable& FractureSettings::table()
             .number("tauScale", &S::tauScale, "", 1e-9, 1e9, "load (Pa) to tau units (docs/fracture.md)")
             .flag("evaluateEveryStep", &S::evaluateEveryStep, "evaluate fracture every step, not only on contact")
             .integer("substeps", &S::substeps, 1, 1000, "substeps of the tet dynamics per time step")
-            .integer("iterations", &S::iterations, 1, 100, "constraint iterations per substep")
+            .integer("iterations", &S::iterations, 1, 100, "constraint iterations per substep (at least)")
+            .integer("iterationLimit", &S::iterationLimit, 1, 1000,
+                     "the most iterations of a substep in which the walls still find a node deeper than wallTolerance")
+            .number("wallTolerance", &S::wallTolerance, "", 0, 1,
+                    "iterations go on while the walls or static meshes find a node deeper than this (in mean edge lengths "
+                    "of the finest body)")
             .number("friction", &S::friction, "", 0, 10, "Coulomb friction coefficient at the floor and walls")
             .number("damping", &S::damping, "1/s", 0, 1e3, "velocity damping per second")
             .number("waveToughness", &S::waveToughness, "", 0, 1e3, "wave: G_c / gamma in tau units (energy stop, (18)/(19))")

@@ -44,7 +44,12 @@ struct FractureSettings {
     float contactRadius = 0.4f;  // node sphere radius in mean edge lengths of its body
     bool evaluateEveryStep = false;
     uint32_t substeps = 20, iterations = 3; // iterations: walls and tets in turn (docs/fracture.md, *Energy*)
-    float friction = 0.5f, damping = 0.0f;  // Coulomb coefficient; velocity damping per second
+    // Rounds past `iterations` while the walls or static meshes still find a node deeper than
+    // wallTolerance (in the smallest mean edge of the bodies), up to iterationLimit rounds per
+    // substep (fracture/round_check; docs/fracture.md, *Energy*).
+    uint32_t iterationLimit = 64;
+    float wallTolerance = 1e-2f;
+    float friction = 0.5f, damping = 0.0f; // Coulomb coefficient; velocity damping per second
     float timeStep = 1.0f / 60.0f;
     glm::vec3 gravity{0.0f, -10.0f, 0.0f};
     glm::vec3 domainMin{-5.0f, 0.0f, -5.0f}, domainMax{5.0f, 10.0f, 5.0f};

@@ -388,6 +388,7 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
         ImGui::Text("%u fragments, %u fracture events, %u cuts", r.fragments, r.events, r.cuts);
         ImGui::Text("largest load %.3f tau%s", r.maxLoad, r.contact ? " (contact)" : "");
         if (r.maxDamage > 0.0f) ImGui::Text("largest ductile damage %.3f", r.maxDamage);
+        ImGui::Text("%.2f rounds per substep, %u at the limit", r.rounds, r.roundsAtLimit);
         plot("largest load / tau", s.fractureLoad, "");
         plot("fragments", s.fragments, "");
     }

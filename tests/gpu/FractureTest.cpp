@@ -413,13 +413,14 @@ TEST_F(FractureTest, DroppedIronCubeDeformsWithoutBreakingWhileGlassBreaks)
 }
 
 // A ductile body's nodes crack only once a tet at them has spent its ductility: the same iron
-// drop with a tau scale that loads it far beyond tau holds with iron's ductility (100 yield
-// strains) and breaks with a ductility of 0.05. Every node's criterion is min(peak load,
+// drop with a tau scale that loads it far beyond tau holds with iron's ductility (200 yield
+// strains; with the rounds that go on at impacts, the drop's largest damage is 0.68 of it) and
+// breaks with a ductility of 0.05. Every node's criterion is min(peak load,
 // largest damage of its tets x tau), checked against the CPU from the downloaded buffers.
 TEST_F(FractureTest, DuctileNodesCrackOnlyOnceTheirDuctilityIsSpent)
 {
     std::map<float, FractureReport> result;
-    for (float ductility : {100.0f, 0.05f}) {
+    for (float ductility : {200.0f, 0.05f}) {
         FractureSettings s;
         s.domainMin = glm::vec3(-10.0f, 0.0f, -10.0f);
         s.domainMax = glm::vec3(10.0f, 20.0f, 10.0f);
@@ -458,8 +459,8 @@ TEST_F(FractureTest, DuctileNodesCrackOnlyOnceTheirDuctilityIsSpent)
         for (size_t n = 0; n < snap.positions.size(); ++n)
             ASSERT_EQ(snap.nodeData[n].w, std::min(peak[n].w, nodeDamage[n] * iron.material.tau)) << "node " << n;
     }
-    EXPECT_EQ(result[100.0f].events, 0u);
-    EXPECT_EQ(result[100.0f].fragments, 1u);
+    EXPECT_EQ(result[200.0f].events, 0u);
+    EXPECT_EQ(result[200.0f].fragments, 1u);
     EXPECT_GE(result[0.05f].events, 1u) << "spent ductility must let iron break";
     EXPECT_GE(result[0.05f].fragments, 2u);
 }
@@ -547,6 +548,7 @@ TEST_F(FractureTest, FusedColourRunsMatchOneDispatchPerColour)
             s.maxIterations = 3;
             s.tauScale = 1e3f;
             s.fuseColours = fuse;
+            s.iterationLimit = s.iterations; // the sweeps recorded: no rounds past the iterations
             FractureBodyInstance b =
                 body(TetShape::Cuboid, resolution, "ceramic", glm::vec3(0.0f, 5.0f, 0.0f), 0.3f, glm::vec3(2.0f, 1.0f, 1.0f));
             stretch(b, glm::normalize(glm::vec3(1.0f, 1.0f, 0.0f)), 0.05f);
@@ -684,6 +686,7 @@ TEST_F(FractureTest, DropsGainNoEnergyAndLoseItAtTheImpact)
             s.domainMax = glm::vec3(10.0f, 20.0f, 10.0f);
             s.method = FractureMethod::None;
             s.iterations = iterations;
+            if (iterations == 1) s.iterationLimit = 1; // one round and no more, as before the rounds went on
             FractureBodies bodies(context(), shaders(), graph(),
                                   {body(TetShape::Cube, 6, material, glm::vec3(0.0f, 5.0f, 0.0f), 0.7f)}, s);
             const FractureMetrics start = measure(bodies);
@@ -702,6 +705,55 @@ TEST_F(FractureTest, DropsGainNoEnergyAndLoseItAtTheImpact)
             }
             EXPECT_LT(gained, 0.01);
             EXPECT_LT(last, 0.9 * initial) << "the impact takes energy";
+        }
+    }
+}
+
+// Rounds past Fracture.iterations run only while a contact finds a node deeper than the
+// tolerance (fracture/round_check): a step in flight runs exactly the iterations, the landing
+// runs more. The cube with holes of fracture_cube_with_holes.json (glass, its orientation,
+// method none) landed with three rounds gains about a third of its energy in the steps it
+// lands: its fine tets are the stiffest for their mass, and the walls' depenetration of what the
+// last sweep left in the floor compressed them with nothing paying for it (docs/fracture.md,
+// *Energy*). With the rounds going on it gains nothing.
+TEST_F(FractureTest, RoundsGoOnWhileContactsAreDeepSoLandingsGainNoEnergy)
+{
+    for (const uint32_t limit : {8u, 3u}) {
+        FractureSettings s;
+        s.domainMin = glm::vec3(-10.0f, 0.0f, -10.0f);
+        s.domainMax = glm::vec3(10.0f, 20.0f, 10.0f);
+        s.method = FractureMethod::None;
+        s.iterationLimit = limit;
+        FractureBodyInstance b = body(TetShape::CubeWithHoles, 8, "glass", glm::vec3(0.0f));
+        const glm::mat3 R = seededRotation(3);
+        for (glm::vec3& x : b.mesh.nodes) x = R * x + glm::vec3(0.0f, 5.0f, 0.0f);
+        FractureBodies bodies(context(), shaders(), graph(), {b}, s);
+        const FractureMetrics start = measure(bodies);
+        const double initial = double(start.kinetic) + start.potential + start.elastic;
+        double gained = 0;
+        float mostRounds = 0.0f;
+        int inFlight = 0;
+        for (int k = 0; k < 75; ++k) {
+            const FractureMetrics m = measure(bodies, true);
+            const FractureReport& r = bodies.report();
+            if (!r.contact) {
+                EXPECT_EQ(r.rounds, 3.0f) << "step " << k << ": no contact, no rounds past the iterations";
+                EXPECT_EQ(r.roundsAtLimit, 0u);
+                ++inFlight;
+            }
+            mostRounds = std::max(mostRounds, r.rounds);
+            gained = std::max(gained, (double(m.kinetic) + m.potential + m.elastic + m.dampingLoss - initial) / initial);
+        }
+        SCOPED_TRACE(fmt::format("limit {}: gained {:.4f}, most rounds {}", limit, gained, mostRounds));
+        EXPECT_GT(inFlight, 40);
+        EXPECT_LT(inFlight, 75) << "it lands";
+        if (limit == 3) {
+            EXPECT_EQ(mostRounds, 3.0f);
+            EXPECT_GT(gained, 0.05) << "three rounds leave the landing to make energy";
+        } else {
+            EXPECT_GT(mostRounds, 3.0f);
+            EXPECT_LE(mostRounds, 8.0f);
+            EXPECT_LT(gained, 0.01);
         }
     }
 }
