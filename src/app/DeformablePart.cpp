@@ -133,7 +133,7 @@ public:
                    const body::BodySettings* settings, bool withFluid)
         : context_(context), scene_(scene), settings_(settings ? *settings : bodySettings(scene)), domainMax_(settings_.domainMax),
           bodies_(context, shaders, graph, bodyInstances(scene), settings_, staticMeshes(scene)),
-          finalVolume_(bodies_.bodyCount(), 0.0),
+          finalVolume_(bodies_.bodyCount(), 0.0), worstBodyVolume_(bodies_.bodyCount(), 0.0),
           // Work from outside does not enter the account: a fluid's forces, the moving plate's push.
           open_(withFluid                            ? "a fluid works on the bodies"
                 : scene.deformable.plateSpeed > 0.0f ? "the moving plate works on the bodies"
@@ -199,6 +199,7 @@ public:
             sumVolume += m[b].x;
             maxRigid = std::max(maxRigid, double(m[b].z));
             finalVolume_[b] = m[b].x;
+            worstBodyVolume_[b] = std::max(worstBodyVolume_[b], std::fabs(double(m[b].x)));
         }
         out.add("volume_error_max", maxVolume);
         out.add("volume_error_avg", sumVolume / n);
@@ -267,6 +268,17 @@ public:
         s["metrics"]["volume_error_abs_max"] = volumeStat_.json();
         s["metrics"]["rigid_error_max"] = rigidStat_.json();
         s["volume_error_final"] = finalVolume_;
+        // A corrected body far off its volume: the correction moves only free vertices, and a body
+        // whose every vertex touches the floor, the plate or another body has none (docs/bodies.md).
+        for (uint32_t b = 0; b < bodies_.bodyCount(); ++b) {
+            const std::string& mode =
+                scene_.deformableBodies[b].volume.empty() ? scene_.deformable.volume : scene_.deformableBodies[b].volume;
+            if (mode != "none" && worstBodyVolume_[b] > kVolumeWarning)
+                warnings.push_back(fmt::format("DeformableBodies[{}] was {:.1f} % off its volume at worst despite the {} "
+                                               "volume correction (with no vertex free of the floor, the plate and other "
+                                               "bodies there is none to correct; docs/bodies.md)",
+                                               b, 100.0 * worstBodyVolume_[b], mode));
+        }
         // Work from outside leaves the account open: left out, with the reason.
         s["energy"] = open_.empty() ? account_.json() : nlohmann::ordered_json(nullptr);
         if (!open_.empty()) s["energy_open"] = open_;
@@ -315,8 +327,10 @@ private:
     std::vector<gpu::Buffer> readbacks_, motionReadbacks_, energyReadbacks_; // per frame: metrics, bodies.csv's rows, energies
     RunningStat volumeStat_, rigidStat_;
     double worstVolume_ = 0.0, lastVolume_ = 0.0;
+    static constexpr double kVolumeWarning = 0.02;
     std::vector<double> finalVolume_;
-    std::string open_; // why the account does not close (work from outside), or empty
+    std::vector<double> worstBodyVolume_; // |V - V0| / V0 per body, the run's largest
+    std::string open_;                    // why the account does not close (work from outside), or empty
     EnergyAccount account_{0.0};
 };
 
