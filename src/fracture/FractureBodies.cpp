@@ -561,6 +561,7 @@ FractureReport FractureBodies::afterStep(graph::RenderGraph& graph, gpu::FrameRe
     const uint32_t substeps = std::max(settings_.substeps, 1u);
     report_.rounds = float(std::max(settings_.iterations, 1u)) + float(s.rounds.y) / float(substeps);
     report_.roundsAtLimit = s.rounds.z;
+    report_.approaching = s.rounds.w;
     wallsNear_ = s.rounds.y > 0 || s.rounds.z > 0 || s.rounds.w > 0;
     float load;
     std::memcpy(&load, &s.extra.x, sizeof(load));

@@ -91,6 +91,7 @@ struct FractureReport {
     uint64_t contactOverflows = 0; // node-substeps with more contact candidates than kept: those walked the grid again
     float rounds = 0.0f;           // mean rounds (contacts and walls, then the tets) per substep this step
     uint32_t roundsAtLimit = 0;    // substeps that ended at Fracture.iterationLimit with a node deeper in a wall than the tolerance
+    uint32_t approaching = 0;      // nodes approaching a wall fast at the step's end (fracture/wall_approach)
 };
 
 // What addMetrics() writes: sums over the nodes and tets (J unless noted).

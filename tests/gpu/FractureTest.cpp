@@ -709,6 +709,53 @@ TEST_F(FractureTest, DropsGainNoEnergyAndLoseItAtTheImpact)
     }
 }
 
+// fracture/wall_approach against the CPU: after a step of a cube falling fast just above the
+// floor, the nodes nearer to a wall than |v| T + |g| T^2 / 2 + the largest mean edge and moving
+// towards it faster than the tolerance per substep. Nodes within float rounding of either bound
+// may count either way.
+TEST_F(FractureTest, WallApproachCountsTheNodesAsTheCpuDoes)
+{
+    FractureSettings s;
+    s.domainMin = glm::vec3(-10.0f, 0.0f, -10.0f);
+    s.domainMax = glm::vec3(10.0f, 20.0f, 10.0f);
+    s.method = FractureMethod::None;
+    FractureBodyInstance b = body(TetShape::Cube, 6, "glass", glm::vec3(0.0f, 1.0f, 0.0f), 0.4f);
+    b.velocity = glm::vec3(0.5f, -3.0f, 0.0f);
+    FractureBodies bodies(context(), shaders(), graph(), {b}, s);
+    bodies.addStep(graph());
+    submit();
+    const FractureReport r = bodies.afterStep(graph());
+    const std::vector<glm::vec4> x = worldPositions(bodies);
+    const std::vector<glm::vec4> v = download<glm::vec4>(bodies.velocities(), bodies.nodeCount());
+    const std::vector<glm::vec4> info = download<glm::vec4>(bodies.bodyInfo(), 1);
+    const double edge = info[0].w, step = s.timeStep, substep = step / s.substeps;
+    const double speed = s.wallTolerance * edge / substep, g = glm::length(s.gravity);
+    uint32_t surely = 0, maybe = 0;
+    for (size_t n = 0; n < x.size(); ++n) {
+        const double reach = glm::length(glm::dvec3(v[n])) * step + 0.5 * g * step * step + edge;
+        bool in = false, near = false;
+        for (int a = 0; a < 3; ++a) {
+            const double toLow = double(x[n][a]) - s.domainMin[a], toHigh = s.domainMax[a] - double(x[n][a]);
+            const double low = -double(v[n][a]), high = double(v[n][a]);
+            const auto test = [&](double gap, double towards) {
+                const double e = 1e-5 * (1.0 + reach), f = 1e-5 * (1.0 + speed);
+                in = in || (gap < reach - e && towards > speed + f);
+                near = near || (gap < reach + e && towards > speed - f);
+            };
+            test(toLow, low);
+            test(toHigh, high);
+        }
+        surely += in ? 1u : 0u;
+        maybe += near ? 1u : 0u;
+    }
+    float lowest = 1e30f;
+    for (const glm::vec4& p : x) lowest = std::min(lowest, p.y);
+    EXPECT_GT(surely, 0u) << "the lower nodes approach the floor: lowest " << lowest << ", edge " << edge << ", speed " << speed;
+    EXPECT_LT(maybe, uint32_t(x.size())) << "the upper nodes are beyond reach";
+    EXPECT_GE(r.approaching, surely);
+    EXPECT_LE(r.approaching, maybe);
+}
+
 // Rounds past Fracture.iterations run only while a contact finds a node deeper than the
 // tolerance (fracture/round_check): a step in flight runs exactly the iterations, the landing
 // runs more. The cube with holes of fracture_cube_with_holes.json (glass, its orientation,
