@@ -227,8 +227,8 @@ private:
     bool roundsGoOn() const;               // rounds past Fracture.iterations may run (fracture/round_check)
     void launchGroups(graph::PassBuilder& pass, uint32_t groups);
     void addRoundCheck(graph::RenderGraph& graph, uint32_t round, uint32_t rounds);
-    // contactOut_ (and contactStart_) into the substep's displacements (and starts).
-    void addContactResults(graph::RenderGraph& graph, const char* name, bool starts);
+    // contactOut_ and contactStart_ into the substep's displacements and starts.
+    void addContactResults(graph::RenderGraph& graph);
     void addCollide(graph::RenderGraph& graph);                       // the domain's walls (fracture/collide)
     void addObstacles(graph::RenderGraph& graph);                     // the static meshes (fracture/obstacles)
     void addElasticEnergy(graph::RenderGraph& graph, uint32_t stage); // fracture/energy

@@ -149,18 +149,19 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
                 launch(pass, run.tets);
         }
         if (settings_.method == FractureMethod::Constraint && links_ > 0) {
-            launch(graph.addCompute(pipelines_.compute("fracture/link_solve"))
-                       .read(FRACTURE_BIND_PARAMS, params_)
-                       .read(FRACTURE_BIND_PREDICTED, predicted_)
-                       .read(FRACTURE_BIND_POSITIONS, positions_)
-                       .write(FRACTURE_BIND_CONTACT_OUT, contactOut_)
-                       .read(FRACTURE_BIND_LINKS, linkBuffer_)
-                       .read(FRACTURE_BIND_NODE_LINK_START, nodeLinkStart_)
-                       .read(FRACTURE_BIND_NODE_LINKS, nodeLinks_)
-                       .read(FRACTURE_BIND_CONSTRAINT_STATE, constraintState_)
-                       .readWrite(FRACTURE_BIND_LINK_IMPULSE, linkImpulse_),
-                   nodes_);
-            addContactResults(graph, "fracture/link_positions", false);
+            // The Constraint method runs no rounds past the iterations (roundsGoOn): direct launches.
+            graph.addCompute(pipelines_.compute("fracture/link_solve"))
+                .read(FRACTURE_BIND_PARAMS, params_)
+                .read(FRACTURE_BIND_PREDICTED, predicted_)
+                .read(FRACTURE_BIND_POSITIONS, positions_)
+                .write(FRACTURE_BIND_CONTACT_OUT, contactOut_)
+                .read(FRACTURE_BIND_LINKS, linkBuffer_)
+                .read(FRACTURE_BIND_NODE_LINK_START, nodeLinkStart_)
+                .read(FRACTURE_BIND_NODE_LINKS, nodeLinks_)
+                .read(FRACTURE_BIND_CONSTRAINT_STATE, constraintState_)
+                .readWrite(FRACTURE_BIND_LINK_IMPULSE, linkImpulse_)
+                .dispatchThreads(nodes_);
+            graph.addCopy("fracture/link_positions", contactOut_, predicted_, uint64_t(nodes_) * 16);
         }
         addPieceMatch(graph); // the pieces rigid again after the links moved their nodes
         if (rounds > always && k + 2 >= always) addRoundCheck(graph, k, rounds);
@@ -304,11 +305,11 @@ void FractureBodies::addRoundCheck(graph::RenderGraph& graph, uint32_t round, ui
         .dispatch(1);
 }
 
-void FractureBodies::addContactResults(graph::RenderGraph& graph, const char* name, bool starts)
+void FractureBodies::addContactResults(graph::RenderGraph& graph)
 {
     if (!gatedRound_) {
-        graph.addCopy(name, contactOut_, predicted_, uint64_t(nodes_) * 16);
-        if (starts) graph.addCopy("fracture/contact_starts", contactStart_, positions_, uint64_t(nodes_) * 16);
+        graph.addCopy("fracture/contact_positions", contactOut_, predicted_, uint64_t(nodes_) * 16);
+        graph.addCopy("fracture/contact_starts", contactStart_, positions_, uint64_t(nodes_) * 16);
         return;
     }
     // A transfer would run in a skipped round too: the results go through a launch that is skipped with it.
@@ -317,8 +318,7 @@ void FractureBodies::addContactResults(graph::RenderGraph& graph, const char* na
                .read(FRACTURE_BIND_CONTACT_OUT, contactOut_)
                .read(FRACTURE_BIND_CONTACT_START, contactStart_)
                .write(FRACTURE_BIND_PREDICTED, predicted_)
-               .readWrite(FRACTURE_BIND_POSITIONS, positions_) // written with the starts only
-               .push(starts ? 1u : 0u),
+               .write(FRACTURE_BIND_POSITIONS, positions_),
            nodes_);
 }
 
@@ -384,7 +384,7 @@ void FractureBodies::addContacts(graph::RenderGraph& graph, bool detect)
         .readWrite(FRACTURE_BIND_STATE, state_)
         .push(glm::uvec2(detect ? 1u : 0u, contactStride_));
     launch(contacts, nodes_);
-    addContactResults(graph, "fracture/contact_positions", true);
+    addContactResults(graph);
 }
 
 void FractureBodies::addFaceContacts(graph::RenderGraph& graph, bool detect)
@@ -458,14 +458,14 @@ uint32_t FractureBodies::faceGridOverflows(graph::RenderGraph& graph) const
 void FractureBodies::addPieceMatch(graph::RenderGraph& graph)
 {
     if (settings_.method != FractureMethod::Constraint || pieces_ == 0) return;
-    launchGroups(graph.addCompute(pipelines_.compute("fracture/piece_match"))
-                     .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
-                     .read(FRACTURE_BIND_POSITIONS, positions_)
-                     .read(FRACTURE_BIND_REST_NODES, restNodes_)
-                     .read(FRACTURE_BIND_PIECE_NODE_START, pieceNodeStart_)
-                     .read(FRACTURE_BIND_PIECE_NODES, pieceNodes_)
-                     .push(pieces_),
-                 std::min(pieces_, 65535u));
+    graph.addCompute(pipelines_.compute("fracture/piece_match"))
+        .readWrite(FRACTURE_BIND_PREDICTED, predicted_)
+        .read(FRACTURE_BIND_POSITIONS, positions_)
+        .read(FRACTURE_BIND_REST_NODES, restNodes_)
+        .read(FRACTURE_BIND_PIECE_NODE_START, pieceNodeStart_)
+        .read(FRACTURE_BIND_PIECE_NODES, pieceNodes_)
+        .push(pieces_)
+        .dispatch(std::min(pieces_, 65535u));
 }
 
 void FractureBodies::addPieceVelocity(graph::RenderGraph& graph)
