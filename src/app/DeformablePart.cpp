@@ -66,6 +66,8 @@ render::ViewSettings bodySceneView(const Scene& scene, const body::BodySettings&
     geometry::Bounds b;
     for (const DeformableBody& body : scene.deformableBodies)
         for (const glm::vec3& v : body.mesh.vertices) b.add(v);
+    for (const FractureBody& body : scene.fractureBodies) // beside them
+        for (const glm::vec3& v : body.mesh.nodes) b.add(v);
     b.add({b.lo.x, settings.domainMin.y, b.lo.z});
     // Tall stacks of falling bodies: frame the lower part, where they end up.
     const float wide = std::max(settings.domainMax.x - settings.domainMin.x, settings.domainMax.z - settings.domainMin.z);

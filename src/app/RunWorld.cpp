@@ -13,6 +13,7 @@
 #include "base/Error.h"
 #include "body/DeformableBodies.h"
 #include "coupling/FluidSolidCoupling.h"
+#include "coupling/SolidContacts.h"
 #include "fracture/FractureBodies.h"
 #include "gpu/Commands.h"
 #include "graph/RenderGraph.h"
@@ -68,6 +69,10 @@ RunWorld::RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, gra
     if (!scene.fractureBodies.empty())
         parts_.push_back(makeFracturePart(context, shaders, graph, scene, settings.fracture ? &*settings.fracture : nullptr,
                                           fracture_, withFluid));
+    // Deformable and fracture bodies meet through the deformable step's hooks, with or without a
+    // fluid (whose coupling resets the fracture bodies' contact flag before its impulses set it).
+    if (bodies_ && fracture_)
+        solidContacts_ = std::make_unique<coupling::SolidContacts>(context, shaders, graph, *bodies_, *fracture_, !withFluid);
     if (!withFluid) return;
     const bool solids = !parts_.empty();
     // A fluid alone ends its steps exactly at the run's end; beside solids it takes their fixed
@@ -103,9 +108,11 @@ RunWorld::~RunWorld() = default;
 std::string RunWorld::kind() const
 {
     if (fluidOnly()) return "fluid";
-    const std::string solids = bodies_ ? "deformable bodies" : "fracture bodies";
+    const std::string solids = bodies_ && fracture_ ? "deformable and fracture bodies"
+                               : bodies_            ? "deformable bodies"
+                                                    : "fracture bodies";
     if (fluid_) return "fluid and " + solids;
-    return bodies_ ? solids : "fracture";
+    return fracture_ && !bodies_ ? "fracture" : solids;
 }
 
 uint32_t RunWorld::framesInFlight() const
@@ -262,6 +269,7 @@ void RunWorld::prepareDrawing(WorldDrawing& d, gpu::Context& context, graph::Ren
         d.view = bodySceneView(scene_, settings, aspect);
         const int mode = renderMode("fluid");
         if (mode != RENDER_MODE_PARTICLES) d.meshes.push_back(surfaceDraw(*bodies_));
+        if (fracture_) d.meshes.push_back(surfaceDraw(*fracture_)); // the fracture bodies beside them
         if (bodies_->obstacles().triangles) d.meshes.push_back(staticMeshDraw(bodies_->obstacles()));
         if (mode != RENDER_MODE_FLUID) {
             d.points = &bodies_->positions();

@@ -38,7 +38,8 @@ class Simulation;
 }
 namespace floe::coupling {
 class FluidSolidCoupling;
-}
+class SolidContacts;
+} // namespace floe::coupling
 namespace floe::body {
 class DeformableBodies;
 }
@@ -215,6 +216,8 @@ private:
     body::DeformableBodies* bodies_ = nullptr;
     fracture::FractureBodies* fracture_ = nullptr;
     std::unique_ptr<coupling::FluidSolidCoupling> coupling_;
+    // Contacts between deformable and fracture bodies (after parts_: released before the bodies).
+    std::unique_ptr<coupling::SolidContacts> solidContacts_;
     sim::WorldSettings world_;
     double timeStep_ = 0.0, energyLimit_ = HUGE_VAL;
     // Steps the world chooses: the end time (0: none), the time of the steps recorded (the sum of

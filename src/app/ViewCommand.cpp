@@ -191,9 +191,9 @@ void ViewSession::openScene(const std::filesystem::path& file)
         target_ && target_->height() ? float(target_->width()) / float(target_->height()) : float(o_.width) / float(o_.height);
     const int mode = state_.view.mode;
     const int iterations = state_.view.fluid.iterations;
-    state_.view = world_->fluid()   ? sceneView(scene_, world_->fluidWorld(), aspect)
-                  : state_.fracture ? fractureSceneView(scene_, state_.fractureSettings, aspect)
-                                    : bodySceneView(scene_, state_.bodySettings, aspect);
+    state_.view = world_->fluid()                     ? sceneView(scene_, world_->fluidWorld(), aspect)
+                  : state_.fracture && !state_.bodies ? fractureSceneView(scene_, state_.fractureSettings, aspect)
+                                                      : bodySceneView(scene_, state_.bodySettings, aspect);
     state_.view.mode = mode;
     state_.view.fluid.iterations = iterations;
     state_.orbit = view::OrbitCamera::from(state_.view.camera);

@@ -297,6 +297,7 @@ void DeformableBodies::writeFrame()
 
 void DeformableBodies::addStep(graph::RenderGraph& graph)
 {
+    if (hooks_.before) hooks_.before(graph);
     // Each body's origin moves to its first particle, and the positions by as much the other way.
     graph.addCompute(pipelines_.compute("body/origins"))
         .read(BODY_BIND_PARAMS, params_[frame_])
@@ -336,6 +337,7 @@ void DeformableBodies::addStep(graph::RenderGraph& graph)
     }
     addMeasure(graph);
     addWorld(graph);
+    if (hooks_.after) hooks_.after(graph);
 }
 
 void DeformableBodies::addWorld(graph::RenderGraph& graph)
@@ -486,6 +488,7 @@ void DeformableBodies::addStaticContacts(graph::RenderGraph& graph)
             .read(BODY_BIND_ORIGINS, origins_)
             .dispatchThreads(particles_);
     }
+    if (hooks_.contacts) hooks_.contacts(graph);
 }
 
 void DeformableBodies::addVolumeSums(graph::RenderGraph& graph, uint32_t stage)

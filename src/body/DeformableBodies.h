@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -100,6 +101,16 @@ public:
     // Entries the contact grid between bodies left out since the start (a body stretched far
     // beyond its rest size; their triangles were missed by some contacts). Submits and waits.
     uint32_t contactGridOverflows(graph::RenderGraph& graph) const;
+    // Contacts with another kind of solid (coupling::SolidContacts): `before` is recorded at the
+    // start of each step, `contacts` after the walls and static meshes in each collision round
+    // (with the relative positions, velocities and flags of this step), `after` at its end.
+    struct ContactHooks {
+        std::function<void(graph::RenderGraph&)> before, contacts, after;
+    };
+    void setContactHooks(ContactHooks hooks) { hooks_ = std::move(hooks); }
+    const gpu::Buffer& flags() const { return flags_; }         // uint per particle: 3 when a contact moved it this round
+    const gpu::Buffer& restData() const { return rest_; }       // vec4 per particle: w its body
+    const gpu::Buffer& bodyOrigins() const { return origins_; } // vec4 per body: the origin of its relative positions (m)
     uint32_t particleCount() const { return particles_; }
     float contactRadius() const { return contactRadius_; } // m, between bodies: half the finest body's mean edge length
     uint32_t bodyCount() const { return static_cast<uint32_t>(layouts_.size()); }
@@ -167,6 +178,7 @@ private:
     // Contacts between bodies: the triangles binned into a grid (body/triangle_bins), and
     // body/contacts' fixed-point corrections, BODY_CONTACT_WIDTH ints per particle.
     float contactRadius_ = 0.0f;
+    ContactHooks hooks_;
     sim::GridSpec contactGrid_;
     uint32_t contactCapacity_ = 0;
     std::optional<sim::Scan> contactScan_;

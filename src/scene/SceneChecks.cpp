@@ -165,6 +165,28 @@ void checkFracturePlacement(const Scene& scene, const std::string& where)
         for (const FractureBody& b : bodies) surfaces.push_back({b.mesh.nodes, fracture::boundaryFaces(b.mesh), b.shape});
     checkApartFromStaticMeshes(scene, where, "FractureBodies", bodies, surfaces);
 }
+// Deformable and fracture bodies start apart: no vertex of one inside the other's closed surface
+// (a fracture body's: its tets' boundary faces).
+void checkKindsApart(const Scene& scene, const std::string& where)
+{
+    for (size_t j = 0; j < scene.fractureBodies.size(); ++j) {
+        const FractureBody& f = scene.fractureBodies[j];
+        const geometry::TriangleMesh surface{f.mesh.nodes, fracture::boundaryFaces(f.mesh), f.shape};
+        const geometry::Bounds fb = geometry::boundsOf(surface);
+        for (size_t i = 0; i < scene.deformableBodies.size(); ++i) {
+            const DeformableBody& d = scene.deformableBodies[i];
+            const geometry::Bounds db = geometry::boundsOf(d.mesh);
+            if (!db.overlaps(fb)) continue;
+            bool overlap = false;
+            for (const glm::vec3& v : d.mesh.vertices) overlap = overlap || (fb.contains(v) && geometry::contains(surface, v));
+            for (const glm::vec3& v : f.mesh.nodes) overlap = overlap || (db.contains(v) && geometry::contains(d.mesh, v));
+            if (overlap)
+                throw Error(fmt::format("{}: DeformableBodies[{}] ({}) and FractureBodies[{}] ({}) overlap; expected bodies apart "
+                                        "at the start",
+                                        where, i, d.shape, j, f.shape));
+        }
+    }
+}
 } // namespace
 
 void validateScene(const Scene& scene, const std::string& where)
@@ -179,10 +201,12 @@ void validateScene(const Scene& scene, const std::string& where)
                                     "state (WCSPH), the solvers coupled with solids",
                                     where, sim::pressureSolverTitle(solver), solids));
     };
+    const bool bothKinds = !scene.fractureBodies.empty() && !scene.deformableBodies.empty();
     if (!scene.fractureBodies.empty()) {
-        if (!scene.deformableBodies.empty())
-            throw Error(fmt::format("{}: FractureBodies with DeformableBodies in one scene: contacts between the two kinds are not "
-                                    "implemented yet; run them as separate scenes",
+        if (bothKinds && scene.fracture.method == "constraint")
+            throw Error(fmt::format("{}: Fracture.method constraint with DeformableBodies; expected another method: the "
+                                    "constraint method's pieces copy their nodes, so the deformable bodies would meet the faces "
+                                    "between them as surfaces",
                                     where));
         if (withFluid) {
             checkCoupledSolver("FractureBodies");
@@ -197,7 +221,7 @@ void validateScene(const Scene& scene, const std::string& where)
                                         where));
         }
         checkFracturePlacement(scene, where);
-        return;
+        if (!bothKinds) return;
     }
     if (!scene.deformableBodies.empty()) {
         if (withFluid) checkCoupledSolver("DeformableBodies");
@@ -206,6 +230,7 @@ void validateScene(const Scene& scene, const std::string& where)
             throw Error(
                 fmt::format("{}: Deformable.plateEnd {} m must lie below plateStart {} m", where, d.plateEnd, d.plateStart));
         checkBodyPlacement(scene, where);
+        if (bothKinds) checkKindsApart(scene, where);
         return;
     }
     if (scene.fluidBlocks.empty() && scene.fluidModels.empty())

@@ -385,19 +385,19 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
     noteConfigurationSubstitutions(scene, where);
     for (const std::string& s : scene.sph.substitutions()) scene.warnings.push_back(where + ": " + s);
     // Dynamic rigid bodies move as unbreakable fracture bodies where Floe can step those: in 3D,
-    // without deformable bodies (no contacts between the kinds), with a fluid at its fixed step or
-    // its CFL steps (the world chooses one step for fluid and solids). They collide with the
-    // domain's walls and the static RigidBodies' meshes (a fluid's tank). Elsewhere they stay
-    // static, and a warning says why.
+    // with a fluid at its fixed step or its CFL steps (the world chooses one step for fluid and
+    // solids). They collide with the domain's walls, the static RigidBodies' meshes (a fluid's
+    // tank) and deformable bodies (coupling/SolidContacts). Elsewhere they stay static, and a
+    // warning says why.
     const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
     for (auto& [body, section] : dynamicBodies) {
         std::string why;
-        if (!scene.deformableBodies.empty())
-            why = "the scene has DeformableBodies, and moving solids of the two kinds do not collide with each other";
-        else if (scene.config.sim2D)
+        if (scene.config.sim2D)
             why = "the scene is 2D (Configuration.sim2D)";
         else if (withFluid && scene.fracture.method == "constraint")
             why = "Fracture.method is constraint, whose pieces cannot be coupled with a fluid";
+        else if (!scene.deformableBodies.empty() && scene.fracture.method == "constraint")
+            why = "Fracture.method is constraint, whose pieces cannot meet DeformableBodies";
         if (why.empty()) {
             scene.fractureBodies.push_back(dynamicRigidBody(body, where, section));
         } else {

@@ -189,6 +189,55 @@ TEST(Cli, SetUpReportsProgressFromTheFirstSecond)
     }
 }
 
+// Deformable and fracture bodies in one scene (coupling/SolidContacts), with validation on: a soft
+// ball dropped onto an iron block lands on it and stays on it (without the contacts it fell
+// through to the floor), the block feels it (a step with contact), and both kinds write their
+// rows of bodies.csv.
+TEST(Cli, DeformableAndFractureBodiesShareAScene)
+{
+    const fs::path out = tempDir("solids");
+    const fs::path scene = out / "ball_on_block.json";
+    {
+        std::ofstream f(scene);
+        f << R"({
+  "Configuration": {"timeStepSize": 0.005, "gravitation": [0, -9.81, 0]},
+  "Floe": {"domainMin": [-0.5, 0, -0.5], "domainMax": [0.5, 1.0, 0.5]},
+  "Deformable": {"omega": 2, "stiffness": 0.8, "friction": 0.4},
+  "DeformableBodies": [{"shape": "sphere", "radius": 0.1, "resolution": 2, "translation": [0.02, 0.42, 0],
+                        "velocity": [0, -1, 0]}],
+  "FractureBodies": [{"shape": "cube", "size": [0.3, 0.3, 0.3], "resolution": 3, "material": "iron", "breakable": false,
+                      "translation": [0, 0.15, 0]}]
+})";
+    }
+    const Result r = floe("run " + scene.string() + " --steps 80 --frames 1 --width 320 --height 200 --validate --quiet --out " +
+                          (out / "run").string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(r.output.find("[vulkan "), std::string::npos) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(readFile(out / "run" / "summary.json"));
+    EXPECT_EQ(summary["status"], "ok");
+    EXPECT_EQ(summary["kind"], "deformable and fracture bodies");
+    std::istringstream lines(readFile(out / "run" / "bodies.csv"));
+    std::string row;
+    std::getline(lines, row);
+    ASSERT_EQ(row.rfind("step,time,body,kind,fragment,x,y,z", 0), 0u) << row;
+    double lowest = 1e30, last = 0.0;
+    int fractureRows = 0;
+    while (std::getline(lines, row)) {
+        std::vector<std::string> cells;
+        for (std::istringstream c(row); std::getline(c, row, ',');) cells.push_back(row);
+        if (cells.size() < 7) continue;
+        if (cells[3] == "fracture") ++fractureRows;
+        if (cells[3] != "deformable") continue;
+        last = std::stod(cells[6]);
+        lowest = std::min(lowest, last);
+    }
+    EXPECT_EQ(fractureRows, 80);
+    // The block's top is at 0.3 m: the ball's centre stays well above it (it squashes on landing).
+    EXPECT_GT(lowest, 0.3 + 0.5 * 0.1) << "the ball sank into the block";
+    EXPECT_GT(last, 0.3 + 0.7 * 0.1);
+    EXPECT_LT(last, 0.3 + 1.2 * 0.1) << "the ball did not land";
+}
+
 // A scene of fluid and a deformable body: one run steps both, coupled, with validation on; its
 // metrics carry the fluid's columns and the body's; what the coupling cannot do is refused.
 TEST(Cli, FluidAndABodyRunCoupledInOneScene)
@@ -485,6 +534,8 @@ TEST(Cli, IndexCheckedShadersChangeNothing)
         {"bodies", "bodies_drop.json --steps 30 --frames 1"},
         // Stronger gravity: the cube lands and breaks (cuts, new fragments) within 30 steps.
         {"fracture", "fracture_cube.json --steps 30 --set 'Configuration.gravitation=[0,-60,0]'"},
+        // Deformable and fracture bodies in contact (coupling/face_bins, vertex_faces, node_impulses_apply).
+        {"solids", "solids_ball_through_glass.json --steps 40 --frames 1 --set 'Configuration.gravitation=[0,-40,0]'"},
     };
     bool lavapipe = true;
     for (const auto& [name, args] : runs) {

@@ -1,0 +1,65 @@
+// Contacts between deformable bodies and fracture bodies (dynamic rigid bodies are fracture
+// bodies; src/coupling/SolidContacts.cpp, shaders/coupling/face_bins, vertex_faces,
+// node_impulses_apply): the fracture bodies' boundary faces, placed where their nodes' velocities
+// carry them by the end of the step, are binned into a grid; each deformable vertex that ends its
+// step within the contact radius of the nearest face (or up to it behind) is put the radius in
+// front of it, and the approaching part of its velocity relative to the face is taken out with
+// the impulse of a two-body contact (vertex against the face's point, restitution, Coulomb
+// friction). The opposite impulse goes to the face's three nodes by their barycentric weights
+// (fixed-point sums, so the result does not depend on the order of the atomics) and enters their
+// velocities before the fracture bodies' step: momentum is exchanged equally and oppositely.
+#ifndef FLOE_SHARED_SOLID_CONTACTS_H
+#define FLOE_SHARED_SOLID_CONTACTS_H
+#include "shared/types.h"
+
+#define SOLID_CONTACT_GROUP_SIZE 128
+
+#define SOLID_CONTACT_BIND_NODE_POSITIONS 0  // vec4 per node: xyz m relative to its origin, w inverse mass 1/kg
+#define SOLID_CONTACT_BIND_NODE_ORIGINS 1    // vec4 per node: its fragment's origin (m, world)
+#define SOLID_CONTACT_BIND_NODE_VELOCITIES 2 // vec4 per node: xyz m/s
+#define SOLID_CONTACT_BIND_TETS 3            // uvec4 per tet: its four nodes
+#define SOLID_CONTACT_BIND_FACE_NEIGHBOURS 4 // uvec4 per tet: the tet across face c at rest, or SOLID_CONTACT_NONE
+#define SOLID_CONTACT_BIND_FACE_COUNTS 5     // uint per cell + 1: faces per cell (stage 0), then the scatter's cursors
+#define SOLID_CONTACT_BIND_FACE_START 6      // uint per cell + 1: the exclusive scan of the counts
+#define SOLID_CONTACT_BIND_FACE_ENTRIES 7    // uint per entry: face 4 tet + c, grouped by cell
+#define SOLID_CONTACT_BIND_STATE 8 // uvec4: x face entries left out (over the capacity) since the start, y contacts since the start
+#define SOLID_CONTACT_BIND_VERTICES 9           // vec4 per deformable vertex: xyz m relative to its body's origin, w mass kg
+#define SOLID_CONTACT_BIND_VERTEX_VELOCITIES 10 // vec4 per vertex: xyz m/s
+#define SOLID_CONTACT_BIND_VERTEX_FLAGS 11      // uint per vertex: 3 when a contact moved it (this round and this step)
+#define SOLID_CONTACT_BIND_VERTEX_REST 12       // vec4 per vertex: w its body
+#define SOLID_CONTACT_BIND_BODY_ORIGINS 13      // vec4 per deformable body: its origin (m, world)
+#define SOLID_CONTACT_BIND_NODE_SUMS 14         // int x 4 per node: the impulse on it (N s, fixed point), 0
+#define SOLID_CONTACT_BIND_CONTACT 15 // uint: set to 1 when a vertex pushed a node (the fracture bodies' external contact)
+#define SOLID_CONTACT_NONE 0xFFFFFFFFu
+
+FLOE_SHARED_BEGIN
+
+struct SolidContactParams {
+    vec4 gridOrigin; // xyz m: the face grid's minimum corner, w cell size m
+    uvec4 gridDims;  // xyz cells per axis, w entries the grid holds
+    vec4 contact;    // x friction coefficient, y restitution, z contact radius m, w the step dt s (faces move by v dt)
+    uvec4 counts;    // x tets, y nodes, z deformable vertices, w stage (face_bins: 0 count, 1 scatter)
+};
+SHARED_SIZE(SolidContactParams, 64);
+
+// The impulse of a frictional contact between a point of inverse mass wp and a point of a face
+// of inverse mass wf (sum_k b_k^2 / m_k), relative velocity vRel = v_point - v_face, unit normal
+// n out of the face: the normal part removes the approach (reflected by the restitution e), the
+// tangential part opposes the sliding, at most mu times the normal part (Coulomb), at most what
+// stops the sliding. Zero when the point moves away. Applied +J to the point, -J to the face.
+SHARED_FN vec4 solidContactImpulse(vec3 vRel, vec3 n, float wp, float wf, float mu, float e)
+{
+    const float vn = dot(vRel, n);
+    const float w = wp + wf;
+    if (!(vn < 0.0f) || !(w > 0.0f)) return vec4(0.0f);
+    const float jn = -(1.0f + e) * vn / w;
+    vec3 j = jn * n;
+    const vec3 vt = vRel - vn * n;
+    const float slide = length(vt);
+    if (slide > 1e-20f) j -= min(mu * jn, slide / w) * (vt / slide);
+    return vec4(j, jn);
+}
+
+FLOE_SHARED_END
+
+#endif

@@ -1,0 +1,77 @@
+// Contacts between deformable bodies and fracture bodies (and so the dynamic rigid bodies, which
+// are unbreakable fracture bodies), two-way, on the GPU (shared/solid_contacts.h has the model):
+// recorded through the deformable bodies' step hooks, so a world with or without a fluid steps
+// them the same way:
+//   start of the deformable step: the fracture bodies' boundary faces, where their velocities
+//   carry them by the step's end, into a grid (coupling/face_bins: count, scan, scatter);
+//   each collision round of the deformable step, after the walls and static meshes:
+//   coupling/vertex_faces (a vertex within the contact radius of a face is put in front of it,
+//   the contact impulse taken from its approach; the opposite impulse summed on the face's nodes);
+//   end of the deformable step: coupling/node_impulses_apply (the sums into the nodes'
+//   velocities, before the fracture bodies' step, which counts it as a step with contact).
+// The fracture nodes are not tested against the deformable triangles: a fracture body's corner
+// can press into a deformable body between its vertices by up to about the vertices' spacing.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "gpu/Buffer.h"
+#include "gpu/PipelineCache.h"
+#include "shared/solid_contacts.h"
+#include "sim/prim/Scan.h"
+
+namespace floe::graph {
+class RenderGraph;
+}
+namespace floe::body {
+class DeformableBodies;
+}
+namespace floe::fracture {
+class FractureBodies;
+}
+
+namespace floe::coupling {
+
+class SolidContacts {
+public:
+    // Sets the deformable bodies' contact hooks (they must outlive this object's use).
+    // `clearsContact`: reset the fracture bodies' external-contact flag at the start of each step
+    // (false where a coupled fluid resets it before its impulses set it).
+    SolidContacts(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
+                  body::DeformableBodies& bodies, fracture::FractureBodies& fracture, bool clearsContact);
+    ~SolidContacts();
+    SolidContacts(const SolidContacts&) = delete;
+    SolidContacts& operator=(const SolidContacts&) = delete;
+
+    // The passes, as the hooks record them (tests record them alone).
+    void addFaceBins(graph::RenderGraph& graph);
+    void addVertexFaces(graph::RenderGraph& graph);
+    void addNodeImpulses(graph::RenderGraph& graph);
+
+    // Since the start (submits and waits): x face-grid entries left out for lack of room
+    // (contacts missed), y vertex contacts that pushed a face.
+    glm::uvec4 state(graph::RenderGraph& graph) const;
+    shared::SolidContactParams params() const; // as the next pass records them
+
+    const gpu::Buffer& faceStart() const { return faceStart_; }
+    const gpu::Buffer& faceEntries() const { return faceEntries_; }
+    const gpu::Buffer& nodeSums() const { return nodeSums_; }
+    uint32_t cells() const { return cells_; }
+    uint32_t capacity() const { return capacity_; }
+
+private:
+    gpu::Context& context_;
+    gpu::PipelineCache pipelines_;
+    body::DeformableBodies& bodies_;
+    fracture::FractureBodies& fracture_;
+    bool clearsContact_ = true;
+    glm::vec3 gridOrigin_{0.0f};
+    glm::uvec3 gridDims_{1u};
+    float cellSize_ = 1.0f;
+    uint32_t cells_ = 1, capacity_ = 0;
+    gpu::Buffer faceCounts_, faceStart_, faceEntries_, state_, nodeSums_;
+    std::optional<sim::Scan> scan_;
+};
+
+} // namespace floe::coupling

@@ -1,0 +1,331 @@
+// Contacts between deformable bodies and fracture bodies (coupling/SolidContacts): each pass
+// against a CPU reference (the face grid exactly, the vertex contacts within float rounding),
+// and the exchange as a whole: momentum equal and opposite, no vertex left inside the block.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <glm/geometric.hpp>
+#include <nlohmann/json.hpp>
+
+#include "GpuTest.h"
+#include "app/DeformablePart.h"
+#include "app/FracturePart.h"
+#include "body/DeformableBodies.h"
+#include "coupling/SolidContacts.h"
+#include "fracture/FractureBodies.h"
+#include "fracture/TetMesh.h"
+#include "geometry/Mesh.h"
+#include "scene/Scene.h"
+#include "scene/SceneLoader.h"
+#include "scene/SceneSetup.h"
+#include "shared/solid_contacts.h"
+
+namespace floe::test {
+namespace {
+
+const std::string kScenes = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/";
+constexpr uint32_t kFaceCorners[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
+constexpr double kFixedPointScale = 1048576.0; // common/fixed_point.glsl
+
+struct Solids {
+    Scene scene;
+    std::unique_ptr<body::DeformableBodies> bodies;
+    std::unique_ptr<fracture::FractureBodies> fracture;
+    std::unique_ptr<coupling::SolidContacts> contacts;
+};
+
+// Ericson's closest point on a triangle, with its barycentric weights (the shader's).
+glm::dvec3 closest(const glm::dvec3& p, const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c, glm::dvec3& w)
+{
+    const glm::dvec3 ab = b - a, ac = c - a, ap = p - a;
+    const double d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
+    if (d1 <= 0 && d2 <= 0) return w = {1, 0, 0}, a;
+    const glm::dvec3 bp = p - b;
+    const double d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
+    if (d3 >= 0 && d4 <= d3) return w = {0, 1, 0}, b;
+    const double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+        const double v = d1 / (d1 - d3);
+        return w = {1 - v, v, 0}, a + v * ab;
+    }
+    const glm::dvec3 cp = p - c;
+    const double d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
+    if (d6 >= 0 && d5 <= d6) return w = {0, 0, 1}, c;
+    const double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+        const double t = d2 / (d2 - d6);
+        return w = {1 - t, 0, t}, a + t * ac;
+    }
+    const double va = d3 * d6 - d5 * d4;
+    if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
+        const double t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return w = {0, 1 - t, t}, b + t * (c - b);
+    }
+    const double denom = 1.0 / (va + vb + vc);
+    const double v = vb * denom, t = vc * denom;
+    return w = {1 - v - t, v, t}, a + ab * v + ac * t;
+}
+
+class SolidContactsTest : public GpuTest {
+protected:
+    Solids build(const nlohmann::json& root)
+    {
+        Solids s;
+        s.scene = parseScene(root, "solid contacts test scene", kScenes);
+        s.bodies = std::make_unique<body::DeformableBodies>(context(), shaders(), graph(), bodyInstances(s.scene),
+                                                            bodySettings(s.scene), staticMeshes(s.scene));
+        s.fracture = std::make_unique<fracture::FractureBodies>(context(), shaders(), graph(), fractureInstances(s.scene),
+                                                                fractureSettings(s.scene));
+        s.contacts = std::make_unique<coupling::SolidContacts>(context(), shaders(), graph(), *s.bodies, *s.fracture, true);
+        return s;
+    }
+    // The fracture nodes where the step's velocities carry them (world, m), as the passes place the faces.
+    std::vector<glm::dvec3> nodesAhead(Solids& s, float dt)
+    {
+        const uint32_t n = s.fracture->nodeCount();
+        const auto x = s.fracture->download(graph(), s.fracture->positions(), n);
+        const auto o = s.fracture->download(graph(), s.fracture->origins(), n);
+        const auto v = s.fracture->download(graph(), s.fracture->velocities(), n);
+        std::vector<glm::dvec3> out(n);
+        for (uint32_t k = 0; k < n; ++k) {
+            const glm::vec3 f = glm::vec3(x[k]) + glm::vec3(o[k]) + dt * glm::vec3(v[k]); // float, as the shader
+            out[k] = glm::dvec3(f);
+        }
+        return out;
+    }
+    std::vector<glm::uvec4> tets(Solids& s) { return download<glm::uvec4>(s.fracture->tets(), s.fracture->tetCount()); }
+    // The faces that bound a fragment at rest (nothing was cut): no tet across them.
+    std::vector<uint32_t> boundaryFaces(Solids& s)
+    {
+        const auto across = download<glm::uvec4>(s.fracture->faceNeighbours(), s.fracture->tetCount());
+        std::vector<uint32_t> faces;
+        for (uint32_t t = 0; t < s.fracture->tetCount(); ++t)
+            for (uint32_t c = 0; c < 4; ++c)
+                if (across[t][c] == SOLID_CONTACT_NONE) faces.push_back(4 * t + c);
+        return faces;
+    }
+    glm::dvec3 bodiesMomentum(Solids& s)
+    {
+        const auto x = s.bodies->download(graph(), s.bodies->positions());
+        const auto v = s.bodies->download(graph(), s.bodies->velocities());
+        glm::dvec3 p(0.0);
+        for (size_t k = 0; k < x.size(); ++k) p += double(x[k].w) * glm::dvec3(glm::vec3(v[k]));
+        return p;
+    }
+    glm::dvec3 fractureMomentum(Solids& s)
+    {
+        const uint32_t n = s.fracture->nodeCount();
+        const auto x = s.fracture->download(graph(), s.fracture->positions(), n);
+        const auto v = s.fracture->download(graph(), s.fracture->velocities(), n);
+        glm::dvec3 p(0.0);
+        for (uint32_t k = 0; k < n; ++k)
+            if (x[k].w > 0.0f) p += glm::dvec3(glm::vec3(v[k])) / double(x[k].w);
+        return p;
+    }
+};
+
+// A deformable ball resting with its lowest vertices a little inside the top of an iron slab of
+// tets, moving down and sideways, the slab's nodes moving too.
+nlohmann::json restingBall(float sink)
+{
+    return nlohmann::json::parse(fmt::format(R"({{
+      "Configuration": {{"timeStepSize": 0.005, "gravitation": [0, -9.81, 0]}},
+      "Floe": {{"domainMin": [-1, 0, -1], "domainMax": [1, 2, 1]}},
+      "Deformable": {{"omega": 2, "stiffness": 0.8, "friction": 0.3, "restitution": 0.2}},
+      "DeformableBodies": [{{"shape": "sphere", "radius": 0.15, "resolution": 3, "translation": [0.07, {}, 0.03]}}],
+      "FractureBodies": [{{"shape": "cuboid", "size": [0.8, 0.2, 0.6], "resolution": 6, "material": "iron",
+                           "translation": [0, 0.1, 0]}}]
+    }})",
+                                             0.2f + 0.15f - sink));
+}
+
+TEST_F(SolidContactsTest, FaceBinsHoldEveryBoundaryFaceInTheCellsItsBoxTouches)
+{
+    Solids s = build(restingBall(0.0f));
+    // Moving nodes: the faces are binned where the step's velocities carry them.
+    const uint32_t n = s.fracture->nodeCount();
+    std::vector<glm::vec4> v(n);
+    for (uint32_t k = 0; k < n; ++k) v[k] = glm::vec4(0.3f * std::sin(float(k)), -1.0f + 0.01f * float(k % 7), 0.2f, 0.0f);
+    upload(s.fracture->velocities(), v);
+    s.contacts->addFaceBins(graph());
+    submit();
+    const shared::SolidContactParams p = s.contacts->params();
+    const auto start = download<uint32_t>(s.contacts->faceStart(), s.contacts->cells() + 1);
+    const auto entries = download<uint32_t>(s.contacts->faceEntries(), s.contacts->capacity());
+    // The CPU's grid.
+    const std::vector<glm::dvec3> x = nodesAhead(s, p.contact.w);
+    const auto tet = tets(s);
+    std::map<uint32_t, std::multiset<uint32_t>> expected;
+    const glm::ivec3 dims(p.gridDims);
+    const glm::vec3 origin(p.gridOrigin);
+    const float size = p.gridOrigin.w, r = p.contact.z;
+    uint64_t total = 0;
+    const std::vector<uint32_t> faces = boundaryFaces(s);
+    for (uint32_t f : faces) {
+        glm::vec3 corner[3];
+        for (int k = 0; k < 3; ++k) corner[k] = glm::vec3(x[tet[f / 4][kFaceCorners[f % 4][k]]]);
+        const glm::vec3 lo = glm::min(glm::min(corner[0], corner[1]), corner[2]) - r;
+        const glm::vec3 hi = glm::max(glm::max(corner[0], corner[1]), corner[2]) + r;
+        const glm::ivec3 c0 = glm::max(glm::ivec3(glm::floor((lo - origin) / size)), glm::ivec3(0));
+        const glm::ivec3 c1 = glm::min(glm::ivec3(glm::floor((hi - origin) / size)), dims - 1);
+        for (int z = c0.z; z <= c1.z; ++z)
+            for (int y = c0.y; y <= c1.y; ++y)
+                for (int xx = c0.x; xx <= c1.x; ++xx) {
+                    expected[uint32_t(xx + dims.x * (y + dims.y * z))].insert(f);
+                    ++total;
+                }
+    }
+    ASSERT_GT(faces.size(), 0u);
+    ASSERT_LT(faces.size(), 4u * s.fracture->tetCount()) << "interior faces must not count";
+    EXPECT_EQ(start[s.contacts->cells()], total);
+    ASSERT_LE(total, s.contacts->capacity());
+    for (uint32_t cell = 0; cell < s.contacts->cells(); ++cell) {
+        const std::multiset<uint32_t> got(entries.begin() + start[cell], entries.begin() + start[cell + 1]);
+        const auto it = expected.find(cell);
+        ASSERT_EQ(got, it == expected.end() ? std::multiset<uint32_t>{} : it->second) << "cell " << cell;
+    }
+    EXPECT_EQ(s.contacts->state(graph()).x, 0u);
+}
+
+TEST_F(SolidContactsTest, VertexContactsMatchTheCpu)
+{
+    Solids s = build(restingBall(0.0f));
+    const float r = s.bodies->contactRadius();
+    // The ball's lowest vertices 0.4 r inside the slab's top, the ball moving down and sideways
+    // (a sliding contact: friction), the slab's nodes moving up a little.
+    {
+        std::vector<glm::vec4> x = download<glm::vec4>(s.bodies->relativePositions(), s.bodies->particleCount());
+        for (glm::vec4& p : x) p.y -= 0.4f * r;
+        upload(s.bodies->relativePositions(), x);
+        std::vector<glm::vec4> v(s.bodies->particleCount(), glm::vec4(0.8f, -1.5f, 0.1f, 0.0f));
+        upload(s.bodies->velocities(), v);
+        std::vector<glm::vec4> w(s.fracture->nodeCount(), glm::vec4(0.0f, 0.05f, 0.0f, 0.0f));
+        upload(s.fracture->velocities(), w);
+    }
+    const auto x0 = download<glm::vec4>(s.bodies->relativePositions(), s.bodies->particleCount());
+    const auto v0 = download<glm::vec4>(s.bodies->velocities(), s.bodies->particleCount());
+    const auto rest = download<glm::vec4>(s.bodies->restData(), s.bodies->particleCount());
+    const auto origins = download<glm::vec4>(s.bodies->bodyOrigins(), s.bodies->bodyCount());
+    const uint32_t nodes = s.fracture->nodeCount();
+    const auto nodeX = s.fracture->download(graph(), s.fracture->positions(), nodes);
+    const auto nodeV = s.fracture->download(graph(), s.fracture->velocities(), nodes);
+    s.contacts->addFaceBins(graph());
+    s.contacts->addVertexFaces(graph());
+    submit();
+    const auto x1 = download<glm::vec4>(s.bodies->relativePositions(), s.bodies->particleCount());
+    const auto v1 = download<glm::vec4>(s.bodies->velocities(), s.bodies->particleCount());
+    const auto flags = download<uint32_t>(s.bodies->flags(), s.bodies->particleCount());
+    const auto sums = download<glm::ivec4>(s.contacts->nodeSums(), nodes);
+    const shared::SolidContactParams p = s.contacts->params();
+
+    // The CPU: every boundary face (no grid), the nearest within r decides.
+    const std::vector<glm::dvec3> ahead = nodesAhead(s, p.contact.w);
+    const auto tet = tets(s);
+    const std::vector<uint32_t> faces = boundaryFaces(s);
+    std::vector<glm::dvec3> sumsCpu(nodes, glm::dvec3(0.0));
+    int touched = 0;
+    for (uint32_t i = 0; i < s.bodies->particleCount(); ++i) {
+        const glm::dvec3 origin(glm::vec3(origins[uint32_t(rest[i].w)]));
+        const glm::dvec3 xi = glm::dvec3(glm::vec3(x0[i])) + origin;
+        double nearest = 1e30;
+        uint32_t best = 0;
+        for (uint32_t f : faces) {
+            glm::dvec3 w;
+            const glm::dvec3 q = closest(xi, ahead[tet[f / 4][kFaceCorners[f % 4][0]]], ahead[tet[f / 4][kFaceCorners[f % 4][1]]],
+                                         ahead[tet[f / 4][kFaceCorners[f % 4][2]]], w);
+            const double d = glm::length(xi - q);
+            if (d < nearest) nearest = d, best = f;
+        }
+        glm::dvec3 expectedX = glm::dvec3(glm::vec3(x0[i]));
+        glm::dvec3 expectedV = glm::dvec3(glm::vec3(v0[i]));
+        bool hit = false;
+        if (nearest <= r) {
+            const uint32_t k0 = tet[best / 4][kFaceCorners[best % 4][0]], k1 = tet[best / 4][kFaceCorners[best % 4][1]],
+                           k2 = tet[best / 4][kFaceCorners[best % 4][2]];
+            glm::dvec3 w;
+            const glm::dvec3 q = closest(xi, ahead[k0], ahead[k1], ahead[k2], w);
+            const glm::dvec3 n = glm::normalize(glm::cross(ahead[k1] - ahead[k0], ahead[k2] - ahead[k0]));
+            const double side = glm::dot(xi - q, n);
+            if (side < r) {
+                hit = true;
+                const uint32_t k[3] = {k0, k1, k2};
+                glm::dvec3 vFace(0.0);
+                double wFace = 0.0;
+                for (int c = 0; c < 3; ++c) {
+                    vFace += w[c] * glm::dvec3(glm::vec3(nodeV[k[c]]));
+                    wFace += w[c] * w[c] * double(nodeX[k[c]].w);
+                }
+                const double wVertex = 1.0 / double(x0[i].w);
+                const glm::vec4 j = shared::solidContactImpulse(glm::vec3(expectedV - vFace), glm::vec3(n), float(wVertex),
+                                                                float(wFace), p.contact.x, p.contact.y);
+                expectedV += wVertex * glm::dvec3(glm::vec3(j));
+                if (j.w > 0.0f)
+                    for (int c = 0; c < 3; ++c) sumsCpu[k[c]] -= w[c] * glm::dvec3(glm::vec3(j));
+                expectedX = xi + (double(r) - side) * n - origin;
+            }
+        }
+        touched += hit;
+        EXPECT_EQ(flags[i] == 3u, hit) << "vertex " << i;
+        EXPECT_LT(glm::length(glm::dvec3(glm::vec3(x1[i])) - expectedX), 2e-6) << "vertex " << i;
+        EXPECT_LT(glm::length(glm::dvec3(glm::vec3(v1[i])) - expectedV), 1e-4) << "vertex " << i;
+    }
+    EXPECT_GE(touched, 4) << "the ball's lowest vertices must touch the slab";
+    double largest = 0.0;
+    for (uint32_t k = 0; k < nodes; ++k) {
+        const glm::dvec3 gpu = glm::dvec3(glm::vec3(sums[k])) / kFixedPointScale;
+        largest = std::max(largest, glm::length(sumsCpu[k]));
+        EXPECT_LT(glm::length(gpu - sumsCpu[k]), 1e-5 + 1e-4 * glm::length(sumsCpu[k])) << "node " << k;
+    }
+    EXPECT_GT(largest, 1e-3) << "the slab's nodes must take impulses";
+    EXPECT_EQ(s.contacts->state(graph()).y, uint32_t(touched));
+}
+
+// No gravity, no walls: a soft ball at 2 m/s into a free iron block. Whatever the contacts do,
+// the momentum the block gains is what the ball loses, and no vertex ends inside the block.
+TEST_F(SolidContactsTest, ABallAndABlockExchangeMomentumEquallyAndOppositely)
+{
+    Solids s = build(nlohmann::json::parse(R"({
+      "Configuration": {"timeStepSize": 0.004, "gravitation": [0, 0, 0]},
+      "Floe": {"domainMin": [-2, -2, -2], "domainMax": [2, 2, 2]},
+      "Deformable": {"omega": 2, "stiffness": 0.8, "friction": 0.3},
+      "DeformableBodies": [{"shape": "sphere", "radius": 0.1, "resolution": 3, "translation": [-0.3, 0.02, 0.01],
+                            "velocity": [2, 0, 0], "density": 1000}],
+      "FractureBodies": [{"shape": "cube", "size": [0.2, 0.2, 0.2], "resolution": 4, "material": "iron", "density": 2000,
+                          "breakable": false, "translation": [0, 0, 0]}]
+    })"));
+    const glm::dvec3 ball0 = bodiesMomentum(s), block0 = fractureMomentum(s);
+    for (int k = 0; k < 100; ++k) {
+        s.bodies->addStep(graph());
+        s.fracture->addStep(graph());
+        submit();
+        s.fracture->afterStep(graph());
+    }
+    const glm::dvec3 ball1 = bodiesMomentum(s), block1 = fractureMomentum(s);
+    const glm::dvec3 lost = ball0 - ball1, gained = block1 - block0;
+    std::printf("ball %.5f -> %.5f N s, block %.5f -> %.5f N s\n", ball0.x, ball1.x, block0.x, block1.x);
+    EXPECT_GT(gained.x, 0.5 * ball0.x) << "the block barely moved: the ball did not push it";
+    EXPECT_LT(glm::length(gained - lost), 0.01 * glm::length(lost));
+    // No vertex inside the block's surface.
+    const uint32_t n = s.fracture->nodeCount();
+    const auto x = s.fracture->download(graph(), s.fracture->positions(), n);
+    const auto o = s.fracture->download(graph(), s.fracture->origins(), n);
+    const auto tet = tets(s);
+    geometry::TriangleMesh surface;
+    for (uint32_t k = 0; k < n; ++k) surface.vertices.push_back(glm::vec3(x[k]) + glm::vec3(o[k]));
+    for (uint32_t f : boundaryFaces(s))
+        surface.triangles.emplace_back(tet[f / 4][kFaceCorners[f % 4][0]], tet[f / 4][kFaceCorners[f % 4][1]],
+                                       tet[f / 4][kFaceCorners[f % 4][2]]);
+    int inside = 0;
+    for (const glm::vec4& v : s.bodies->download(graph(), s.bodies->positions()))
+        inside += geometry::contains(surface, glm::vec3(v));
+    EXPECT_EQ(inside, 0);
+}
+
+} // namespace
+} // namespace floe::test
