@@ -73,7 +73,14 @@ RunWorld::RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, gra
     // fluid (whose coupling resets the fracture bodies' contact flag before its impulses set it).
     if (bodies_ && fracture_)
         solidContacts_ = std::make_unique<coupling::SolidContacts>(context, shaders, graph, *bodies_, *fracture_, !withFluid);
-    if (!withFluid) return;
+    if (!withFluid) {
+        // Solids alone: the same bound on their kinetic energy, with the domain's walls as its box.
+        sim::WorldSettings walls;
+        scene.domain(walls.domainMin, walls.domainMax);
+        energyLimit_ = energyBound(scene, walls, FluidSampling{});
+        for (const auto& part : parts_) energyLimit_ += initialStrainEnergy(*part);
+        return;
+    }
     const bool solids = !parts_.empty();
     // A fluid alone ends its steps exactly at the run's end; beside solids it takes their fixed
     // steps to the last (the loop counts them), or the steps the world chooses (cflMethod).
@@ -202,10 +209,11 @@ WorldStep RunWorld::collect(graph::RenderGraph& graph, uint32_t slot, double tim
     const bool coupled = w.parts.size() > 1;
     for (size_t k = 0; k < w.parts.size() && w.blowUp.empty(); ++k)
         if (!w.parts[k].blowUp.empty()) w.blowUp = (fluid_ && k == 0 && coupled ? "the coupled run: " : "") + w.parts[k].blowUp;
-    if (w.blowUp.empty() && coupled && w.kinetic > energyLimit_)
-        w.blowUp = fmt::format("the coupled run: kinetic energy {:.4g} J of fluid and solids above the {:.4g} J their initial "
-                               "motion, strain and gravity can supply at t = {:.4g} s (energy from nowhere)",
-                               w.kinetic, energyLimit_, time);
+    if (w.blowUp.empty() && (coupled || !fluid_) && w.kinetic > energyLimit_)
+        w.blowUp = fmt::format("{}kinetic energy {:.4g} J of {} above the {:.4g} J their initial motion, strain and gravity can "
+                               "supply at t = {:.4g} s (energy from nowhere)",
+                               fluid_ ? "the coupled run: " : "", w.kinetic, fluid_ ? "fluid and solids" : "the solids",
+                               energyLimit_, time);
     return w;
 }
 

@@ -148,8 +148,14 @@ double energyBound(const Scene& scene, const sim::WorldSettings& world, const Fl
         centre += double(positions[i].w) * glm::dvec3(glm::vec3(positions[i]));
         kinetic += 0.5 * positions[i].w * glm::dot(glm::dvec3(glm::vec3(velocities[i])), glm::dvec3(glm::vec3(velocities[i])));
     }
-    if (mass <= 0.0) return HUGE_VAL;
-    centre /= mass;
+    const bool solids = !scene.deformableBodies.empty() || !scene.fractureBodies.empty();
+    if (mass <= 0.0 && !solids) return HUGE_VAL;
+    // What else could supply energy: a plate pressing the deformable bodies, or a deformed
+    // deformable start (shape matching has no potential whose energy the bound could count).
+    if (!scene.deformableBodies.empty() && scene.deformable.plateSpeed > 0.0f) return HUGE_VAL;
+    for (const DeformableBody& body : scene.deformableBodies)
+        if (!body.initial.empty()) return HUGE_VAL;
+    if (mass > 0.0) centre /= mass;
     geometry::Bounds b = sceneBounds(scene, world);
     const auto drop = [&](const glm::dvec3& from) {
         double most = 0;
@@ -159,14 +165,18 @@ double energyBound(const Scene& scene, const sim::WorldSettings& world, const Fl
         }
         return most;
     };
-    double bound = kinetic + mass * g * drop(centre);
-    if (!scene.deformableBodies.empty() || !scene.fractureBodies.empty()) {
-        glm::vec3 lo, hi; // bodies fall to the domain's floor at worst
+    double bound = mass > 0.0 ? kinetic + mass * g * drop(centre) : 0.0;
+    if (solids) {
+        glm::vec3 lo, hi; // bodies fall to the domain's floor at worst (or a fracture run's own, below them)
         scene.domain(lo, hi);
         b.add(lo);
         b.add(hi);
+        for (const FractureBody& body : scene.fractureBodies)
+            for (const glm::vec3& x : body.mesh.nodes) b.add(x);
+        for (const DeformableBody& body : scene.deformableBodies)
+            for (const glm::vec3& x : body.mesh.vertices) b.add(x);
     }
-    // Coupled deformable bodies: their initial kinetic energy (the mass spread evenly over the
+    // Deformable bodies: their initial kinetic energy (the mass spread evenly over the
     // vertices, as body::DeformableBodies spreads it) and what gravity can give each of them.
     for (const DeformableBody& body : scene.deformableBodies) {
         const auto& x = body.initial.empty() ? body.mesh.vertices : body.initial;
@@ -180,7 +190,7 @@ double energyBound(const Scene& scene, const sim::WorldSettings& world, const Fl
         }
         bound += bodyMass * g * drop(c);
     }
-    // Coupled fracture bodies: their tets' masses (lumped to the nodes, as fracture::FractureBodies
+    // Fracture bodies: their tets' masses (lumped to the nodes, as fracture::FractureBodies
     // lumps them) with the start velocity and spin about the centroid; the elastic energy of a
     // deformed start (FractureBody::initial) is not counted.
     for (const FractureBody& body : scene.fractureBodies) {

@@ -22,8 +22,9 @@ render::Camera sceneCamera(const Scene& scene, const sim::WorldSettings& world, 
 // plus the potential energy gravity releases if its centre of mass fell to the scene's lowest
 // point along gravity (J). Infinity where that does not bound the scene (no gravity, a shaken
 // container doing work).
-// With deformable bodies (coupled), the bound holds their kinetic energy and what gravity can give
-// them too, for the fluid's and the bodies' kinetic energy together.
+// With deformable or fracture bodies, the bound holds their kinetic energy and what gravity can
+// give them too, for the fluid's (if any) and the bodies' kinetic energy together; infinity where
+// a plate presses the deformable bodies or one starts deformed (twisted).
 double energyBound(const Scene& scene, const sim::WorldSettings& world);
 // The same with the scene's fluid as sampleFluid(scene) gave it (sampled once by the caller).
 double energyBound(const Scene& scene, const sim::WorldSettings& world, const FluidSampling& fluid);

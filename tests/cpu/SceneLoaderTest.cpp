@@ -15,6 +15,7 @@
 #include "base/Error.h"
 #include "fracture/TetShapes.h"
 #include "scene/SceneLoader.h"
+#include "scene/SceneSetup.h"
 #include "shared/sph.h"
 
 namespace floe {
@@ -436,9 +437,44 @@ TEST_F(SceneFile, SolidsThroughWallsOrEachOtherAreRefused)
     msg = errorOf("{" + fracture + "[0.6, 3.2, 0.1]}]}"); // the sphere's side pokes into the cube
     EXPECT_NE(msg.find("overlap"), std::string::npos) << msg;
     EXPECT_EQ(errorOf("{" + fracture + "[0, 4.0, 0]}]}"), ""); // resting apart, 0.35 m above
+    // 5 cm above: apart, but within the node spheres' reach (0.4 mean edges each), so the two
+    // would start in contact and be thrown apart in the first step.
+    msg = errorOf("{" + fracture + "[0, 3.7, 0]}]}");
+    EXPECT_NE(msg.find("FractureBodies[0] (cube) and [1] (sphere) have nodes"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("within their contact spheres' reach"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("Fracture.contactRadius 0.4"), std::string::npos) << msg;
+    // Deformable and fracture bodies share a scene (they collide), apart at the start.
+    const std::string mixed = R"("Configuration": {"timeStepSize": 0.01}, "FractureBodies": [
+        {"shape": "cube", "size": [1, 1, 1], "resolution": 4, "translation": [0, 3, 0]}],
+        "DeformableBodies": [{"shape": "sphere", "radius": 0.2, "resolution": 2, "translation": )";
+    EXPECT_EQ(errorOf("{" + mixed + "[0, 3.8, 0]}]}"), "");
+    msg = errorOf("{" + mixed + "[0, 3.6, 0]}]}");
+    EXPECT_NE(msg.find("DeformableBodies[0] (sphere) and FractureBodies[0] (cube) overlap"), std::string::npos) << msg;
+    msg = errorOf("{" + mixed + R"([0, 3.8, 0]}], "Fracture": {"method": "constraint"}})");
+    EXPECT_NE(msg.find("Fracture.method constraint with DeformableBodies"), std::string::npos) << msg;
     msg = errorOf(R"({"Configuration": {"timeStepSize": 0.01}, "Floe": {"domainMin": [-3, 0, -3], "domainMax": [3, 6, 3]},
         "FractureBodies": [{"shape": "cube", "size": [1, 1, 1], "resolution": 4, "translation": [0, 0.2, 0]}]})");
     EXPECT_NE(msg.find("FractureBodies[0] (cube) reaches outside the domain on axis y"), std::string::npos) << msg;
+}
+
+// Energy from nowhere for solids without a fluid (app/RunWorld): their kinetic energy is bounded
+// by their start's and what gravity gives them down to the lowest point of the domain or of the
+// bodies; a plate pressing deformable bodies, or a twisted start, lifts the bound.
+TEST_F(SceneFile, SolidsAloneHaveAnEnergyBound)
+{
+    const Scene cube = loadScene(write(R"({"Configuration": {"timeStepSize": 0.01},
+        "Floe": {"domainMin": [-3, 0, -3], "domainMax": [3, 6, 3]},
+        "FractureBodies": [{"shape": "cube", "size": [1, 1, 1], "resolution": 4, "density": 1000, "translation": [0, 3, 0],
+                            "velocity": [0, -2, 0]}]})"));
+    sim::WorldSettings walls;
+    cube.domain(walls.domainMin, walls.domainMax);
+    // 1000 kg: 0.5 m v^2 = 2000 J, m g h = 1000 x 9.81 x 3 m.
+    EXPECT_NEAR(energyBound(cube, walls, FluidSampling{}), 2000.0 + 29430.0, 0.5);
+    const Scene twisted = loadScene(write(R"({"Configuration": {"timeStepSize": 0.005},
+        "Floe": {"domainMin": [-3, 0, -3], "domainMax": [3, 6, 3]},
+        "DeformableBodies": [{"shape": "box", "size": [1, 0.2, 0.2], "resolution": 3, "translation": [0, 1, 0], "twist": 1.0}]})"));
+    twisted.domain(walls.domainMin, walls.domainMax);
+    EXPECT_EQ(energyBound(twisted, walls, FluidSampling{}), HUGE_VAL);
 }
 
 TEST_F(SceneFile, WrongTypeNamesKeyAndExpectation)
