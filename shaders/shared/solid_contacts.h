@@ -1,12 +1,18 @@
 // Contacts between deformable bodies and fracture bodies (dynamic rigid bodies are fracture
 // bodies; src/coupling/SolidContacts.cpp, shaders/coupling/face_bins, vertex_faces,
-// node_impulses_apply): the fracture bodies' boundary faces, placed where their nodes' velocities
-// carry them by the end of the step, are binned into a grid; each deformable vertex that ends its
-// step within the contact radius of the nearest face (or up to it behind) is put the radius in
-// front of it, and the approaching part of its velocity relative to the face is taken out with
-// the impulse of a two-body contact (vertex against the face's point, restitution, Coulomb
-// friction). The opposite impulse goes to the face's three nodes by their barycentric weights
-// (fixed-point sums, so the result does not depend on the order of the atomics) and enters their
+// triangle_bins, node_triangles, vertex_pushes_apply, node_impulses_apply), both ways:
+// - the fracture bodies' boundary faces, placed where their nodes' velocities carry them by the
+//   end of the step, are binned into a grid; each deformable vertex that ends its step within the
+//   contact radius of the nearest face (or up to it behind) is put the radius in front of it, and
+//   the approaching part of its velocity relative to the face is taken out with the impulse of a
+//   two-body contact (vertex against the face's point, restitution, Coulomb friction);
+// - the deformable triangles are binned into a grid of the same cells; each fracture node (where
+//   its velocity carries it) within the radius of the nearest triangle, or up to it behind,
+//   pushes that triangle's vertices back (the node's position is the fracture bodies' to keep:
+//   moving it would strain its tets with nothing paying), with the same impulse, node against
+//   the triangle's point.
+// The opposite impulses go to the other side's points by their barycentric weights (fixed-point
+// sums, so the result does not depend on the order of the atomics); the nodes' enter their
 // velocities before the fracture bodies' step: momentum is exchanged equally and oppositely.
 #ifndef FLOE_SHARED_SOLID_CONTACTS_H
 #define FLOE_SHARED_SOLID_CONTACTS_H
@@ -29,7 +35,12 @@
 #define SOLID_CONTACT_BIND_VERTEX_REST 12       // vec4 per vertex: w its body
 #define SOLID_CONTACT_BIND_BODY_ORIGINS 13      // vec4 per deformable body: its origin (m, world)
 #define SOLID_CONTACT_BIND_NODE_SUMS 14         // int x 4 per node: the impulse on it (N s, fixed point), 0
-#define SOLID_CONTACT_BIND_CONTACT 15 // uint: set to 1 when a vertex pushed a node (the fracture bodies' external contact)
+#define SOLID_CONTACT_BIND_CONTACT 15          // uint: set to 1 when a vertex pushed a node (the fracture bodies' external contact)
+#define SOLID_CONTACT_BIND_TRIANGLES 16        // uvec4 per deformable triangle: its three vertices (outward: counter-clockwise)
+#define SOLID_CONTACT_BIND_TRIANGLE_COUNTS 17  // uint per cell + 1: triangles per cell, then the scatter's cursors
+#define SOLID_CONTACT_BIND_TRIANGLE_START 18   // uint per cell + 1: the exclusive scan of the counts
+#define SOLID_CONTACT_BIND_TRIANGLE_ENTRIES 19 // uint per entry: triangle, grouped by cell
+#define SOLID_CONTACT_BIND_VERTEX_SUMS 20      // int x 8 per vertex: move (xyz m), moves, impulse (xyz N s), 0; fixed point
 #define SOLID_CONTACT_NONE 0xFFFFFFFFu
 
 FLOE_SHARED_BEGIN
@@ -38,9 +49,10 @@ struct SolidContactParams {
     vec4 gridOrigin; // xyz m: the face grid's minimum corner, w cell size m
     uvec4 gridDims;  // xyz cells per axis, w entries the grid holds
     vec4 contact;    // x friction coefficient, y restitution, z contact radius m, w the step dt s (faces move by v dt)
-    uvec4 counts;    // x tets, y nodes, z deformable vertices, w stage (face_bins: 0 count, 1 scatter)
+    uvec4 counts;    // x tets, y nodes, z deformable vertices, w stage (face_bins, triangle_bins: 0 count, 1 scatter)
+    uvec4 triangles; // x deformable triangles, y entries the triangle grid holds, zw 0
 };
-SHARED_SIZE(SolidContactParams, 64);
+SHARED_SIZE(SolidContactParams, 80);
 
 // The impulse of a frictional contact between a point of inverse mass wp and a point of a face
 // of inverse mass wf (sum_k b_k^2 / m_k), relative velocity vRel = v_point - v_face, unit normal

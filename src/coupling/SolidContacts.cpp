@@ -48,7 +48,12 @@ SolidContacts::SolidContacts(gpu::Context& context, const gpu::ShaderLibrary& sh
             edges += std::max({glm::length(b - a), glm::length(d - b), glm::length(a - d)});
             ++faces;
         }
-    const float r = bodies.contactRadius();
+    // The contact distance: the smaller of the two kinds' own (the deformable bodies' radius
+    // between bodies, half their finest mean edge; the fracture nodes' spheres), so that a coarse
+    // body of either kind does not hold the other off by its own coarseness.
+    radius_ = std::min(bodies.contactRadius(), fracture.finestContactRadius());
+    if (!(radius_ > 0.0f)) radius_ = std::max(bodies.contactRadius(), fracture.finestContactRadius());
+    const float r = radius_;
     // Cells of a mean face's longest edge, at least 4 contact radii, larger where the domain
     // would need more than 2M cells (as the bodies' own contact grid).
     const body::BodySettings& s = bodies.settings();
@@ -75,6 +80,20 @@ SolidContacts::SolidContacts(gpu::Context& context, const gpu::ShaderLibrary& sh
             entries += uint64_t(n.x) * uint64_t(n.y) * uint64_t(n.z);
         }
     capacity_ = static_cast<uint32_t>(std::clamp<uint64_t>(2 * entries, 1024, maxCells));
+    // The same for the deformable triangles at rest, their boxes grown by 2r (triangle_bins).
+    {
+        const std::vector<glm::vec4> v = bodies.download(graph, bodies.positions());
+        std::vector<glm::uvec4> tri(bodies.triangleCount());
+        sim::downloadNow(context, graph, bodies.triangles(), tri.data(), uint64_t(tri.size()) * 16);
+        uint64_t triangleEntries = 0;
+        for (const glm::uvec4& t : tri) {
+            const glm::vec3 a(v[t.x]), b(v[t.y]), d(v[t.z]);
+            const glm::vec3 n =
+                glm::floor((glm::max(glm::max(a, b), d) - glm::min(glm::min(a, b), d) + 4.0f * r) / cellSize_) + 2.0f;
+            triangleEntries += uint64_t(n.x) * uint64_t(n.y) * uint64_t(n.z);
+        }
+        triangleCapacity_ = static_cast<uint32_t>(std::clamp<uint64_t>(2 * triangleEntries, 1024, maxCells));
+    }
     const auto uints = [&](const char* name, uint64_t count) {
         return gpu::Buffer(context, {name, count * 4, gpu::MemoryKind::DeviceLocal, kUint});
     };
@@ -83,12 +102,26 @@ SolidContacts::SolidContacts(gpu::Context& context, const gpu::ShaderLibrary& sh
     faceEntries_ = uints("solid contact face entries", capacity_);
     state_ = uints("solid contact state", 4);
     nodeSums_ = uints("solid contact node impulses (fixed point)", uint64_t(fracture.nodeCapacity()) * 4);
+    triangleCounts_ = uints("solid contact triangle counts", uint64_t(cells_) + 1);
+    triangleStart_ = uints("solid contact triangle starts", uint64_t(cells_) + 1);
+    triangleEntries_ = uints("solid contact triangle entries", triangleCapacity_);
+    vertexSums_ = uints("solid contact vertex pushes (fixed point)", uint64_t(bodies.particleCount()) * 8);
     scan_.emplace(context, shaders, cells_ + 1);
     graph.addFill("solid contact state clear", state_, 0);
     graph.addFill("solid contact node impulses clear", nodeSums_, 0);
+    graph.addFill("solid contact vertex pushes clear", vertexSums_, 0);
     context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
 
-    bodies.setContactHooks({[this](graph::RenderGraph& g) { addFaceBins(g); }, [this](graph::RenderGraph& g) { addVertexFaces(g); },
+    bodies.setContactHooks({[this](graph::RenderGraph& g) {
+                                round_ = 0;
+                                addFaceBins(g);
+                            },
+                            [this](graph::RenderGraph& g) {
+                                addVertexFaces(g);
+                                if (round_++ == 0) addTriangleBins(g);
+                                addNodeTriangles(g);
+                                addVertexPushes(g);
+                            },
                             [this](graph::RenderGraph& g) { addNodeImpulses(g); }});
 }
 
@@ -103,8 +136,9 @@ shared::SolidContactParams SolidContacts::params() const
     shared::SolidContactParams p{};
     p.gridOrigin = glm::vec4(gridOrigin_, cellSize_);
     p.gridDims = glm::uvec4(gridDims_, capacity_);
-    p.contact = glm::vec4(s.friction, s.restitution, bodies_.contactRadius(), s.timeStep);
+    p.contact = glm::vec4(s.friction, s.restitution, radius_, s.timeStep);
     p.counts = glm::uvec4(fracture_.tetCount(), fracture_.nodeCount(), bodies_.particleCount(), 0u);
+    p.triangles = glm::uvec4(bodies_.triangleCount(), triangleCapacity_, 0u, 0u);
     return p;
 }
 
@@ -153,6 +187,64 @@ void SolidContacts::addVertexFaces(graph::RenderGraph& graph)
         .readWrite(SOLID_CONTACT_BIND_NODE_SUMS, nodeSums_)
         .readWrite(SOLID_CONTACT_BIND_STATE, state_)
         .readWrite(SOLID_CONTACT_BIND_CONTACT, fracture_.externalContact())
+        .push(params())
+        .dispatchThreads(bodies_.particleCount());
+}
+
+void SolidContacts::addTriangleBins(graph::RenderGraph& graph)
+{
+    shared::SolidContactParams p = params();
+    graph.beginGroup("coupling/triangle_bins");
+    graph.addFill("coupling/triangle_counts_clear", triangleCounts_, 0);
+    const auto bins = [&](uint32_t stage) {
+        p.counts.w = stage;
+        graph.addCompute(pipelines_.compute("coupling/triangle_bins"))
+            .read(SOLID_CONTACT_BIND_TRIANGLES, bodies_.triangles())
+            .read(SOLID_CONTACT_BIND_VERTICES, bodies_.relativePositions())
+            .read(SOLID_CONTACT_BIND_VERTEX_REST, bodies_.restData())
+            .read(SOLID_CONTACT_BIND_BODY_ORIGINS, bodies_.bodyOrigins())
+            .read(SOLID_CONTACT_BIND_TRIANGLE_START, triangleStart_)
+            .readWrite(SOLID_CONTACT_BIND_TRIANGLE_COUNTS, triangleCounts_)
+            .readWrite(SOLID_CONTACT_BIND_TRIANGLE_ENTRIES, triangleEntries_)
+            .readWrite(SOLID_CONTACT_BIND_STATE, state_)
+            .push(p)
+            .dispatchThreads(bodies_.triangleCount());
+    };
+    bins(0);
+    scan_->exclusive(graph, triangleCounts_, triangleStart_, cells_ + 1);
+    graph.addFill("coupling/triangle_counts_reset", triangleCounts_, 0);
+    bins(1);
+    graph.endGroup();
+}
+
+void SolidContacts::addNodeTriangles(graph::RenderGraph& graph)
+{
+    graph.addCompute(pipelines_.compute("coupling/node_triangles"))
+        .read(SOLID_CONTACT_BIND_NODE_POSITIONS, fracture_.positions())
+        .read(SOLID_CONTACT_BIND_NODE_ORIGINS, fracture_.origins())
+        .read(SOLID_CONTACT_BIND_NODE_VELOCITIES, fracture_.velocities())
+        .read(SOLID_CONTACT_BIND_TRIANGLES, bodies_.triangles())
+        .read(SOLID_CONTACT_BIND_TRIANGLE_START, triangleStart_)
+        .read(SOLID_CONTACT_BIND_TRIANGLE_ENTRIES, triangleEntries_)
+        .read(SOLID_CONTACT_BIND_VERTICES, bodies_.relativePositions())
+        .read(SOLID_CONTACT_BIND_VERTEX_VELOCITIES, bodies_.velocities())
+        .read(SOLID_CONTACT_BIND_VERTEX_REST, bodies_.restData())
+        .read(SOLID_CONTACT_BIND_BODY_ORIGINS, bodies_.bodyOrigins())
+        .readWrite(SOLID_CONTACT_BIND_NODE_SUMS, nodeSums_)
+        .readWrite(SOLID_CONTACT_BIND_VERTEX_SUMS, vertexSums_)
+        .readWrite(SOLID_CONTACT_BIND_STATE, state_)
+        .readWrite(SOLID_CONTACT_BIND_CONTACT, fracture_.externalContact())
+        .push(params())
+        .dispatchThreads(fracture_.nodeCount());
+}
+
+void SolidContacts::addVertexPushes(graph::RenderGraph& graph)
+{
+    graph.addCompute(pipelines_.compute("coupling/vertex_pushes_apply"))
+        .readWrite(SOLID_CONTACT_BIND_VERTICES, bodies_.relativePositions())
+        .readWrite(SOLID_CONTACT_BIND_VERTEX_VELOCITIES, bodies_.velocities())
+        .readWrite(SOLID_CONTACT_BIND_VERTEX_FLAGS, bodies_.flags())
+        .readWrite(SOLID_CONTACT_BIND_VERTEX_SUMS, vertexSums_)
         .push(params())
         .dispatchThreads(bodies_.particleCount());
 }

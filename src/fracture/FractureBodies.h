@@ -162,6 +162,8 @@ public:
     uint32_t tetCount() const { return tets_; }
     uint32_t nodeCount() const { return nodes_; }
     uint32_t nodeCapacity() const { return capacity_; } // nodes the buffers hold (cuts add nodes up to it)
+    // m: the node spheres' radius of the finest body (Fracture.contactRadius x its mean edge)
+    float finestContactRadius() const { return settings_.contactRadius * minMeanEdge_; }
     uint32_t bodyCount() const { return bodies_; }
     uint32_t colourCount() const { return uint32_t(colourStart_.size()) - 1; }
     const std::vector<ColourRun>& colourRunList() const { return colourRuns_; }

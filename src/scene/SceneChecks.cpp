@@ -213,18 +213,61 @@ void checkFracturePlacement(const Scene& scene, const std::string& where)
         for (const FractureBody& b : bodies) surfaces.push_back({b.mesh.nodes, fracture::boundaryFaces(b.mesh), b.shape});
     checkApartFromStaticMeshes(scene, where, "FractureBodies", bodies, surfaces);
 }
+// The distance from p to triangle abc (Ericson, Real-Time Collision Detection 5.1.5).
+float triangleDistance(const glm::vec3& p, const glm::vec3& a, const glm::vec3& b, const glm::vec3& c)
+{
+    const glm::vec3 ab = b - a, ac = c - a, ap = p - a;
+    const float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
+    if (d1 <= 0 && d2 <= 0) return glm::length(p - a);
+    const glm::vec3 bp = p - b;
+    const float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
+    if (d3 >= 0 && d4 <= d3) return glm::length(p - b);
+    const float vc = d1 * d4 - d3 * d2;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) return glm::length(p - (a + d1 / (d1 - d3) * ab));
+    const glm::vec3 cp = p - c;
+    const float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
+    if (d6 >= 0 && d5 <= d6) return glm::length(p - c);
+    const float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) return glm::length(p - (a + d2 / (d2 - d6) * ac));
+    const float va = d3 * d6 - d5 * d4;
+    if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) return glm::length(p - (b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b)));
+    const float denom = 1.0f / (va + vb + vc);
+    return glm::length(p - (a + ab * (vb * denom) + ac * (vc * denom)));
+}
+
 // Deformable and fracture bodies start apart: no vertex of one inside the other's closed surface
-// (a fracture body's: its tets' boundary faces).
+// (a fracture body's: its tets' boundary faces), and farther apart than the contact distance
+// between the kinds (coupling/SolidContacts: the smaller of half the finest deformable body's mean
+// edge and the finest fracture body's node spheres), which would push them apart in the first step.
 void checkKindsApart(const Scene& scene, const std::string& where)
 {
+    float deformable = HUGE_VALF, fractured = HUGE_VALF;
+    for (const DeformableBody& d : scene.deformableBodies) {
+        double sum = 0.0;
+        for (const glm::uvec3& t : d.mesh.triangles)
+            for (int k = 0; k < 3; ++k) sum += glm::length(d.mesh.vertices[t[(k + 1) % 3]] - d.mesh.vertices[t[k]]);
+        if (!d.mesh.triangles.empty()) deformable = std::min(deformable, float(0.5 * sum / (3.0 * d.mesh.triangles.size())));
+    }
+    for (const FractureBody& f : scene.fractureBodies) {
+        double sum = 0.0;
+        for (const glm::uvec4& t : f.mesh.tets)
+            for (int a = 0; a < 4; ++a)
+                for (int b = a + 1; b < 4; ++b) sum += glm::length(f.mesh.nodes[t[b]] - f.mesh.nodes[t[a]]) / 6.0;
+        if (!f.mesh.tets.empty())
+            fractured = std::min(fractured, scene.fracture.fracture.contactRadius * float(sum / double(f.mesh.tets.size())));
+    }
+    const float reach = std::min(deformable, fractured);
     for (size_t j = 0; j < scene.fractureBodies.size(); ++j) {
         const FractureBody& f = scene.fractureBodies[j];
         const geometry::TriangleMesh surface{f.mesh.nodes, fracture::boundaryFaces(f.mesh), f.shape};
         const geometry::Bounds fb = geometry::boundsOf(surface);
+        geometry::Bounds grown = fb;
+        grown.add(fb.lo - glm::vec3(reach));
+        grown.add(fb.hi + glm::vec3(reach));
         for (size_t i = 0; i < scene.deformableBodies.size(); ++i) {
             const DeformableBody& d = scene.deformableBodies[i];
             const geometry::Bounds db = geometry::boundsOf(d.mesh);
-            if (!db.overlaps(fb)) continue;
+            if (!db.overlaps(grown)) continue;
             bool overlap = false;
             for (const glm::vec3& v : d.mesh.vertices) overlap = overlap || (fb.contains(v) && geometry::contains(surface, v));
             for (const glm::vec3& v : f.mesh.nodes) overlap = overlap || (db.contains(v) && geometry::contains(d.mesh, v));
@@ -232,6 +275,20 @@ void checkKindsApart(const Scene& scene, const std::string& where)
                 throw Error(fmt::format("{}: DeformableBodies[{}] ({}) and FractureBodies[{}] ({}) overlap; expected bodies apart "
                                         "at the start",
                                         where, i, d.shape, j, f.shape));
+            // The closest vertex to a face, among the vertices near the fracture body.
+            float gap = reach;
+            for (const glm::vec3& v : d.mesh.vertices) {
+                if (!grown.contains(v)) continue;
+                for (const glm::uvec3& t : surface.triangles)
+                    gap = std::min(gap, triangleDistance(v, surface.vertices[t.x], surface.vertices[t.y], surface.vertices[t.z]));
+            }
+            if (gap < reach)
+                throw Error(
+                    fmt::format("{}: DeformableBodies[{}] ({}) comes within {:.4g} m of FractureBodies[{}] ({}) at the start, "
+                                "closer than the {:.4g} m the two kinds keep between them (the smaller of half the finest "
+                                "deformable body's mean edge and Fracture.contactRadius x the finest fracture body's mean "
+                                "tet edge); expected them at least that far apart",
+                                where, i, d.shape, gap, j, f.shape, reach));
         }
     }
 }

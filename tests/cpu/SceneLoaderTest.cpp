@@ -448,6 +448,9 @@ TEST_F(SceneFile, SolidsThroughWallsOrEachOtherAreRefused)
         {"shape": "cube", "size": [1, 1, 1], "resolution": 4, "translation": [0, 3, 0]}],
         "DeformableBodies": [{"shape": "sphere", "radius": 0.2, "resolution": 2, "translation": )";
     EXPECT_EQ(errorOf("{" + mixed + "[0, 3.8, 0]}]}"), "");
+    msg = errorOf("{" + mixed + "[0, 3.72, 0]}]}"); // 2 cm above: within the kinds' contact distance
+    EXPECT_NE(msg.find("DeformableBodies[0] (sphere) comes within"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("of FractureBodies[0] (cube) at the start"), std::string::npos) << msg;
     msg = errorOf("{" + mixed + "[0, 3.6, 0]}]}");
     EXPECT_NE(msg.find("DeformableBodies[0] (sphere) and FractureBodies[0] (cube) overlap"), std::string::npos) << msg;
     msg = errorOf("{" + mixed + R"([0, 3.8, 0]}], "Fracture": {"method": "constraint"}})");

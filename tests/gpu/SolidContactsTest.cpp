@@ -130,8 +130,8 @@ protected:
     }
 };
 
-// A deformable ball resting with its lowest vertices a little inside the top of an iron slab of
-// tets, moving down and sideways, the slab's nodes moving too.
+// A deformable ball above an iron slab of tets (`sink` m into it: negative above), the tests move
+// it down into contact, moving down and sideways, the slab's nodes moving too.
 nlohmann::json restingBall(float sink)
 {
     return nlohmann::json::parse(fmt::format(R"({{
@@ -147,7 +147,7 @@ nlohmann::json restingBall(float sink)
 
 TEST_F(SolidContactsTest, FaceBinsHoldEveryBoundaryFaceInTheCellsItsBoxTouches)
 {
-    Solids s = build(restingBall(0.0f));
+    Solids s = build(restingBall(-0.02f)); // 2 cm above the slab
     // Moving nodes: the faces are binned where the step's velocities carry them.
     const uint32_t n = s.fracture->nodeCount();
     std::vector<glm::vec4> v(n);
@@ -195,13 +195,13 @@ TEST_F(SolidContactsTest, FaceBinsHoldEveryBoundaryFaceInTheCellsItsBoxTouches)
 
 TEST_F(SolidContactsTest, VertexContactsMatchTheCpu)
 {
-    Solids s = build(restingBall(0.0f));
-    const float r = s.bodies->contactRadius();
+    Solids s = build(restingBall(-0.02f)); // 2 cm above the slab
+    const float r = s.contacts->params().contact.z;
     // The ball's lowest vertices 0.4 r inside the slab's top, the ball moving down and sideways
     // (a sliding contact: friction), the slab's nodes moving up a little.
     {
         std::vector<glm::vec4> x = download<glm::vec4>(s.bodies->relativePositions(), s.bodies->particleCount());
-        for (glm::vec4& p : x) p.y -= 0.4f * r;
+        for (glm::vec4& p : x) p.y -= 0.02f + 0.4f * r;
         upload(s.bodies->relativePositions(), x);
         std::vector<glm::vec4> v(s.bodies->particleCount(), glm::vec4(0.8f, -1.5f, 0.1f, 0.0f));
         upload(s.bodies->velocities(), v);
@@ -284,6 +284,156 @@ TEST_F(SolidContactsTest, VertexContactsMatchTheCpu)
     }
     EXPECT_GT(largest, 1e-3) << "the slab's nodes must take impulses";
     EXPECT_EQ(s.contacts->state(graph()).y, uint32_t(touched));
+}
+
+// An iron ball of tets above a coarse deformable box (resolution 1: its top is two triangles, no
+// vertex near the ball), its lowest node 0.4 r inside the box's top, moving down and sideways.
+nlohmann::json ballOnCoarseBox(float y)
+{
+    return nlohmann::json::parse(fmt::format(R"({{
+      "Configuration": {{"timeStepSize": 0.005, "gravitation": [0, -9.81, 0]}},
+      "Floe": {{"domainMin": [-1, 0, -1], "domainMax": [1, 2, 1]}},
+      "Deformable": {{"omega": 2, "stiffness": 0.9, "friction": 0.3, "restitution": 0.1}},
+      "DeformableBodies": [{{"shape": "box", "size": [1.0, 0.3, 1.0], "resolution": 1, "translation": [0, 0.15, 0]}}],
+      "FractureBodies": [{{"shape": "sphere", "size": [0.2, 0.2, 0.2], "resolution": 3, "material": "iron",
+                           "breakable": false, "translation": [0.05, {}, 0.03]}}]
+    }})",
+                                             y));
+}
+
+TEST_F(SolidContactsTest, NodeContactsMatchTheCpu)
+{
+    Solids s = build(ballOnCoarseBox(0.5f));
+    const shared::SolidContactParams p = s.contacts->params();
+    const float r = p.contact.z;
+    const uint32_t nodes = s.fracture->nodeCount(), vertices = s.bodies->particleCount();
+    // Move the ball down so that its lowest node lies 0.4 r inside the box's top (y = 0.3 m).
+    {
+        std::vector<glm::vec4> x = s.fracture->download(graph(), s.fracture->positions(), nodes);
+        const auto o = s.fracture->download(graph(), s.fracture->origins(), nodes);
+        float lowest = 1e30f;
+        for (uint32_t k = 0; k < nodes; ++k) lowest = std::min(lowest, x[k].y + o[k].y);
+        for (glm::vec4& q : x) q.y -= lowest - (0.3f - 0.4f * r);
+        upload(s.fracture->positions(), x);
+        std::vector<glm::vec4> v(nodes, glm::vec4(0.4f, -0.8f, 0.0f, 0.0f));
+        upload(s.fracture->velocities(), v);
+        std::vector<glm::vec4> w(vertices, glm::vec4(0.0f, 0.1f, 0.05f, 0.0f));
+        upload(s.bodies->velocities(), w);
+    }
+    const auto x0 = download<glm::vec4>(s.bodies->relativePositions(), vertices);
+    const auto v0 = download<glm::vec4>(s.bodies->velocities(), vertices);
+    const auto rest = download<glm::vec4>(s.bodies->restData(), vertices);
+    const auto origins = download<glm::vec4>(s.bodies->bodyOrigins(), s.bodies->bodyCount());
+    const auto tri = download<glm::uvec4>(s.bodies->triangles(), s.bodies->triangleCount());
+    const auto nodeX = s.fracture->download(graph(), s.fracture->positions(), nodes);
+    const auto nodeV = s.fracture->download(graph(), s.fracture->velocities(), nodes);
+    const std::vector<glm::dvec3> ahead = nodesAhead(s, p.contact.w);
+    s.contacts->addTriangleBins(graph());
+    s.contacts->addNodeTriangles(graph());
+    s.contacts->addVertexPushes(graph());
+    submit();
+    const auto x1 = download<glm::vec4>(s.bodies->relativePositions(), vertices);
+    const auto v1 = download<glm::vec4>(s.bodies->velocities(), vertices);
+    const auto flags = download<uint32_t>(s.bodies->flags(), vertices);
+    const auto sums = download<glm::ivec4>(s.contacts->nodeSums(), nodes);
+
+    // The CPU: every triangle (no grid), the nearest within r decides.
+    const auto world = [&](uint32_t k) {
+        return glm::dvec3(glm::vec3(x0[k])) + glm::dvec3(glm::vec3(origins[uint32_t(rest[k].w)]));
+    };
+    std::vector<glm::dvec3> move(vertices, glm::dvec3(0.0)), impulse(vertices, glm::dvec3(0.0)),
+        nodeImpulse(nodes, glm::dvec3(0.0));
+    std::vector<int> moves(vertices, 0);
+    int touching = 0;
+    for (uint32_t n = 0; n < nodes; ++n) {
+        double nearest = 1e30;
+        uint32_t best = 0;
+        for (uint32_t t = 0; t < tri.size(); ++t) {
+            glm::dvec3 w;
+            const double d = glm::length(ahead[n] - closest(ahead[n], world(tri[t].x), world(tri[t].y), world(tri[t].z), w));
+            if (d < nearest) nearest = d, best = t;
+        }
+        if (!(nearest <= r)) continue;
+        const uint32_t k[3] = {tri[best].x, tri[best].y, tri[best].z};
+        glm::dvec3 b;
+        const glm::dvec3 q = closest(ahead[n], world(k[0]), world(k[1]), world(k[2]), b);
+        const glm::dvec3 normal = glm::normalize(glm::cross(world(k[1]) - world(k[0]), world(k[2]) - world(k[0])));
+        const double side = glm::dot(ahead[n] - q, normal);
+        if (!(side < r)) continue;
+        ++touching;
+        glm::dvec3 vTri(0.0);
+        double wTri = 0.0, w[3];
+        for (int c = 0; c < 3; ++c) {
+            w[c] = 1.0 / double(x0[k[c]].w);
+            vTri += b[c] * glm::dvec3(glm::vec3(v0[k[c]]));
+            wTri += b[c] * b[c] * w[c];
+        }
+        const glm::vec4 j = shared::solidContactImpulse(glm::vec3(glm::dvec3(glm::vec3(nodeV[n])) - vTri), glm::vec3(normal),
+                                                        nodeX[n].w, float(wTri), p.contact.x, p.contact.y);
+        for (int c = 0; c < 3; ++c) {
+            if (!(b[c] > 0.0)) continue;
+            move[k[c]] -= (w[c] * b[c] / wTri) * (double(r) - side) * normal;
+            ++moves[k[c]];
+            if (j.w > 0.0f) impulse[k[c]] -= b[c] * glm::dvec3(glm::vec3(j));
+        }
+        if (j.w > 0.0f) nodeImpulse[n] += glm::dvec3(glm::vec3(j));
+    }
+    EXPECT_GE(touching, 1) << "the ball's lowest node must touch the box";
+    int pushed = 0;
+    for (uint32_t i = 0; i < vertices; ++i) {
+        glm::dvec3 expectedX = glm::dvec3(glm::vec3(x0[i])), expectedV = glm::dvec3(glm::vec3(v0[i]));
+        if (moves[i] > 0) {
+            ++pushed;
+            expectedX += move[i] / double(moves[i]);
+            expectedV += impulse[i] / double(x0[i].w);
+        }
+        EXPECT_EQ(flags[i] == 3u, moves[i] > 0) << "vertex " << i;
+        EXPECT_LT(glm::length(glm::dvec3(glm::vec3(x1[i])) - expectedX), 2e-6) << "vertex " << i;
+        EXPECT_LT(glm::length(glm::dvec3(glm::vec3(v1[i])) - expectedV), 1e-4) << "vertex " << i;
+    }
+    EXPECT_GE(pushed, 3);
+    for (uint32_t n = 0; n < nodes; ++n) {
+        const glm::dvec3 gpu = glm::dvec3(glm::vec3(sums[n])) / kFixedPointScale;
+        EXPECT_LT(glm::length(gpu - nodeImpulse[n]), 1e-5 + 1e-4 * glm::length(nodeImpulse[n])) << "node " << n;
+    }
+    // The sums are cleared for the next round.
+    for (const glm::ivec4& v : download<glm::ivec4>(s.contacts->vertexSums(), 2 * size_t(vertices))) EXPECT_EQ(v, glm::ivec4(0));
+    EXPECT_EQ(s.contacts->state(graph()).w, uint32_t(touching));
+}
+
+// The same ball dropped on the coarse box: its nodes meet the box's two top triangles, far from
+// any vertex. It comes to rest on the box with no node inside it (without the node contacts it
+// fell through the box to the floor).
+TEST_F(SolidContactsTest, AFractureBallRestsOnACoarseDeformableBox)
+{
+    Solids s = build(ballOnCoarseBox(0.5f));
+    for (int k = 0; k < 160; ++k) {
+        s.bodies->addStep(graph());
+        s.fracture->addStep(graph());
+        submit();
+        s.fracture->afterStep(graph());
+    }
+    const uint32_t n = s.fracture->nodeCount();
+    const auto x = s.fracture->download(graph(), s.fracture->positions(), n);
+    const auto o = s.fracture->download(graph(), s.fracture->origins(), n);
+    const auto v = s.fracture->download(graph(), s.fracture->velocities(), n);
+    geometry::TriangleMesh box;
+    for (const glm::vec4& p : s.bodies->download(graph(), s.bodies->positions())) box.vertices.push_back(glm::vec3(p));
+    for (const glm::uvec4& t : download<glm::uvec4>(s.bodies->triangles(), s.bodies->triangleCount()))
+        box.triangles.emplace_back(t.x, t.y, t.z);
+    int inside = 0;
+    float lowest = 1e30f, fastest = 0.0f;
+    for (uint32_t k = 0; k < n; ++k) {
+        const glm::vec3 p = glm::vec3(x[k]) + glm::vec3(o[k]);
+        inside += geometry::contains(box, p);
+        lowest = std::min(lowest, p.y);
+        fastest = std::max(fastest, glm::length(glm::vec3(v[k])));
+    }
+    std::printf("ball's lowest node %.4f m (the box's top 0.3 m), fastest node %.3f m/s\n", lowest, fastest);
+    EXPECT_EQ(inside, 0);
+    EXPECT_GT(lowest, 0.28f) << "the ball sank into the box";
+    EXPECT_LT(lowest, 0.36f) << "the ball did not come down onto the box";
+    EXPECT_LT(fastest, 0.5f) << "the ball is not at rest";
 }
 
 // No gravity, no walls: a soft ball at 2 m/s into a free iron block. Whatever the contacts do,
