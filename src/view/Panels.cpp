@@ -300,9 +300,10 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
         if (ImGui::IsItemHovered())
             ImGui::SetTooltip("sph/solid_guard: particles left behind a body's surface after a step (docs/coupling.md)");
     } else if (fracture) {
-        ImGui::Text("%u bodies, %u tets, %u nodes", fracture->bodyCount(), fracture->tetCount(), fracture->nodeCount());
-        ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", double(s.steps) * s.fractureSettings.timeStep,
-                    static_cast<unsigned long long>(s.steps), 1000.0 * s.fractureSettings.timeStep);
+        ImGui::Text("%u fracture bodies, %u tets, %u nodes", fracture->bodyCount(), fracture->tetCount(), fracture->nodeCount());
+        if (!bodies) // beside deformable bodies, the clock is theirs (one step for both)
+            ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", double(s.steps) * s.fractureSettings.timeStep,
+                        static_cast<unsigned long long>(s.steps), 1000.0 * s.fractureSettings.timeStep);
     }
     if (!s.diverged.empty()) ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "DIVERGED: %s (R resets)", s.diverged.c_str());
 

@@ -189,6 +189,25 @@ TEST(Cli, SetUpReportsProgressFromTheFirstSecond)
     }
 }
 
+// A fluid, a deformable body and a dynamic rigid body (a fracture body) in one world, with
+// validation on: the fluid coupled with both, the two solids in contact.
+TEST(Cli, FluidDeformableAndRigidBodiesShareAWorld)
+{
+    const fs::path out = tempDir("three_kinds");
+    const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/coupled_ball_on_raft.json";
+    const Result r =
+        floe("run " + scene + " --steps 30 --frames 1 --width 320 --height 200 --validate --quiet --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(r.output.find("[vulkan "), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("keeps it static"), std::string::npos) << r.output; // the raft moves
+    const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+    EXPECT_EQ(summary["status"], "ok");
+    EXPECT_EQ(summary["kind"], "fluid and deformable and fracture bodies");
+    const std::string rows = readFile(out / "bodies.csv");
+    EXPECT_NE(rows.find(",deformable,"), std::string::npos);
+    EXPECT_NE(rows.find(",fracture,"), std::string::npos);
+}
+
 // Deformable and fracture bodies in one scene (coupling/SolidContacts), with validation on: a soft
 // ball dropped onto an iron block lands on it and stays on it (without the contacts it fell
 // through to the floor), the block feels it (a step with contact), and both kinds write their
