@@ -283,6 +283,10 @@ Json fractureBench(gpu::Context& context, const gpu::ShaderLibrary& shaders, con
     // The coupling's cost with fracture bodies: coupled_glass_drop's first 120 steps (the cube in
     // the air, through the water and onto the floor; it breaks there a few steps later).
     out["coupling"] = couplingCost(context, shaders, "coupled_glass_drop", 0, 120);
+    // The contacts between deformable and fracture bodies: solids_ball_through_glass's first 80
+    // steps (the pane lands on the blocks, the ball on the pane: it breaks), together and each
+    // kind alone.
+    out["solid_contacts"] = couplingCost(context, shaders, "solids_ball_through_glass", 0, 80);
 
     // GPU ms per step against the fragment count: a cube broken a little more every step.
     {

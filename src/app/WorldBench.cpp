@@ -71,6 +71,26 @@ nlohmann::ordered_json couplingCost(gpu::Context& context, const gpu::ShaderLibr
     const std::filesystem::path file = findProjectFile("assets/scenes/" + name + ".json");
     if (file.empty()) throw Error(fmt::format("floe bench: assets/scenes/{}.json not found (run from the repository)", name));
     const Scene scene = loadScene(file);
+    if (scene.fluidBlocks.empty() && scene.fluidModels.empty()) {
+        // Deformable and fracture bodies in contact (coupling/SolidContacts): each kind alone.
+        Scene deformableAlone = scene, fractureAlone = scene;
+        deformableAlone.fractureBodies.clear();
+        fractureAlone.deformableBodies.clear();
+        std::fprintf(stderr, "floe bench: %s together, deformable bodies alone, fracture bodies alone ...\n", name.c_str());
+        const WorldTiming together = timeWorld(context, shaders, scene, warmup, steps);
+        const WorldTiming deformable = timeWorld(context, shaders, deformableAlone, warmup, steps);
+        const WorldTiming fracture = timeWorld(context, shaders, fractureAlone, warmup, steps);
+        return {{"scene", name},
+                {"warmup", warmup},
+                {"steps", steps},
+                {"fragments_after", together.fragments},
+                {"together_gpu_ms_per_step", together.median},
+                {"together_gpu_ms_per_step_mean", together.mean},
+                {"contact_passes_gpu_ms_per_step", together.coupling},
+                {"deformable_alone_gpu_ms_per_step", deformable.median},
+                {"fracture_alone_gpu_ms_per_step", fracture.median},
+                {"contact_overhead_gpu_ms_per_step", together.median - deformable.median - fracture.median}};
+    }
     Scene fluidAlone = scene, solidsAlone = scene;
     fluidAlone.deformableBodies.clear();
     fluidAlone.fractureBodies.clear();
