@@ -436,6 +436,11 @@ int runCommand(const RunOptions& o)
         part->summarize(graph, summary, warnings);
         for (size_t k = before; k < warnings.size(); ++k) fmt::print(stderr, "floe run: warning: {}\n", warnings[k]);
     }
+    {
+        const size_t before = warnings.size();
+        world.summarize(graph, summary, warnings);
+        for (size_t k = before; k < warnings.size(); ++k) fmt::print(stderr, "floe run: warning: {}\n", warnings[k]);
+    }
     summary["steps"] = end.steps;
     summary["first_step"] = startStep + 1;
     summary["loaded_state"] = o.loadState.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.loadState.string());

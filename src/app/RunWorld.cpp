@@ -122,6 +122,21 @@ std::string RunWorld::kind() const
     return fracture_ && !bodies_ ? "fracture" : solids;
 }
 
+void RunWorld::summarize(graph::RenderGraph& graph, nlohmann::ordered_json& summary, std::vector<std::string>& warnings)
+{
+    if (!solidContacts_) return;
+    const glm::uvec4 s = solidContacts_->state(graph);
+    summary["solid_contacts"] = {{"vertex_face_contacts", s.y},
+                                 {"node_triangle_contacts", s.w},
+                                 {"face_grid_overflows", s.x},
+                                 {"triangle_grid_overflows", s.z}};
+    if (s.x > 0 || s.z > 0)
+        warnings.push_back(fmt::format("the grids of the contacts between deformable and fracture bodies left out {} face and {} "
+                                       "triangle entries (a body stretched or shattered far beyond its rest size); contacts with "
+                                       "those were missed",
+                                       s.x, s.z));
+}
+
 uint32_t RunWorld::framesInFlight() const
 {
     if (choosesSteps_) return 1;

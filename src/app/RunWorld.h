@@ -154,6 +154,9 @@ public:
     // "fluid", "deformable bodies", "fluid and deformable bodies", "fracture" (bodies alone),
     // "fluid and fracture bodies": summary.json's kind and saved states' kind.
     std::string kind() const;
+    // The world's own entries of summary.json, after its parts' (the contacts between deformable
+    // and fracture bodies); warnings it adds go to `warnings`.
+    void summarize(graph::RenderGraph& graph, nlohmann::ordered_json& summary, std::vector<std::string>& warnings);
     bool fluidOnly() const { return fluid_ && !bodies_ && !fracture_; }
     // Fixed steps of Configuration.timeStepSize (a world with solids under cflMethod 0); a fluid
     // alone takes the steps its CFL rule gives on the GPU and ends exactly at the stop time.

@@ -10,7 +10,6 @@
 #include "base/Error.h"
 #include "body/DeformableBodies.h"
 #include "fracture/FractureBodies.h"
-#include "fracture/TetMesh.h"
 #include "gpu/Context.h"
 #include "graph/RenderGraph.h"
 #include "sim/ParticleBuffers.h"

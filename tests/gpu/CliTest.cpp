@@ -235,6 +235,9 @@ TEST(Cli, DeformableAndFractureBodiesShareAScene)
     const nlohmann::json summary = nlohmann::json::parse(readFile(out / "run" / "summary.json"));
     EXPECT_EQ(summary["status"], "ok");
     EXPECT_EQ(summary["kind"], "deformable and fracture bodies");
+    EXPECT_GT(summary["solid_contacts"]["vertex_face_contacts"].get<int>(), 0) << summary.dump();
+    EXPECT_EQ(summary["solid_contacts"]["face_grid_overflows"].get<int>(), 0) << summary.dump();
+    EXPECT_EQ(summary["solid_contacts"]["triangle_grid_overflows"].get<int>(), 0) << summary.dump();
     std::istringstream lines(readFile(out / "run" / "bodies.csv"));
     std::string row;
     std::getline(lines, row);
