@@ -23,13 +23,16 @@ ctest --test-dir build --output-on-failure --parallel 2 --timeout 900 -L cpu
 # abort, a segfault or bus error) is re-run once, loudly: the CI run of stop 10 lost a test to
 # "malloc(): unaligned fastbin chunk detected" in a floe child process that 40 runs of the same
 # command here (35 under validation, 27 of them with glibc's MALLOC_CHECK_=3) and 2 under
-# valgrind memcheck never reproduced. A test that fails by its own assertion is never re-run,
-# and a crash that repeats fails the run.
+# valgrind memcheck never reproduced. A std::bad_alloc counts as such a crash: no test asks for
+# more than a few hundred MB, so it is a corrupted heap handing a garbage size to an allocation
+# (CouplingTest.FractureBlocksFloat... threw one in the set-up after its pool run, 40 s in, on
+# 2026-11-28, and passed alone under CI's environment; the family is still unexplained). A test
+# that fails by its own assertion is never re-run, and a crash that repeats fails the run.
 gpuTests() { # LOG PARALLEL [ctest arguments...]
   local log=$1 parallel=$2
   shift 2
   if ! tools/with-lavapipe.sh ctest --test-dir build --output-on-failure --parallel "$parallel" --timeout 900 "$@" 2>&1 | tee "$log"; then
-    crash='malloc\(\)|free\(\)|corrupted|double free|Segmentation fault|SIGSEGV|Bus error|SIGBUS|Subprocess aborted|Exception: SegFault|Exception: Bus|Which is: (134|135|139)\b'
+    crash='malloc\(\)|free\(\)|corrupted|double free|std::bad_alloc|Segmentation fault|SIGSEGV|Bus error|SIGBUS|Subprocess aborted|Exception: SegFault|Exception: Bus|Which is: (134|135|139)\b'
     if grep -qE "$crash" "$log"; then
       echo "test: WARNING: a GPU test crashed (output above); re-running the failed tests once" >&2
       # With the pass's own filters: ctest numbers the tests of a filtered run among themselves
