@@ -109,6 +109,17 @@ void checkBodyPlacement(const Scene& scene, const std::string& where)
     }
 }
 
+// The radius of a fracture body's node spheres: Fracture.contactRadius times its mean tet edge
+// (the mean over tets of their six edges' mean, as fracture::FractureBodies measures it).
+float nodeContactRadius(const Scene& scene, const fracture::TetMesh& m)
+{
+    double edges = 0.0;
+    for (const glm::uvec4& t : m.tets)
+        for (int a = 0; a < 4; ++a)
+            for (int b = a + 1; b < 4; ++b) edges += glm::length(m.nodes[t[b]] - m.nodes[t[a]]) / 6.0;
+    return scene.fracture.fracture.contactRadius * float(edges / double(std::max<size_t>(m.tets.size(), 1)));
+}
+
 // Fracture bodies start apart and inside the domain (above its floor) when the scene gives one.
 // Overlap: a node of one body inside a tet of another, found through a grid of the tets' boxes.
 void checkFracturePlacement(const Scene& scene, const std::string& where)
@@ -159,14 +170,7 @@ void checkFracturePlacement(const Scene& scene, const std::string& where)
     // blocks made 19 kJ of kinetic energy in one step).
     const fracture::FractureSettings& fs = scene.fracture.fracture;
     std::vector<float> reach(bodies.size(), 0.0f);
-    for (size_t i = 0; i < bodies.size(); ++i) {
-        const fracture::TetMesh& m = bodies[i].mesh;
-        double edges = 0.0;
-        for (const glm::uvec4& t : m.tets)
-            for (int a = 0; a < 4; ++a)
-                for (int b = a + 1; b < 4; ++b) edges += glm::length(m.nodes[t[b]] - m.nodes[t[a]]) / 6.0;
-        reach[i] = fs.contactRadius * float(edges / double(std::max<size_t>(m.tets.size(), 1)));
-    }
+    for (size_t i = 0; i < bodies.size(); ++i) reach[i] = nodeContactRadius(scene, bodies[i].mesh);
     // The closest pair of nodes of two bodies closer than `limit`, through a hash of b's nodes.
     const auto closest = [](const fracture::TetMesh& a, const fracture::TetMesh& b, float limit) {
         std::unordered_map<uint64_t, std::vector<uint32_t>> cells;
@@ -248,14 +252,8 @@ void checkKindsApart(const Scene& scene, const std::string& where)
             for (int k = 0; k < 3; ++k) sum += glm::length(d.mesh.vertices[t[(k + 1) % 3]] - d.mesh.vertices[t[k]]);
         if (!d.mesh.triangles.empty()) deformable = std::min(deformable, float(0.5 * sum / (3.0 * d.mesh.triangles.size())));
     }
-    for (const FractureBody& f : scene.fractureBodies) {
-        double sum = 0.0;
-        for (const glm::uvec4& t : f.mesh.tets)
-            for (int a = 0; a < 4; ++a)
-                for (int b = a + 1; b < 4; ++b) sum += glm::length(f.mesh.nodes[t[b]] - f.mesh.nodes[t[a]]) / 6.0;
-        if (!f.mesh.tets.empty())
-            fractured = std::min(fractured, scene.fracture.fracture.contactRadius * float(sum / double(f.mesh.tets.size())));
-    }
+    for (const FractureBody& f : scene.fractureBodies)
+        if (!f.mesh.tets.empty()) fractured = std::min(fractured, nodeContactRadius(scene, f.mesh));
     const float reach = std::min(deformable, fractured);
     for (size_t j = 0; j < scene.fractureBodies.size(); ++j) {
         const FractureBody& f = scene.fractureBodies[j];
