@@ -70,14 +70,15 @@ SolidContacts::SolidContacts(gpu::Context& context, const gpu::ShaderLibrary& sh
     cells_ = static_cast<uint32_t>(grid.cells());
     // Room for every face's cells at rest (its box grown by r, straddling cell borders), twice
     // over for moving and stretched bodies; face_bins counts what is left out.
+    // The cells a triangle's box grown by `grow` may touch.
+    const auto boxCells = [&](const glm::vec3& a, const glm::vec3& b, const glm::vec3& d, float grow) {
+        const glm::vec3 n =
+            glm::floor((glm::max(glm::max(a, b), d) - glm::min(glm::min(a, b), d) + 2.0f * grow) / cellSize_) + 2.0f;
+        return uint64_t(n.x) * uint64_t(n.y) * uint64_t(n.z);
+    };
     uint64_t entries = 0;
     for (uint32_t t = 0; t < tets; ++t)
-        for (const auto& c : kFaceCorners) {
-            const glm::vec3 a = node(tet[t][c[0]]), b = node(tet[t][c[1]]), d = node(tet[t][c[2]]);
-            const glm::vec3 n =
-                glm::floor((glm::max(glm::max(a, b), d) - glm::min(glm::min(a, b), d) + 2.0f * r) / cellSize_) + 2.0f;
-            entries += uint64_t(n.x) * uint64_t(n.y) * uint64_t(n.z);
-        }
+        for (const auto& c : kFaceCorners) entries += boxCells(node(tet[t][c[0]]), node(tet[t][c[1]]), node(tet[t][c[2]]), r);
     capacity_ = static_cast<uint32_t>(std::clamp<uint64_t>(2 * entries, 1024, maxCells));
     // The same for the deformable triangles at rest, their boxes grown by 2r (triangle_bins).
     {
@@ -85,12 +86,8 @@ SolidContacts::SolidContacts(gpu::Context& context, const gpu::ShaderLibrary& sh
         std::vector<glm::uvec4> tri(bodies.triangleCount());
         sim::downloadNow(context, graph, bodies.triangles(), tri.data(), uint64_t(tri.size()) * 16);
         uint64_t triangleEntries = 0;
-        for (const glm::uvec4& t : tri) {
-            const glm::vec3 a(v[t.x]), b(v[t.y]), d(v[t.z]);
-            const glm::vec3 n =
-                glm::floor((glm::max(glm::max(a, b), d) - glm::min(glm::min(a, b), d) + 4.0f * r) / cellSize_) + 2.0f;
-            triangleEntries += uint64_t(n.x) * uint64_t(n.y) * uint64_t(n.z);
-        }
+        for (const glm::uvec4& t : tri)
+            triangleEntries += boxCells(glm::vec3(v[t.x]), glm::vec3(v[t.y]), glm::vec3(v[t.z]), 2.0f * r);
         triangleCapacity_ = static_cast<uint32_t>(std::clamp<uint64_t>(2 * triangleEntries, 1024, maxCells));
     }
     const auto uints = [&](const char* name, uint64_t count) {
@@ -141,13 +138,22 @@ shared::SolidContactParams SolidContacts::params() const
     return p;
 }
 
+void SolidContacts::addCountingSort(graph::RenderGraph& graph, const char* what, const gpu::Buffer& counts,
+                                    const gpu::Buffer& start, const std::function<void(uint32_t stage)>& bins)
+{
+    graph.addFill(fmt::format("coupling/{}_counts_clear", what), counts, 0);
+    bins(0);
+    scan_->exclusive(graph, counts, start, cells_ + 1);
+    graph.addFill(fmt::format("coupling/{}_counts_reset", what), counts, 0);
+    bins(1);
+}
+
 void SolidContacts::addFaceBins(graph::RenderGraph& graph)
 {
     shared::SolidContactParams p = params();
     graph.beginGroup("coupling/face_bins");
     if (clearsContact_) graph.addFill("coupling/solid_contact_clear", fracture_.externalContact(), 0);
-    graph.addFill("coupling/face_counts_clear", faceCounts_, 0);
-    const auto bins = [&](uint32_t stage) {
+    addCountingSort(graph, "face", faceCounts_, faceStart_, [&](uint32_t stage) {
         p.counts.w = stage;
         graph.addCompute(pipelines_.compute("coupling/face_bins"))
             .read(SOLID_CONTACT_BIND_NODE_POSITIONS, fracture_.positions())
@@ -161,11 +167,7 @@ void SolidContacts::addFaceBins(graph::RenderGraph& graph)
             .readWrite(SOLID_CONTACT_BIND_STATE, state_)
             .push(p)
             .dispatchThreads(4 * uint64_t(fracture_.tetCount()));
-    };
-    bins(0);
-    scan_->exclusive(graph, faceCounts_, faceStart_, cells_ + 1);
-    graph.addFill("coupling/face_counts_reset", faceCounts_, 0);
-    bins(1);
+    });
     graph.endGroup();
 }
 
@@ -194,8 +196,7 @@ void SolidContacts::addTriangleBins(graph::RenderGraph& graph)
 {
     shared::SolidContactParams p = params();
     graph.beginGroup("coupling/triangle_bins");
-    graph.addFill("coupling/triangle_counts_clear", triangleCounts_, 0);
-    const auto bins = [&](uint32_t stage) {
+    addCountingSort(graph, "triangle", triangleCounts_, triangleStart_, [&](uint32_t stage) {
         p.counts.w = stage;
         graph.addCompute(pipelines_.compute("coupling/triangle_bins"))
             .read(SOLID_CONTACT_BIND_TRIANGLES, bodies_.triangles())
@@ -208,11 +209,7 @@ void SolidContacts::addTriangleBins(graph::RenderGraph& graph)
             .readWrite(SOLID_CONTACT_BIND_STATE, state_)
             .push(p)
             .dispatchThreads(bodies_.triangleCount());
-    };
-    bins(0);
-    scan_->exclusive(graph, triangleCounts_, triangleStart_, cells_ + 1);
-    graph.addFill("coupling/triangle_counts_reset", triangleCounts_, 0);
-    bins(1);
+    });
     graph.endGroup();
 }
 

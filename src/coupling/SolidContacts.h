@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "gpu/Buffer.h"
@@ -71,6 +72,11 @@ public:
     uint32_t triangleCapacity() const { return triangleCapacity_; }
 
 private:
+    // The grids' counting sort: the counts cleared, bins(0) counts, the scan into `start`, the
+    // counts reset as cursors, bins(1) scatters.
+    void addCountingSort(graph::RenderGraph& graph, const char* what, const gpu::Buffer& counts, const gpu::Buffer& start,
+                         const std::function<void(uint32_t stage)>& bins);
+
     gpu::Context& context_;
     gpu::PipelineCache pipelines_;
     body::DeformableBodies& bodies_;
