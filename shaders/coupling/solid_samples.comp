@@ -41,7 +41,9 @@ void main()
     // The plane the guard (sph/solid_guard) tests against: through the surface point above the
     // sample, with the triangle's own normal for a sample inside a triangle (the face itself, where
     // the interpolated vertex normal tilts the plane through the face by up to half the angle
-    // between neighbouring faces), the interpolated normal on edges and at vertices.
+    // between neighbouring faces), the interpolated normal on edges and at vertices. Its distance
+    // is stored negative: the guard's rules for a deformable body's samples (a tet face's are
+    // positive).
     vec3 plane = unit;
     if (w.x > 0.0 && w.y > 0.0 && w.z > 0.0) {
         const vec3 a = FLOE_LOAD_VEC4(positions, c.x).xyz;
@@ -49,7 +51,7 @@ void main()
         if (dot(face, face) > 0.0) plane = normalize(face);
     }
     const uint slot = params.counts.z + s; // the fluid's solid arrays hold every kind's samples
-    FLOE_STORE_VEC4(sampleNormals, slot, vec4(plane, depth * dot(unit, plane)));
+    FLOE_STORE_VEC4(sampleNormals, slot, vec4(plane, -depth * dot(unit, plane)));
     FLOE_STORE_VEC4(samples, slot, vec4(x, w.w));
     FLOE_STORE_VEC4(sampleVelocities, slot, vec4(v, length(v))); // w: the speed, for the world's CFL step
 }

@@ -67,7 +67,7 @@ void main()
     const float depth = uintBitsToFloat(c.z);
     const vec3 x = w.x * corner[0] + w.y * corner[1] + w.z * corner[2] - depth * unit;
     const uint slot = params.counts.z + s;
-    FLOE_STORE_VEC4(sampleNormals, slot, vec4(unit, depth));
+    FLOE_STORE_VEC4(sampleNormals, slot, vec4(unit, depth)); // positive: a tet face's (sph/solid_guard)
     FLOE_STORE_VEC4(samples, slot, vec4(x, boundary ? w.w : 0.0));
     // w: the speed of a sample the fluid sees, for the world's CFL step (app/RunWorld)
     FLOE_STORE_VEC4(sampleVelocities, slot, vec4(v, boundary ? length(v) : 0.0));

@@ -5,10 +5,11 @@
 // fluid is full; a lone particle, as at the free surface on top of a rising body, has too few
 // neighbours to build pressure until it is well inside the boundary's reach (Akinci's boundary
 // acts through the density only), and the solid's own step moves its surface after the fluid's.
-// The surface near a particle: the nearest solid sample within h, the plane of its surface point
-// (SPH_BIND_SOLID_NORMALS: its unit normal n_b, the face's own for a sample inside a triangle,
-// and the plane's distance d_b above the sample); behind means 0 < d_b - (x_i - x_b) . n_b <= d_b
-// (above the sample, below the surface). Counted in state.counters.y (the run's total).
+// A surface near a particle: a solid sample's, the plane of its surface point
+// (SPH_BIND_SOLID_NORMALS: its unit normal n_b, the face's own for a sample inside a triangle or
+// on a tet face, and the plane's distance |d_b| above the sample, d_b stored negative for a
+// deformable body's sample); behind means 0 < |d_b| - (x_i - x_b) . n_b <= |d_b| (above the
+// sample, below the surface). Counted in state.counters.y (the run's total).
 // Runs on the particles as sph/integrate left them (sorted order of the step), against the
 // samples at the solids' new surfaces (sorted into the fluid grid's bins by sph/solid_reorder).
 // The particle's momentum change goes to the sample it was put back on, as the solid's share
@@ -38,49 +39,82 @@ void main()
     const uint i = floeGlobalIndex();
     if (i >= sphFluidCount()) return;
     const vec4 p = FLOE_RW_LOAD_VEC4(positions, i);
-    // The nearest sample within h gives the surface's plane (Psi_b 0: not on a surface now).
-    float nearest2 = sphH() * sphH();
-    uint best = 0xFFFFFFFFu;
+    // The surface a particle is put back onto, and only:
+    // - From between the surface and the sample layer under it (0 < behind <= |d_b|): a particle
+    //   crosses that band on its way in (it moves less than d_b, about 0.7 h, in a step). Below
+    //   the layer it is more likely outside beside a sharp edge, behind the plane of a face it
+    //   does not face: a glass fragment's crack face was the only surface within h of fluid
+    //   particles beside the fragment, and the guard threw them h across it.
+    // - Where the face is: the particle's foot on the plane must lie within the samples' spacing
+    //   of the surface point. Beside a box's face near an edge the nearest sample is often the
+    //   other face's, and the particle, outside the box, lies behind its plane; the guard threw
+    //   such particles up to d_b and gave their momentum to one or two light vertices, until a
+    //   deformable box dropped into water diverged (docs/coupling.md).
+    // Which surface, for the two kinds of samples (the sign of d_b tells them):
+    // - A deformable body's (d_b < 0): the nearest sample within h. Its samples reach the
+    //   surface's edges, their planes tilted across them.
+    // - A tet face's (d_b > 0): the nearest surface point (d_b above the sample along n_b) of the
+    //   samples within the support 2h. They lie on the inset face (coupling::sampleTetFaces),
+    //   which ends d_b short of a right-angled edge of the body: beside an edge the nearest sample
+    //   is often the other face's, and the nearest surface point the face's the particle is
+    //   beside or under. The foot may lie d_b farther.
+    // Where both kinds are near, the nearer surface point.
+    const float h2 = sphH() * sphH(), support2 = 4.0 * h2;
+    uint nearest = 0xFFFFFFFFu, face = 0xFFFFFFFFu;
+    float nearest2 = h2, face2 = support2;
     SOLID_NEAR_BEGIN(p.xyz, begin, end)
     for (uint b = begin; b < end; ++b) {
         const vec4 xb = FLOE_LOAD_VEC4(solids, b);
         const vec3 d = p.xyz - xb.xyz;
         const float d2 = dot(d, d);
-        if (d2 < nearest2 && xb.w > 0.0) {
-            nearest2 = d2;
-            best = b;
+        if (!(d2 < support2 && xb.w > 0.0)) continue;
+        const vec4 plane = FLOE_LOAD_VEC4(solidNormals, b);
+        if (plane.w < 0.0) {
+            if (d2 < nearest2) {
+                nearest2 = d2;
+                nearest = b;
+            }
+        } else {
+            const vec3 toSurface = d - plane.w * plane.xyz;
+            const float s2 = dot(toSurface, toSurface);
+            if (s2 < face2) {
+                face2 = s2;
+                face = b;
+            }
         }
     }
     SOLID_NEAR_END
+    uint best = 0xFFFFFFFFu;
+    float behind = 0.0, bestSurface2 = 0.0;
+    for (int kind = 0; kind < 2; ++kind) {
+        const uint b = kind == 0 ? nearest : face;
+        if (b == 0xFFFFFFFFu) continue;
+        const vec4 plane = FLOE_LOAD_VEC4(solidNormals, b);
+        const vec3 xb = FLOE_LOAD_VEC4(solids, b).xyz;
+        const float depth = abs(plane.w);
+        const float below = depth - dot(p.xyz - xb, plane.xyz);
+        const vec3 offset = p.xyz - (xb + depth * plane.xyz); // from the surface point
+        const vec3 along = offset - dot(offset, plane.xyz) * plane.xyz;
+        const float reach = SAMPLE_REACH + max(plane.w, 0.0);
+        if (!(below > 0.0) || below > depth || dot(plane.xyz, plane.xyz) == 0.0 || dot(along, along) > reach * reach) continue;
+        if (best == 0xFFFFFFFFu || dot(offset, offset) < bestSurface2) {
+            best = b;
+            behind = below;
+            bestSurface2 = dot(offset, offset);
+        }
+    }
     if (best == 0xFFFFFFFFu) return;
-    // Put back only from between the surface and the sample layer under it (0 < behind <= d_b):
-    // a particle crosses that band on its way in (it moves less than d_b, about 0.7 h, in a step).
-    // Below the layer it is more likely outside beside a sharp edge, behind the plane of a face it
-    // does not face: a glass fragment's crack face was the only surface within h of fluid
-    // particles beside the fragment, and the guard threw them h across it.
-    const vec4 normal = FLOE_LOAD_VEC4(solidNormals, best);
-    const float behind = normal.w - dot(p.xyz - FLOE_LOAD_VEC4(solids, best).xyz, normal.xyz);
-    if (!(behind > 0.0) || behind > normal.w || dot(normal.xyz, normal.xyz) == 0.0) return;
-    // A face's plane holds only where the face is: the particle's foot on the plane must lie
-    // within the samples' spacing of the sample's surface point. Beside a box's face near an edge
-    // the nearest sample within h is often the other face's (the samples lie d_b inside), and the
-    // particle, outside the box, lies below that face's plane; the guard threw such particles up
-    // to d_b and gave their momentum to one or two light vertices, until a deformable box dropped
-    // into water diverged (docs/coupling.md). An edge's or a vertex's sample has a plane tilted
-    // across the edge; a particle outside beside it lies as far from its foot.
-    const vec3 offset = p.xyz - (FLOE_LOAD_VEC4(solids, best).xyz + normal.w * normal.xyz);
-    const vec3 along = offset - dot(offset, normal.xyz) * normal.xyz;
-    if (dot(along, along) > SAMPLE_REACH * SAMPLE_REACH) return;
+    const vec4 plane = FLOE_LOAD_VEC4(solidNormals, best);
     vec4 v = FLOE_RW_LOAD_VEC4(velocities, i);
     const vec3 relative = v.xyz - FLOE_LOAD_VEC4(solidVelocities, best).xyz;
-    const float inward = dot(relative, normal.xyz);
+    const float inward = dot(relative, plane.xyz);
     if (inward < 0.0) {
-        v.xyz -= inward * normal.xyz;
+        v.xyz -= inward * plane.xyz;
         // The fluid gained p.w (-inward) n; the solid loses it.
         const uint owner = FLOE_LOAD_UINT(sortedIndex, best);
-        for (uint c = 0u; c < DIMS; ++c) atomicAdd(guardSums[4u * owner + c], fixedPoint(p.w * inward * normal[c]));
+        for (uint c = 0u; c < DIMS; ++c) atomicAdd(guardSums[4u * owner + c], fixedPoint(p.w * inward * plane[c]));
     }
-    vec3 x = p.xyz + behind * normal.xyz;
+    vec3 x = p.xyz + behind * plane.xyz;
     if (DIMS == 2u) {
         x.z = 0.0;
         v.z = 0.0;

@@ -10,7 +10,7 @@ FLOE_IN_VEC4(SPH_BIND_IN1, velocities); // xyz m/s
 FLOE_IN_UINT(SPH_BIND_IN2, sortedIndex);
 FLOE_OUT_VEC4(SPH_BIND_OUT0, sortedSamples);
 FLOE_OUT_VEC4(SPH_BIND_OUT1, sortedVelocities);
-FLOE_IN_VEC4(SPH_BIND_SOLID_NORMALS, normals); // the surface plane: xyz outward unit normal, w distance (m)
+FLOE_IN_VEC4(SPH_BIND_SOLID_NORMALS, normals); // the surface plane: xyz outward unit normal, w distance (m; < 0: a deformable body's sample)
 FLOE_OUT_VEC4(SPH_BIND_OUT2, sortedNormals);
 
 void main()

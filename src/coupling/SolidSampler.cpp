@@ -1,6 +1,7 @@
 #include "coupling/SolidSampler.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <map>
@@ -8,6 +9,8 @@
 
 #include <fmt/format.h>
 #include <glm/geometric.hpp>
+#include <glm/mat3x3.hpp>
+#include <glm/matrix.hpp>
 
 #include "base/Error.h"
 #include "shared/sph.h"
@@ -20,6 +23,56 @@ namespace {
 uint32_t segments(float length, float spacing)
 {
     return std::max(1u, static_cast<uint32_t>(std::ceil(length / spacing - 1e-4f)));
+}
+
+// Per node, its miter at rest: the vector m with m . n_f = 1 for every boundary face f around it
+// (faces no other tet shares), so that a node moved d along m lies d inside each of those faces'
+// planes: the corner of the surface offset d inward. Least squares over the faces, weighted by
+// area, (sum a_f n_f n_f^T + eps tr I) m = sum a_f n_f: exact where at most three planes meet
+// (a box's edge: n1 + n2, its corner: n1 + n2 + n3), the area-weighted normal on a smooth
+// surface, the normal on a flat one (eps keeps the directions no face constrains at 0). Capped at
+// length 2 (a corner sharper than a cube's: a cone's tip, whose inset ends before the tip). Zero
+// for nodes on no boundary face. `boundary` gets, per tet face 4 t + c, whether it is one.
+std::vector<glm::vec3> restMiters(const TetSurface& solid, std::vector<bool>& boundary)
+{
+    std::map<std::array<uint32_t, 3>, uint32_t> shared;
+    const auto key = [&](uint32_t t, uint32_t c) {
+        std::array<uint32_t, 3> k{solid.tets[t][kTetFaceCorners[c][0]], solid.tets[t][kTetFaceCorners[c][1]],
+                                  solid.tets[t][kTetFaceCorners[c][2]]};
+        std::sort(k.begin(), k.end());
+        return k;
+    };
+    for (uint32_t t = 0; t < solid.tets.size(); ++t)
+        for (uint32_t c = 0; c < 4; ++c) ++shared[key(t, c)];
+    std::vector<glm::dmat3> normalSum(solid.nodes.size(), glm::dmat3(0.0));
+    std::vector<glm::dvec3> rhs(solid.nodes.size(), glm::dvec3(0.0));
+    boundary.assign(4 * solid.tets.size(), false);
+    for (uint32_t t = 0; t < solid.tets.size(); ++t)
+        for (uint32_t c = 0; c < 4; ++c) {
+            if (shared[key(t, c)] != 1) continue;
+            boundary[4 * t + c] = true;
+            const glm::uvec3 f(solid.tets[t][kTetFaceCorners[c][0]], solid.tets[t][kTetFaceCorners[c][1]],
+                               solid.tets[t][kTetFaceCorners[c][2]]);
+            const glm::dvec3 a(solid.nodes[f.x]), b(solid.nodes[f.y]), d(solid.nodes[f.z]);
+            const glm::dvec3 cross = glm::cross(b - a, d - a);
+            const double twiceArea = glm::length(cross);
+            if (!(twiceArea > 0.0)) continue;
+            const glm::dvec3 n = cross / twiceArea;
+            for (int k = 0; k < 3; ++k) {
+                normalSum[f[k]] += 0.5 * twiceArea * glm::outerProduct(n, n);
+                rhs[f[k]] += 0.5 * twiceArea * n;
+            }
+        }
+    std::vector<glm::vec3> miters(solid.nodes.size(), glm::vec3(0.0f));
+    for (size_t k = 0; k < solid.nodes.size(); ++k) {
+        const double trace = normalSum[k][0][0] + normalSum[k][1][1] + normalSum[k][2][2];
+        if (!(trace > 0.0)) continue;
+        glm::dvec3 m = glm::inverse(normalSum[k] + 1e-9 * trace * glm::dmat3(1.0)) * rhs[k];
+        const double length = glm::length(m);
+        if (length > 2.0) m *= 2.0 / length;
+        miters[k] = glm::vec3(m);
+    }
+    return miters;
 }
 
 } // namespace
@@ -141,24 +194,49 @@ TetSamples sampleTetFaces(const TetSurface& solid, float spacing, const SampleKe
     const double massPerArea = planeBoundaryMassPerArea(spacing, kernel);
     if (solid.tetDepth.size() != solid.tets.size())
         throw Error(fmt::format("tet samples: {} depths for {} tets", solid.tetDepth.size(), solid.tets.size()));
+    for (uint32_t t = 0; t < solid.tets.size(); ++t)
+        for (int k = 0; k < 4; ++k)
+            if (solid.tets[t][k] >= solid.nodes.size())
+                throw Error(fmt::format("tet samples: tet {} names node {} of {}", t, solid.tets[t][k], solid.nodes.size()));
+    std::vector<bool> boundary;
+    const std::vector<glm::vec3> miters = restMiters(solid, boundary);
     TetSamples out;
     out.tetStart.reserve(solid.tets.size() + 1);
     for (uint32_t t = 0; t < solid.tets.size(); ++t) {
         out.tetStart.push_back(static_cast<uint32_t>(out.corners.size()));
         const glm::uvec4 tet = solid.tets[t];
-        for (int k = 0; k < 4; ++k)
-            if (tet[k] >= solid.nodes.size())
-                throw Error(fmt::format("tet samples: tet {} names node {} of {}", t, tet[k], solid.nodes.size()));
         for (uint32_t c = 0; c < 4; ++c) {
-            const glm::vec3 a = solid.nodes[tet[kTetFaceCorners[c][0]]], b = solid.nodes[tet[kTetFaceCorners[c][1]]],
-                            d = solid.nodes[tet[kTetFaceCorners[c][2]]];
-            const float longest = std::max({glm::length(b - a), glm::length(d - b), glm::length(a - d)});
+            const glm::uvec3 face(tet[kTetFaceCorners[c][0]], tet[kTetFaceCorners[c][1]], tet[kTetFaceCorners[c][2]]);
+            const glm::dvec3 a(solid.nodes[face.x]), b(solid.nodes[face.y]), d(solid.nodes[face.z]);
+            const float longest = float(std::max({glm::length(b - a), glm::length(d - b), glm::length(a - d)}));
             const uint32_t n = segments(longest, 1.5f * spacing);
-            const double area = 0.5 * glm::length(glm::cross(glm::dvec3(b - a), glm::dvec3(d - a)));
-            const float psi = static_cast<float>(massPerArea * area / double(n * n));
+            const glm::dvec3 cross = glm::cross(b - a, d - a);
+            const double area = 0.5 * glm::length(cross);
+            // The inset face: each corner moved `depth` along its miter, projected back into the
+            // face's plane (the move along the normal is the depth the shader applies), as
+            // barycentric coordinates of the face. A face inside the body at rest (a crack face
+            // once a cut opens it) keeps the whole face: its miters are the crack's, unknown here.
+            glm::dmat3 inset(1.0); // columns: the inset corners' barycentric coordinates
+            double insetArea = area;
+            if (boundary[4 * t + c] && area > 0.0) {
+                const glm::dvec3 unit = cross / (2.0 * area);
+                const glm::dvec3 corner[3] = {a, b, d};
+                glm::dvec3 moved[3];
+                for (int k = 0; k < 3; ++k) {
+                    const glm::dvec3 m(miters[face[k]]);
+                    moved[k] = corner[k] - double(solid.tetDepth[t]) * (m - glm::dot(m, unit) * unit);
+                    // Barycentric coordinates in (a, b, d): the sub-areas against the whole.
+                    const double wb = glm::dot(glm::cross(moved[k] - a, d - a), unit) / (2.0 * area);
+                    const double wd = glm::dot(glm::cross(b - a, moved[k] - a), unit) / (2.0 * area);
+                    inset[k] = glm::dvec3(1.0 - wb - wd, wb, wd);
+                }
+                insetArea = std::max(0.0, 0.5 * glm::dot(glm::cross(moved[1] - moved[0], moved[2] - moved[0]), unit));
+            }
+            const float psi = static_cast<float>(massPerArea * insetArea / double(n * n));
             const auto add = [&](float u, float v) {
                 out.corners.emplace_back(t, c, std::bit_cast<uint32_t>(solid.tetDepth[t]), 0u);
-                out.weights.emplace_back(u / float(n), v / float(n), 1.0f - (u + v) / float(n), psi);
+                const glm::dvec3 w = inset * glm::dvec3(u / float(n), v / float(n), 1.0f - (u + v) / float(n));
+                out.weights.emplace_back(glm::vec3(w), psi);
             };
             // The centroids of the n^2 sub-triangles: n (n + 1) / 2 pointing like the face, n (n - 1) / 2 the other way.
             for (uint32_t i = 0; i < n; ++i)

@@ -49,6 +49,11 @@ SolidSamples sampleSolids(const std::vector<SolidSurface>& solids, uint32_t vert
 // mass per area: Psi_b = A_b gamma rho0 / (s^2 sum_k W) for the square lattice of spacing s in a
 // plane, Akinci's eq. (4)-(5) for that lattice. (Akinci sum over the body's own samples instead,
 // which a crack face, switched on later amid the inactive faces of the interior, cannot.)
+// A face on the body's boundary at rest is sampled on its inset face: its corners moved the tet's
+// depth along their miters (m . n_f = 1 for every boundary face f at the node), as barycentric
+// weights of the face (the shader's move along the face's normal does the rest), so the samples
+// lie on the surface offset inward and end short of the body's edges; A_b is the inset face's
+// area. Crack faces keep the whole face.
 struct TetSurface {
     std::vector<glm::vec3> nodes; // m, world, at the start
     std::vector<glm::uvec4> tets; // positive orientation: face c (opposite corner c) faces out

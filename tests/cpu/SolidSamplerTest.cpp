@@ -7,10 +7,13 @@
 #include <cmath>
 
 #include <glm/geometric.hpp>
+#include <glm/vector_relational.hpp>
 #include <gtest/gtest.h>
 
 #include "base/Error.h"
 #include "coupling/SolidSampler.h"
+#include "fracture/TetMesh.h"
+#include "fracture/TetShapes.h"
 #include "shared/sph.h"
 
 using namespace floe;
@@ -81,7 +84,9 @@ TEST(SolidSampler, PlaneMassPerAreaIsAkincisPsiOverTheLatticeArea)
 
 // A tet's four faces: n^2 samples each (n the segments of its longest edge at 1.5 spacing), at the
 // centroids of the sub-triangles, inside the face (barycentric weights positive, summing to 1),
-// each face's Psi_b summing to its area times the wall's mass per area, grouped by tet.
+// grouped by tet. The face the two tets share (inside the body: a crack face once a cut opens it)
+// keeps the whole face and weighs its area times the wall's mass per area; a boundary face's
+// samples lie on its inset, smaller face (the miters; the cuboid's test below checks where).
 TEST(SolidSampler, TetFacesCarryTheirAreasShareOfTheWallsMass)
 {
     const SampleKernel k = cubic();
@@ -89,7 +94,7 @@ TEST(SolidSampler, TetFacesCarryTheirAreasShareOfTheWallsMass)
     TetSurface t;
     t.nodes = {{0, 0, 0}, {0.05f, 0, 0}, {0, 0.05f, 0}, {0, 0, 0.05f}, {0.05f, 0.05f, 0.05f}};
     t.tets = {{0, 1, 2, 3}, {1, 2, 3, 4}};
-    t.tetDepth = {0.01f, 0.02f};
+    t.tetDepth = {0.002f, 0.004f};
     const TetSamples s = sampleTetFaces(t, spacing, k);
     const double perArea = planeBoundaryMassPerArea(spacing, k);
     ASSERT_EQ(s.tetStart.size(), 3u);
@@ -102,6 +107,7 @@ TEST(SolidSampler, TetFacesCarryTheirAreasShareOfTheWallsMass)
             const float longest = std::max({glm::length(b - a), glm::length(c - b), glm::length(a - c)});
             const uint32_t n = static_cast<uint32_t>(std::ceil(longest / (1.5f * spacing) - 1e-4f));
             const double area = 0.5 * glm::length(glm::cross(glm::dvec3(b - a), glm::dvec3(c - a)));
+            const bool shared = (tet == 0 && face == 0) || (tet == 1 && face == 3);
             uint32_t count = 0;
             double psi = 0.0;
             for (uint32_t k2 = s.tetStart[tet]; k2 < s.tetStart[tet + 1]; ++k2) {
@@ -116,7 +122,12 @@ TEST(SolidSampler, TetFacesCarryTheirAreasShareOfTheWallsMass)
                 EXPECT_EQ(s.corners[k2].z, std::bit_cast<uint32_t>(t.tetDepth[tet]));
             }
             EXPECT_EQ(count, n * n) << "tet " << tet << " face " << face;
-            EXPECT_NEAR(psi, perArea * area, 1e-5 * perArea * area) << "tet " << tet << " face " << face;
+            if (shared) {
+                EXPECT_NEAR(psi, perArea * area, 1e-5 * perArea * area) << "tet " << tet << " face " << face;
+            } else {
+                EXPECT_LT(psi, 0.99 * perArea * area) << "tet " << tet << " face " << face << ": not inset";
+                EXPECT_GT(psi, 0.5 * perArea * area) << "tet " << tet << " face " << face;
+            }
         }
     // Face c's corners turn so that its normal points away from corner c (positive orientation).
     for (uint32_t face = 0; face < 4; ++face) {
@@ -132,4 +143,59 @@ TEST(SolidSampler, TetFacesCarryTheirAreasShareOfTheWallsMass)
     bad.tetDepth.pop_back();
     EXPECT_THROW(sampleTetFaces(bad, spacing, k), Error);
     EXPECT_THROW(sampleTetFaces(t, -1.0f, k), Error);
+}
+
+// The faces of a cuboid of tets, each sample placed as coupling/tet_samples places it (its
+// barycentric point moved its depth along the face's normal), lie on the surface of the cuboid
+// shrunk by the depth on every side: the inset surface, with no sample beyond its edges (a face's
+// samples moved only along its own normal would reach out to the cuboid's edges, a fin the fluid
+// keeps its distance from: the body displaced more than its volume). Their Psi_b sum to the
+// inset surface's area times the wall's mass per area.
+TEST(SolidSampler, TetFaceSamplesLieOnTheInsetSurface)
+{
+    const SampleKernel k = cubic();
+    const float spacing = k.h, depth = 0.01875f;
+    fracture::TetShapeDesc desc;
+    desc.shape = fracture::TetShape::Cuboid;
+    desc.size = {0.2f, 0.08f, 0.2f};
+    desc.resolution = 5;
+    const fracture::TetMesh mesh = fracture::makeTetShape(desc);
+    TetSurface t;
+    t.nodes = mesh.nodes;
+    t.tets = mesh.tets;
+    t.tetDepth.assign(t.tets.size(), depth);
+    const TetSamples s = sampleTetFaces(t, spacing, k);
+    const glm::vec3 hi = 0.5f * desc.size - depth, lo = -hi;
+    const std::vector<glm::uvec3> boundary = fracture::boundaryFaces(mesh);
+    const auto onBoundary = [&](const glm::uvec3& f) {
+        for (const glm::uvec3& b : boundary)
+            if (std::is_permutation(&b.x, &b.x + 3, &f.x)) return true;
+        return false;
+    };
+    double psi = 0.0;
+    size_t outside = 0, checked = 0;
+    for (size_t i = 0; i < s.corners.size(); ++i) {
+        const glm::uvec4 tet = t.tets[s.corners[i].x];
+        const uint32_t c = s.corners[i].y;
+        const glm::uvec3 f(tet[kTetFaceCorners[c][0]], tet[kTetFaceCorners[c][1]], tet[kTetFaceCorners[c][2]]);
+        if (!onBoundary(f)) continue;
+        const glm::vec4 w = s.weights[i];
+        const glm::vec3 a = t.nodes[f.x], b = t.nodes[f.y], d = t.nodes[f.z];
+        const glm::vec3 x = w.x * a + w.y * b + w.z * d - depth * glm::normalize(glm::cross(b - a, d - a));
+        ++checked;
+        psi += w.w;
+        const float slack = 1e-5f;
+        const bool inside = glm::all(glm::greaterThanEqual(x, lo - slack)) && glm::all(glm::lessThanEqual(x, hi + slack));
+        const float nearestSide = std::min({x.x - lo.x, hi.x - x.x, x.y - lo.y, hi.y - x.y, x.z - lo.z, hi.z - x.z});
+        if (!inside || std::fabs(nearestSide) > slack) {
+            if (++outside <= 5)
+                ADD_FAILURE() << "sample " << i << " at (" << x.x << ", " << x.y << ", " << x.z << ") off the inset box";
+        }
+    }
+    EXPECT_GT(checked, 500u);
+    EXPECT_EQ(outside, 0u);
+    const glm::dvec3 e = glm::dvec3(hi - lo);
+    const double insetArea = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
+    const double perArea = planeBoundaryMassPerArea(spacing, k);
+    EXPECT_NEAR(psi, perArea * insetArea, 1e-4 * perArea * insetArea);
 }
