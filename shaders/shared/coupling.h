@@ -19,9 +19,9 @@
 #define COUPLING_BIND_VERTEX_START 7      // uint per vertex + 1: its first entry in COUPLING_BIND_VERTEX_SAMPLES
 #define COUPLING_BIND_VERTEX_SAMPLES 8    // uvec4 per entry: x sample, y weight (float bits)
 #define COUPLING_BIND_NORMALS 9           // vec4 per solid vertex: area-weighted normal sum (m^2), current
-#define COUPLING_BIND_SAMPLE_NORMALS                                                                                               \
-    10 // vec4 per sample: the surface plane above it: xyz unit normal, w distance (m), negative for a deformable body's sample
-       // (sph/solid_guard)
+// vec4 per sample: the surface plane above it: xyz unit normal, w distance (m; negative for a
+// deformable body's sample, sph/solid_guard)
+#define COUPLING_BIND_SAMPLE_NORMALS 10
 // Tetrahedral solids (fracture bodies; coupling/tet_samples, tet_impulses_apply): the samples lie
 // on tet faces (COUPLING_BIND_SAMPLE_CORNERS: x tet, y face, z depth), switched on while the face
 // bounds its fragment; POSITIONS are relative to NODE_ORIGINS, with w the inverse mass 1/kg.

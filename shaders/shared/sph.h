@@ -64,9 +64,9 @@
 #define SPH_BIND_SOLIDS 25           // vec4 per sorted solid sample: xyz m, w Psi_b kg
 #define SPH_BIND_SOLID_START 26      // uint per bin + 1: first sorted solid sample of the bin
 #define SPH_BIND_SOLID_VELOCITIES 27 // vec4 per sorted solid sample: xyz m/s
-#define SPH_BIND_SOLID_NORMALS                                                                                                     \
-    30 // vec4 per sorted solid sample: the surface plane above it: xyz outward unit normal, w its distance (m; < 0: a deformable
-       // body's)
+// vec4 per sorted solid sample: the surface plane above it: xyz outward unit normal, w its
+// distance (m; negative for a deformable body's sample, sph/solid_guard)
+#define SPH_BIND_SOLID_NORMALS 30
 // float per particle, written by sph/density: S_i = sum_b Psi_b v_b . grad W_ib (kg/m^3/s) over
 // the solid samples, the density change their motion causes (static samples have v_b = 0).
 #define SPH_BIND_BOUNDARY_RATES 28

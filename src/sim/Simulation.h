@@ -95,10 +95,8 @@ public:
     uint32_t solidCount() const { return solidCount_; }
     const gpu::Buffer& solidSamples() const { return solids_; }             // vec4: xyz m, w Psi_b kg
     const gpu::Buffer& solidVelocities() const { return solidVelocities_; } // vec4: xyz m/s, w speed (0: not coupled)
-    const gpu::Buffer& solidNormals() const
-    {
-        return solidNormals_;
-    } // vec4: xyz outward unit normal, w depth m (< 0: a deformable body's, sph/solid_guard)
+    // vec4: xyz outward unit normal, w depth m (< 0: a deformable body's sample, sph/solid_guard)
+    const gpu::Buffer& solidNormals() const { return solidNormals_; }
     const gpu::Buffer& solidImpulses() const { return solidImpulses_; } // vec4: xyz N s of the last step
     const WorldSettings& world() const { return world_; }
     uint32_t count() const { return particles_.count; }
