@@ -1,7 +1,6 @@
 #include "coupling/SolidSampler.h"
 
 #include <algorithm>
-#include <array>
 #include <bit>
 #include <cmath>
 #include <map>
@@ -13,6 +12,7 @@
 #include <glm/matrix.hpp>
 
 #include "base/Error.h"
+#include "fracture/TetMesh.h"
 #include "shared/sph.h"
 #include "sim/sph/BoundarySampler.h"
 
@@ -35,24 +35,24 @@ uint32_t segments(float length, float spacing)
 // for nodes on no boundary face. `boundary` gets, per tet face 4 t + c, whether it is one.
 std::vector<glm::vec3> restMiters(const TetSurface& solid, std::vector<bool>& boundary)
 {
-    std::map<std::array<uint32_t, 3>, uint32_t> shared;
-    const auto key = [&](uint32_t t, uint32_t c) {
-        std::array<uint32_t, 3> k{solid.tets[t][kTetFaceCorners[c][0]], solid.tets[t][kTetFaceCorners[c][1]],
-                                  solid.tets[t][kTetFaceCorners[c][2]]};
-        std::sort(k.begin(), k.end());
-        return k;
+    const auto faceOf = [&](uint32_t t, uint32_t c) {
+        return glm::uvec3(solid.tets[t][kTetFaceCorners[c][0]], solid.tets[t][kTetFaceCorners[c][1]],
+                          solid.tets[t][kTetFaceCorners[c][2]]);
     };
-    for (uint32_t t = 0; t < solid.tets.size(); ++t)
-        for (uint32_t c = 0; c < 4; ++c) ++shared[key(t, c)];
+    // fracture::boundaryFaces numbers a tet's faces as kTetFaceCorners does: face c of its tet.
+    std::vector<uint32_t> tetOfFace;
+    const std::vector<glm::uvec3> faces =
+        fracture::boundaryFaces(fracture::TetMesh{solid.nodes, solid.tets, "tet samples"}, &tetOfFace);
+    boundary.assign(4 * solid.tets.size(), false);
+    for (size_t i = 0; i < faces.size(); ++i)
+        for (uint32_t c = 0; c < 4; ++c)
+            if (faceOf(tetOfFace[i], c) == faces[i]) boundary[4 * tetOfFace[i] + c] = true;
     std::vector<glm::dmat3> normalSum(solid.nodes.size(), glm::dmat3(0.0));
     std::vector<glm::dvec3> rhs(solid.nodes.size(), glm::dvec3(0.0));
-    boundary.assign(4 * solid.tets.size(), false);
     for (uint32_t t = 0; t < solid.tets.size(); ++t)
         for (uint32_t c = 0; c < 4; ++c) {
-            if (shared[key(t, c)] != 1) continue;
-            boundary[4 * t + c] = true;
-            const glm::uvec3 f(solid.tets[t][kTetFaceCorners[c][0]], solid.tets[t][kTetFaceCorners[c][1]],
-                               solid.tets[t][kTetFaceCorners[c][2]]);
+            if (!boundary[4 * t + c]) continue;
+            const glm::uvec3 f = faceOf(t, c);
             const glm::dvec3 a(solid.nodes[f.x]), b(solid.nodes[f.y]), d(solid.nodes[f.z]);
             const glm::dvec3 cross = glm::cross(b - a, d - a);
             const double twiceArea = glm::length(cross);
