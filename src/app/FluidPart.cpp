@@ -1,6 +1,8 @@
 // The fluid's part of a run's world: its metrics.csv columns (the step's GPU-reduced metrics,
 // read back two frames behind), its checks, its exports (particles in the scene's sampling
 // order), its share of a coupled saved state and of summary.json.
+#include <array>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -44,6 +46,7 @@ public:
     void addStep(graph::RenderGraph& graph) override { fluid_.addStep(graph); }
     void addReadbacks(graph::RenderGraph& graph, uint32_t slot) override
     {
+        recorded_[slot] = fluid_.recorded();
         fluid_.addReadback(graph, readbacks_[slot], 0);
         graph.addHostRead(readbacks_[slot]);
         if (coupling_) {
@@ -57,6 +60,13 @@ public:
         readbacks_[slot].read(&r, sizeof(r));
         const sim::StepMetrics m = fluid_.decode(r);
         PartStep out;
+        if (fluid_.stoppedShort(m, recorded_[slot])) {
+            out.replay = true;
+            fluid_.recordEveryIterationNextStep();
+            ++replays_;
+            return out;
+        }
+        fluid_.observe(m);
         const sim::PressureSolver solver = fluid_.settings().pressureSolver();
         out.dt = m.dt;
         out.time = m.time;
@@ -135,6 +145,7 @@ public:
             s["solid_corrections"] = solidCorrections_; // fluid particles put back out of the solids (sph/solid_guard)
         }
         s["wall_contacts"] = wallContacts_;
+        if (fluid_.adaptiveRecording()) s["replayed_steps"] = replays_; // sim/sph/IterationRecording.h
         nlohmann::ordered_json& m = s["metrics"];
         m["dt"] = dt_.json();
         m["density_error_avg"] = densityAvg_.json();
@@ -163,6 +174,8 @@ private:
     double energyLimit_;
     bool alone_;
     std::vector<gpu::Buffer> readbacks_, solidSpeeds_;
+    std::array<sim::Simulation::RecordedIterations, kMaxFramesInFlight> recorded_{}; // per frame slot
+    uint64_t replays_ = 0; // steps taken again with every iteration recorded
     RunningStat maxSpeed_, densityAvg_, densityMax_, iterations_, divergenceIterations_, dt_, overflows_;
     uint64_t wallContacts_ = 0;
     uint32_t solidCorrections_ = 0;

@@ -186,6 +186,9 @@ int runCommand(const RunOptions& o)
         for (const std::string& n : graph.pendingTimerNames()) passNames.push_back(n);
         graph.discard();
     }
+    // A fluid alone records as many solver iterations as recent steps needed and replays a step
+    // whose solve needed more from the snapshot before it (sim/sph/IterationRecording.h).
+    if (fluidAlone) fluidAlone->setAdaptiveRecording(true);
     std::vector<std::string> columns = world.columns(), gpuColumns;
     std::unique_ptr<io::CsvWriter> csv;
     std::unique_ptr<BodiesCsv> bodiesCsv; // bodies.csv: one row per solid per step
@@ -232,13 +235,21 @@ int runCommand(const RunOptions& o)
         uint32_t slot = 0; // frame slot
         uint32_t snapshot = 0;
         bool picture = false, exportHere = false, saveHere = false;
+        size_t nextPicture = 0; // the picture and export schedule before the step (for a replay)
+        double nextExport = 0.0;
     };
     std::deque<Pending> pending;
+    std::optional<Pending> replayFrom; // the first step to take again (PartStep::replay)
     const auto collect = [&](const Pending& p) {
         frames.wait(p.slot);
-        if (diverged) return; // a step after the one that diverged: its results are dropped
+        if (diverged) return;   // a step after the one that diverged: its results are dropped
+        if (replayFrom) return; // a step after one to take again: taken again too
         const double fixedTime = double(p.step) * dt;
         const WorldStep w = world.collect(graph, p.slot, fixedTime);
+        if (w.replay) {
+            replayFrom = p;
+            return;
+        }
         if (w.afterStop) { // a step after the stop time: nothing happened
             reachedEnd = true;
             return;
@@ -325,78 +336,94 @@ int runCommand(const RunOptions& o)
     Progress progress("floe run", stepLimit, !o.quiet);
     uint64_t submitted = 0;
     watchInterrupts();
-    while (!diverged) {
-        if (interruptRequested()) {
-            end.interrupted = true;
-            break;
+    for (;;) {
+        while (!diverged && !replayFrom) {
+            if (interruptRequested()) {
+                end.interrupted = true;
+                break;
+            }
+            if (stepLimit && submitted >= stepLimit) break;
+            // Time-limited runs stop once the collected time reached the end; steps after it that are
+            // already in flight have dt = 0 on the GPU.
+            if (!stepLimit && reachedEnd) break;
+            if (!stepLimit && submitted > 100'000'000)
+                throw Error("the run did not reach its end time within 1e8 steps", ExitCode::Failure);
+            const uint32_t slot = static_cast<uint32_t>(submitted % inFlight);
+            while (!pending.empty() && pending.front().slot == slot) {
+                collect(pending.front());
+                pending.pop_front();
+            }
+            if (diverged || replayFrom) break;
+            // A world that chooses its steps records none past its end (a fluid alone's GPU makes such
+            // steps empty).
+            if (world.choosesSteps() && world.plannedStep() == 0.0) break;
+            const uint64_t step = startStep + submitted + 1;
+            Pending p{step, slot, static_cast<uint32_t>((submitted + 1) % sim::Simulation::kSnapshots)};
+            p.nextPicture = nextPicture;
+            p.nextExport = nextExport;
+            // Simulated time after this step, estimated from the last collected step (exact with fixed
+            // steps, and where the world chooses them: one step in flight).
+            const double estimate = fixed                  ? double(step) * dt
+                                    : world.choosesSteps() ? lastTime + world.plannedStep()
+                                                           : lastTime + double(step - lastStep) * lastDt;
+            world.beginStep(slot, estimate);
+            const bool capture = renderDoc && submitted == 0;
+            if (capture) renderDoc->startFrameCapture(context.instance());
+            VkCommandBuffer cmd = frames.begin(slot);
+            world.addStep(graph);
+            if (fluidAlone) fluidAlone->addSnapshot(graph, p.snapshot);
+            world.addReadbacks(graph, slot);
+            const double progressed = stepLimit ? double(submitted + 1) : estimate - startTime;
+            p.picture = rendering && nextPicture < pictureAt.size() && progressed >= pictureAt[nextPicture] - 1e-9;
+            if (p.picture) ++nextPicture;
+            // A captured first frame shows the whole frame: simulation and drawing.
+            if (p.picture || capture) addRender(slot);
+            if (exportInterval > 0.0) {
+                p.exportHere = estimate - startTime >= nextExport - 1e-9;
+                if (p.exportHere) nextExport += exportInterval;
+            } else {
+                p.exportHere = exporting && (o.exportEvery ? step % o.exportEvery == 0 : p.picture);
+            }
+            p.saveHere = o.saveEvery && step % o.saveEvery == 0;
+            if (!csv) {
+                for (const std::string& n : graph.pendingTimerNames()) passNames.push_back(n);
+                gpuColumns = passColumns(passNames);
+                for (const std::string& n : gpuColumns) columns.push_back("gpu_ms:" + n);
+                csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns);
+            }
+            graph.execute(cmd, &frames.timer(slot));
+            frames.submit(slot);
+            pending.push_back(p);
+            ++submitted;
+            if (capture) {
+                frames.wait(slot);
+                end.capture = renderDoc->endFrameCapture(context.instance(), startStep + 1);
+                renderDoc.reset();
+            }
+            // Pictures, exports and saved states read buffers of this step: finish it first.
+            if (p.picture || p.exportHere || p.saveHere) drain();
+            std::string detail;
+            for (const auto& part : world.parts()) detail += part->progress();
+            if (stepLimit)
+                progress.update(submitted, fmt::format("t = {:.3f} s{}", lastTime, detail));
+            else
+                progress.updateFraction((lastTime - startTime) / runLength,
+                                        fmt::format("t = {:.3f}/{} s, step {}{}", lastTime, endTime, lastStep, detail));
         }
-        if (stepLimit && submitted >= stepLimit) break;
-        // Time-limited runs stop once the collected time reached the end; steps after it that are
-        // already in flight have dt = 0 on the GPU.
-        if (!stepLimit && reachedEnd) break;
-        if (!stepLimit && submitted > 100'000'000)
-            throw Error("the run did not reach its end time within 1e8 steps", ExitCode::Failure);
-        const uint32_t slot = static_cast<uint32_t>(submitted % inFlight);
-        while (!pending.empty() && pending.front().slot == slot) {
-            collect(pending.front());
-            pending.pop_front();
-        }
-        if (diverged) break;
-        // A world that chooses its steps records none past its end (a fluid alone's GPU makes such
-        // steps empty).
-        if (world.choosesSteps() && world.plannedStep() == 0.0) break;
-        const uint64_t step = startStep + submitted + 1;
-        Pending p{step, slot, static_cast<uint32_t>((submitted + 1) % sim::Simulation::kSnapshots)};
-        // Simulated time after this step, estimated from the last collected step (exact with fixed
-        // steps, and where the world chooses them: one step in flight).
-        const double estimate = fixed                  ? double(step) * dt
-                                : world.choosesSteps() ? lastTime + world.plannedStep()
-                                                       : lastTime + double(step - lastStep) * lastDt;
-        world.beginStep(slot, estimate);
-        const bool capture = renderDoc && submitted == 0;
-        if (capture) renderDoc->startFrameCapture(context.instance());
-        VkCommandBuffer cmd = frames.begin(slot);
-        world.addStep(graph);
-        if (fluidAlone) fluidAlone->addSnapshot(graph, p.snapshot);
-        world.addReadbacks(graph, slot);
-        const double progressed = stepLimit ? double(submitted + 1) : estimate - startTime;
-        p.picture = rendering && nextPicture < pictureAt.size() && progressed >= pictureAt[nextPicture] - 1e-9;
-        if (p.picture) ++nextPicture;
-        // A captured first frame shows the whole frame: simulation and drawing.
-        if (p.picture || capture) addRender(slot);
-        if (exportInterval > 0.0) {
-            p.exportHere = estimate - startTime >= nextExport - 1e-9;
-            if (p.exportHere) nextExport += exportInterval;
-        } else {
-            p.exportHere = exporting && (o.exportEvery ? step % o.exportEvery == 0 : p.picture);
-        }
-        p.saveHere = o.saveEvery && step % o.saveEvery == 0;
-        if (!csv) {
-            for (const std::string& n : graph.pendingTimerNames()) passNames.push_back(n);
-            gpuColumns = passColumns(passNames);
-            for (const std::string& n : gpuColumns) columns.push_back("gpu_ms:" + n);
-            csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns);
-        }
-        graph.execute(cmd, &frames.timer(slot));
-        frames.submit(slot);
-        pending.push_back(p);
-        ++submitted;
-        if (capture) {
-            frames.wait(slot);
-            end.capture = renderDoc->endFrameCapture(context.instance(), startStep + 1);
-            renderDoc.reset();
-        }
-        // Pictures, exports and saved states read buffers of this step: finish it first.
-        if (p.picture || p.exportHere || p.saveHere) drain();
-        std::string detail;
-        for (const auto& part : world.parts()) detail += part->progress();
-        if (stepLimit)
-            progress.update(submitted, fmt::format("t = {:.3f} s{}", lastTime, detail));
-        else
-            progress.updateFraction((lastTime - startTime) / runLength,
-                                    fmt::format("t = {:.3f}/{} s, step {}{}", lastTime, endTime, lastStep, detail));
+        drain();
+        if (!replayFrom || diverged || end.interrupted) break;
+        // A solve of step replayFrom ran out of its recorded iterations: every step from it on is
+        // dropped, the fluid goes back to the snapshot of the step before, and the loop goes on
+        // from there, that step recording every iteration (the results are the same as if every
+        // step had; the snapshot ring holds the step before while the two after it are in flight).
+        const uint64_t redo = replayFrom->step;
+        const uint32_t before = static_cast<uint32_t>((redo - 1 - startStep) % sim::Simulation::kSnapshots);
+        fluidAlone->upload(graph, fluidAlone->readSnapshot(graph, before));
+        submitted = redo - 1 - startStep;
+        nextPicture = replayFrom->nextPicture;
+        nextExport = replayFrom->nextExport;
+        replayFrom.reset();
     }
-    drain();
     progress.finish();
     if (!csv) csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns); // interrupted before the first step
     if (renderDoc) end.capture = renderDoc->endFrameCapture(context.instance(), startStep + 1);

@@ -209,6 +209,8 @@ WorldStep RunWorld::collect(graph::RenderGraph& graph, uint32_t slot, double tim
     const PartStep& first = w.parts.front();
     w.dt = first.dt;
     w.time = first.time;
+    w.replay = std::any_of(w.parts.begin(), w.parts.end(), [](const PartStep& p) { return p.replay; });
+    if (w.replay) return w;
     if (choosesSteps_ && first.cflSpeed) cflSpeed_ = *first.cflSpeed;
     if (first.dt && *first.dt <= 0.0f) {
         w.afterStop = true;

@@ -67,6 +67,9 @@ struct PartStep {
     // The fastest point the fluid's CFL rule must see after the step (m/s): its particles and the
     // solids' samples (the fluid's part of a coupled world).
     std::optional<float> cflSpeed;
+    // The step must be taken again from the state before it: a solve ran out of the iterations
+    // the step recorded (sim::Simulation::stoppedShort). Nothing else of it counts.
+    bool replay = false;
     void add(std::string name, MetricValue value) { values.emplace_back(std::move(name), value); }
 };
 
@@ -74,6 +77,7 @@ struct PartStep {
 struct WorldStep {
     std::vector<PartStep> parts;
     bool afterStop = false; // a fluid alone's step after its stop time: nothing happened
+    bool replay = false;    // a part asks for the step again (PartStep::replay): drop it
     double kinetic = 0.0;   // J, every part's (solids' summed before the fluid's)
     bool kineticIsFloat = false;
     uint64_t particles = 0, escaped = 0;

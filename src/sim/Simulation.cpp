@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 #include <glm/geometric.hpp>
@@ -126,6 +127,7 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     graph.addFill("sph/arguments_clear", groupsDone_, 0); // then reset by the last workgroup of each update
     graph.addFill("sph/arguments_clear", iterationFlags_, 0);
     setSettings(settings); // and what the settings derive (PCISPH's scaling)
+    forcedIterations_ = recordIterationsFromEnvironment();
     buildBoundary(graph);
 }
 
@@ -204,6 +206,8 @@ std::vector<gpu::SpecConstant> Simulation::spec() const
 void Simulation::setSettings(const SphSettings& settings)
 {
     if (solidCount_ > 0) checkSolidSolver(settings);
+    if (settings.pressureSolver() != settings_.pressureSolver())
+        for (IterationHistory& h : iterationHistory_) h.clear(); // another solver's counts say nothing
     settings_ = settings;
     const uint32_t kernelSet = settings_.muellerKernels() ? SPH_KERNEL_MUELLER : SPH_KERNEL_CUBIC;
     pcisphFactor_ = pcisphFactor(kernelSet, world_.sim2D ? 2 : 3, 2.0f * world_.particleRadius);
@@ -238,7 +242,11 @@ void Simulation::addJacobiIterations(graph::RenderGraph& graph, const shared::Sp
     updateSpec.push_back({5, counter});
     const gpu::Pipeline& accel = pipelines_.compute("sph/jacobi_accel", kernel);
     const gpu::Pipeline& update = pipelines_.compute("sph/jacobi_update", updateSpec);
-    for (int iteration = 0; iteration < limits.maxIterations; ++iteration) {
+    // A run that can replay a step (app/RunCommand, a fluid alone) records as many iterations as
+    // recent steps needed (sim/sph/IterationRecording.h); everything else the solver's cap.
+    const int recorded =
+        recordingAll_ ? limits.maxIterations : recordedIterations(limits, iterationHistory_[counter], forcedIterations_);
+    for (int iteration = 0; iteration < recorded; ++iteration) {
         // After the stop, the later iterations' dispatches have zero groups. With
         // FLOE_CONDITIONAL_RENDERING=1 each iteration after the first also sits in a conditional
         // region the previous one enables (off by default: slower on an H200, whose barriers in
@@ -272,6 +280,28 @@ void Simulation::addJacobiIterations(graph::RenderGraph& graph, const shared::Sp
             .dispatchIndirect(arguments, 0);
         if (iteration > 0) graph.endConditional();
     }
+    recorded_[counter] = recorded;
+}
+
+void Simulation::observe(const StepMetrics& m)
+{
+    if (!(m.dt > 0.0f)) return; // a step after the stop time did nothing
+    iterationHistory_[0].add(m.iterations);
+    iterationHistory_[1].add(m.divergenceIterations);
+}
+
+bool Simulation::stoppedShort(const StepMetrics& m, const RecordedIterations& recorded) const
+{
+    if (!(m.dt > 0.0f)) return false;
+    // The solve ran every recorded iteration and had not converged (the GPU's rule,
+    // sph/solver_stop.glsl: at least the minimum, which the recorded count never undercuts, and the
+    // error at most the tolerance, the same floats compared), though its cap allowed more.
+    const auto cut = [](uint32_t iterations, float error, int recordedCount, const IterationLimits& limits) {
+        return recordedCount > 0 && recordedCount < limits.maxIterations && int(iterations) == recordedCount &&
+               !(error <= limits.tolerance);
+    };
+    return cut(m.iterations, m.solverError, recorded.pressure, settings_.limits(settings_.pressureSolver())) ||
+           cut(m.divergenceIterations, m.divergenceError, recorded.divergence, settings_.divergenceLimits());
 }
 
 void Simulation::addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared::SphParams& base)
@@ -346,6 +376,8 @@ void Simulation::addStep(graph::RenderGraph& graph)
     // Solids step with the fluid at one step: the world chooses it (setHostTimeStep), or it is fixed.
     if (solidCount_ > 0 && settings_.cflMethod && !(hostTimeStep_ > 0.0f))
         throw std::logic_error("Simulation::addStep: a fluid coupled with solids under cflMethod takes the host's time step");
+    recorded_ = {0, 0}; // the Jacobi solves this step records set theirs
+    recordingAll_ = !adaptiveRecording_ || std::exchange(recordAllNext_, false);
     shared::SphParams p = stepParams();
     // The thesis's IISPH (digest-001 §2.7): no warm start, at least one iteration, signed error.
     p.iisph =
@@ -525,8 +557,9 @@ void Simulation::addStep(graph::RenderGraph& graph)
             .readWrite(SPH_BIND_FIELDS, fields_)
             .push(p)
             .dispatchThreads(n);
-        // All iterations up to the cap are recorded; the GPU stops them once the solver has
-        // converged: zeroed indirect group counts make the later ones empty dispatches.
+        // The iterations are recorded (up to the cap, or as adaptive recording says); the GPU
+        // stops them once the solver has converged: zeroed indirect group counts make the later
+        // ones empty dispatches.
         graph.beginGroup("sph/iisph_solve");
         addJacobiIterations(graph, p, limits, SPH_SYSTEM_IISPH, errorMode(solver, settings_), arguments_, 0);
         graph.endGroup();

@@ -28,6 +28,7 @@
 #include "sim/SpatialGrid.h"
 #include "sim/World.h"
 #include "sim/prim/Reduce.h"
+#include "sim/sph/IterationRecording.h"
 #include "sim/sph/SphSettings.h"
 
 namespace floe::sim {
@@ -55,6 +56,22 @@ public:
     // Copies the step's reduced metrics and state (StepReadback, 112 bytes) to target+offset.
     void addReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset);
     StepMetrics decode(const StepReadback& readback) const;
+    // How many iterations of its Jacobi solves (IISPH, DFSPH's two) a step records
+    // (sim/sph/IterationRecording.h). By default every step records the solver's cap. A host that
+    // can replay a step from its snapshot (app/RunCommand, a fluid alone) turns on adaptive
+    // recording: steps record what recent steps needed, plus a margin; the host gives each step's
+    // metrics to observe(), asks stoppedShort() whether a solve ran out of recorded iterations
+    // before its tolerance, and if so restores the snapshot before that step, calls
+    // recordEveryIterationNextStep() and steps again. The results are those of recording the cap.
+    struct RecordedIterations {
+        int pressure = 0, divergence = 0; // 0: the step had no such Jacobi solve
+    };
+    void setAdaptiveRecording(bool on) { adaptiveRecording_ = on; }
+    bool adaptiveRecording() const { return adaptiveRecording_; }
+    RecordedIterations recorded() const { return {recorded_[0], recorded_[1]}; } // of the last addStep
+    void observe(const StepMetrics& metrics);
+    bool stoppedShort(const StepMetrics& metrics, const RecordedIterations& recorded) const;
+    void recordEveryIterationNextStep() { recordAllNext_ = true; }
 
     // A ring of copies of the state, one per recent step, so that the state of a step is still
     // available when its metrics arrive two steps later (exports, saved states, the last good
@@ -108,8 +125,8 @@ private:
     void allocateSolidBuffers(uint64_t particles, uint64_t samples); // 0, 0: the placeholders
     shared::SphParams stepParams() const;                            // the grid, material and flags of a step's passes
     // The Jacobi iterations shared by IISPH and DFSPH's two solves (relaxed, or DFSPH's
-    // increments), recorded up to the cap; the GPU zeroes the indirect arguments of the rest once
-    // converged.
+    // increments), recorded up to the cap (or as adaptive recording says); the GPU zeroes the
+    // indirect arguments of the rest once converged.
     void addJacobiIterations(graph::RenderGraph& graph, const shared::SphParams& params, const IterationLimits& limits,
                              uint32_t system, uint32_t errorMode, const gpu::Buffer& arguments, uint32_t counter);
     void addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared::SphParams& params);
@@ -138,6 +155,12 @@ private:
     // Bound to sph/density's unused one of its two list bindings (storage buffer or texel view).
     gpu::Buffer listPlaceholder_;
     bool listTexels_ = false; // the list exceeds maxStorageBufferRange: written through a texel view
+    // The iterations each Jacobi solve (0: pressure, 1: DFSPH's divergence) needed in recent
+    // steps, and recorded in the last step.
+    std::array<IterationHistory, 2> iterationHistory_;
+    std::array<int, 2> recorded_{};
+    std::optional<int> forcedIterations_; // FLOE_RECORD_ITERATIONS
+    bool adaptiveRecording_ = false, recordAllNext_ = false, recordingAll_ = true;
     // Coupled solids: their samples as written by the coupling, sorted by bin each step, and the
     // impulses back; per particle S_i and c_i (shared/sph.h). Placeholders without solids.
     uint32_t solidCount_ = 0;

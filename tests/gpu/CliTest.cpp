@@ -970,6 +970,48 @@ TEST(Cli, ConditionalSolverIterationsMatchTheZeroedDispatchPath)
     }
 }
 
+// A fluid alone records as many Jacobi iterations as recent steps needed and replays a step whose
+// solve needed more (sim/sph/IterationRecording.h). Forcing 2 recorded iterations makes most
+// steps replay: every output must be what recording the solver's cap gives, to the byte.
+TEST(Cli, ReplayedStepsGiveTheResultsOfRecordingEveryIteration)
+{
+    const fs::path dir = tempDir("replay");
+    const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/dam_break_2d.json";
+    for (const char* solver : {"iisph", "dfsph"}) {
+        std::map<std::string, std::string> files[3];
+        uint64_t replayed[3] = {};
+        for (int path = 0; path < 3; ++path) {
+            const char* mode[3] = {"all", "2", "adaptive"};
+            const fs::path out = dir / (std::string(solver) + "_" + mode[path]);
+            const std::string args = std::string("FLOE_RECORD_ITERATIONS=") + mode[path] + " " + FLOE_BINARY + " run " + scene +
+                                     " --solver " + solver + " --seconds 0.2 --frames 3 --export ply --export-every 9" +
+                                     " --quiet --timers off --save-state " + (out / "end.state").string() + " --out " +
+                                     out.string();
+            const Result run = shell(args);
+            ASSERT_EQ(run.status, 0) << run.output;
+            EXPECT_EQ(run.output.find("[vulkan "), std::string::npos) << run.output;
+            for (const auto& entry : fs::directory_iterator(out))
+                if (entry.path().filename() != "summary.json")
+                    files[path][entry.path().filename().string()] = readFile(entry.path());
+            const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+            replayed[path] = summary["replayed_steps"].get<uint64_t>();
+            EXPECT_GT(summary["metrics"]["solver_iterations"]["max"].get<double>(), 4.0) << solver << ": not a trivial run";
+        }
+        EXPECT_EQ(replayed[0], 0u) << solver;
+        EXPECT_GT(replayed[1], 10u) << solver << ": the forced count replayed too few steps to test anything";
+        EXPECT_GT(files[0].size(), 8u) << solver; // metrics, pictures, exports, the saved state
+        for (int path = 1; path < 3; ++path) {
+            ASSERT_EQ(files[path].size(), files[0].size()) << solver;
+            for (const auto& [name, bytes] : files[0])
+                EXPECT_TRUE(files[path][name] == bytes) << solver << " path " << path << ": " << name;
+        }
+    }
+    const Result bad = shell("FLOE_RECORD_ITERATIONS=some " + std::string(FLOE_BINARY) + " run " + scene +
+                             " --steps 2 --frames 0 --quiet --out " + (dir / "bad").string());
+    EXPECT_EQ(bad.status, 2) << bad.output;
+    EXPECT_NE(bad.output.find("FLOE_RECORD_ITERATIONS is 'some'"), std::string::npos) << bad.output;
+}
+
 TEST(Cli, SphBenchMeasuresBothSolversAndTheirStableSteps)
 {
     const fs::path dir = tempDir("bench_sph");
