@@ -82,6 +82,11 @@
 // be (maxStorageBufferRange; 128 MiB on lavapipe, 131k particles in 3D): written through a
 // storage texel view (maxTexelBufferElements) instead (its LIST_TEXELS constant).
 #define SPH_BIND_NEIGHBOUR_TEXELS 32
+// float per particle: p_i / rho_i^2 (m^5/(kg s^2)) of the current pressures of a Jacobi solve
+// (IISPH, DFSPH), written where they change (the solves' setups, sph/jacobi_update) and read per
+// pair by sph/jacobi_accel: one float fetch per neighbour where the density and pressure were a
+// vec4 fetch and a division (on lavapipe the pass took about a fifth less time).
+#define SPH_BIND_PRESSURE_TERMS 33
 #define SPH_BIND_SOLVER_STATE 19 // vec4 per particle, kept from step to step: x DFSPH kappa dt^2, y DFSPH kappa_v dt
 // Predicates of the recorded solver iterations' conditional regions per solve (pressure, DFSPH
 // divergence): one uint per iteration, the most iterations any solver setting allows.

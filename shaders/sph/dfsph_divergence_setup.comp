@@ -19,6 +19,7 @@ FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
 FLOE_IN_FLOAT(SPH_BIND_BOUNDARY_RATES, boundaryRates);
 FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
+FLOE_OUT_FLOAT(SPH_BIND_PRESSURE_TERMS, pressureTerms); // p_i / rho_i^2 for sph/jacobi_accel
 
 void main()
 {
@@ -46,5 +47,7 @@ void main()
     vec4 f = FLOE_RW_LOAD_VEC4(fields, i); // density, -, D_i, -
     const float stored = FLOE_LOAD_VEC4(solverState, i).y; // kappa_v dt of the last step
     const float kappa = rate > 0.0 && dt > 0.0 ? 0.5 * min(stored, dfsphDivergenceWarmStartLimit(sphH(), sphRho0())) / dt : 0.0;
-    FLOE_RW_STORE_VEC4(fields, i, vec4(f.x, kappa * f.x * f.x, f.z, -rate));
+    f = vec4(f.x, kappa * f.x * f.x, f.z, -rate);
+    FLOE_RW_STORE_VEC4(fields, i, f);
+    FLOE_STORE_FLOAT(pressureTerms, i, f.y / (f.x * f.x));
 }

@@ -18,6 +18,7 @@ FLOE_IN_FLOAT(SPH_BIND_BOUNDARY_RATES, boundaryRates);
 FLOE_IN_VEC4(SPH_BIND_PREDICTED, predicted);
 FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
+FLOE_OUT_FLOAT(SPH_BIND_PRESSURE_TERMS, pressureTerms); // p_i / rho_i^2 for sph/jacobi_accel
 
 void main()
 {
@@ -36,5 +37,7 @@ void main()
     const float rhoStar = f.x + dt * divergence;
     const float stored = FLOE_LOAD_VEC4(solverState, i).x; // kappa dt^2 of the last step
     const float kappa = rhoStar > rho0 && dt > 0.0 ? 0.5 * min(stored, dfsphWarmStartLimit(sphH(), rho0)) / (dt * dt) : 0.0;
-    FLOE_RW_STORE_VEC4(fields, i, vec4(f.x, kappa * f.x * f.x, f.z, rho0 - rhoStar));
+    f = vec4(f.x, kappa * f.x * f.x, f.z, rho0 - rhoStar);
+    FLOE_RW_STORE_VEC4(fields, i, f);
+    FLOE_STORE_FLOAT(pressureTerms, i, f.y / (f.x * f.x));
 }

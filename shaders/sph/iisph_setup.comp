@@ -28,6 +28,7 @@ FLOE_IN_VEC4(SPH_BIND_PREDICTED, predicted);
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
 FLOE_IN_FLOAT(SPH_BIND_BOUNDARY_RATES, boundaryRates);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
+FLOE_OUT_FLOAT(SPH_BIND_PRESSURE_TERMS, pressureTerms); // p_i / rho_i^2 for sph/jacobi_accel
 
 void main()
 {
@@ -83,4 +84,5 @@ void main()
     const float rhoStar = rhoi + dt * divergence;
     const float p0 = WARM_START != 0u ? 0.5 * FLOE_LOAD_VEC4(velocities, i).w : 0.0;
     FLOE_RW_STORE_VEC4(fields, i, vec4(rhoi, p0, aii, rho0 - rhoStar));
+    FLOE_STORE_FLOAT(pressureTerms, i, p0 / (rhoi * rhoi));
 }

@@ -12,7 +12,9 @@ FLOE_IN_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
 FLOE_IN_VEC4(SPH_BIND_FIELDS, fields);
+FLOE_IN_FLOAT(SPH_BIND_PRESSURE_TERMS, pressureTerms); // the neighbours' p_j / rho_j^2
 FLOE_OUT_VEC4(SPH_BIND_ACCEL, accelerations);
+#define PRESSURE_ACCEL_TERM(j) FLOE_LOAD_FLOAT(pressureTerms, j)
 #include "sph/pressure_accel.glsl"
 
 void main()

@@ -31,6 +31,7 @@ FLOE_IN_UINT(SPH_BIND_CELL_START, cellStart); // walked when a list overflowed
 FLOE_IN_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
 FLOE_IN_VEC4(SPH_BIND_ACCEL, accelerations);
 FLOE_RW_VEC4(SPH_BIND_FIELDS, fields);
+FLOE_OUT_FLOAT(SPH_BIND_PRESSURE_TERMS, pressureTerms); // p_i / rho_i^2 for sph/jacobi_accel
 #include "sph/solver_stop.glsl"
 
 void main()
@@ -80,6 +81,7 @@ void main()
         else
             f.y = max(f.y + params.iisph.x * residual / aii, 0.0);
         FLOE_RW_STORE_VEC4(fields, i, f);
+        FLOE_STORE_FLOAT(pressureTerms, i, f.y / (f.x * f.x));
         // SPlisHSPlasH leaves particles with too few neighbours out of the divergence error.
         if (SYSTEM == SPH_SYSTEM_DIVERGENCE && neighbourCount < dfsphMinNeighbours(DIMS)) residual = 0.0;
         const float rho0 = sphRho0();

@@ -17,6 +17,13 @@ layout(constant_id = 8) const uint MIRROR_BOUNDARY_PRESSURE = 1u;
 #define PRESSURE_ACCEL_FIELD(j) FLOE_LOAD_VEC4(fields, j)
 #endif
 
+// p_j / rho_j^2 of a neighbour: from its fields, or, where the includer defines
+// PRESSURE_ACCEL_TERM(j) (sph/jacobi_accel), from the SPH_BIND_PRESSURE_TERMS array the solve keeps.
+float pressureTerm(const vec4 f) { return f.y / (f.x * f.x); }
+#ifndef PRESSURE_ACCEL_TERM
+#define PRESSURE_ACCEL_TERM(j) pressureTerm(PRESSURE_ACCEL_FIELD(j))
+#endif
+
 // The walls' term is -wallPressureCoefficient * G_b: every boundary sample b contributes
 // -coefficient Psi_b grad W_ib, so a moving solid sample takes m_i dt coefficient Psi_b grad W_ib back
 // (SPH_BIND_WALL_COEFFICIENTS).
@@ -38,10 +45,9 @@ vec3 pressureAcceleration(uint i, vec3 xi, float rhoi, float pi)
 {
     const float pi_rho2 = pi / (rhoi * rhoi);
     vec3 a = vec3(0.0);
-#define FLUID_PAIR(j, gradient)                             \
-    {                                                       \
-        const vec4 fj = PRESSURE_ACCEL_FIELD(j);            \
-        a -= (pi_rho2 + fj.y / (fj.x * fj.x)) * (gradient); \
+#define FLUID_PAIR(j, gradient)                           \
+    {                                                     \
+        a -= (pi_rho2 + PRESSURE_ACCEL_TERM(j)) * (gradient); \
     }
     FLUID_PAIRS(i, xi)
 #undef FLUID_PAIR

@@ -78,6 +78,7 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     }
     listPlaceholder_ = deviceBuffer(context, "unused neighbour list binding", 16, VK_FORMAT_R32G32B32A32_UINT);
     fields_ = deviceBuffer(context, "fields (density, pressure, a_ii, s_i)", n * 16, kVec4);
+    pressureTerms_ = deviceBuffer(context, "pressure terms (p / rho^2)", n * 4, VK_FORMAT_R32_SFLOAT);
     predicted_ = deviceBuffer(context, "predicted velocities", n * 16, kVec4);
     solverVectors_ =
         deviceBuffer(context, "solver vectors (pressure accelerations, predicted positions, corrections)", n * 16, kVec4);
@@ -259,6 +260,7 @@ void Simulation::addJacobiIterations(graph::RenderGraph& graph, const shared::Sp
             .read(SPH_BIND_CELL_START, grid_.cellStart())
             .read(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
             .read(SPH_BIND_FIELDS, fields_)
+            .read(SPH_BIND_PRESSURE_TERMS, pressureTerms_)
             .write(SPH_BIND_ACCEL, solverVectors_)
             .push(params)
             .dispatchIndirect(arguments, 0);
@@ -272,6 +274,7 @@ void Simulation::addJacobiIterations(graph::RenderGraph& graph, const shared::Sp
             .read(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
             .read(SPH_BIND_ACCEL, solverVectors_)
             .readWrite(SPH_BIND_FIELDS, fields_)
+            .write(SPH_BIND_PRESSURE_TERMS, pressureTerms_)
             .readWrite(SPH_BIND_OUT0, errorPartials_)
             .write(SPH_BIND_OUT1, iterationFlags_)
             .readWrite(SPH_BIND_OUT2, arguments)
@@ -325,6 +328,7 @@ void Simulation::addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared
         .read(SPH_BIND_BOUNDARY_RATES, boundaryRates_)
         .read(SPH_BIND_SOLVER_STATE, sortedSolverState_)
         .readWrite(SPH_BIND_FIELDS, fields_)
+        .write(SPH_BIND_PRESSURE_TERMS, pressureTerms_)
         .push(p)
         .dispatchThreads(particles_.count);
     addJacobiIterations(graph, p, limits, SPH_SYSTEM_DIVERGENCE, errorMode(PressureSolver::Dfsph, settings_), divergenceArguments_,
@@ -555,6 +559,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
             .read(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
             .read(SPH_BIND_BOUNDARY_RATES, boundaryRates_)
             .readWrite(SPH_BIND_FIELDS, fields_)
+            .write(SPH_BIND_PRESSURE_TERMS, pressureTerms_)
             .push(p)
             .dispatchThreads(n);
         // The iterations are recorded (up to the cap, or as adaptive recording says); the GPU
@@ -577,6 +582,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
             .read(SPH_BIND_PREDICTED, predicted_)
             .read(SPH_BIND_SOLVER_STATE, sortedSolverState_)
             .readWrite(SPH_BIND_FIELDS, fields_)
+            .write(SPH_BIND_PRESSURE_TERMS, pressureTerms_)
             .push(p)
             .dispatchThreads(n);
         addJacobiIterations(graph, p, limits, SPH_SYSTEM_DENSITY, errorMode(solver, settings_), arguments_, 0);

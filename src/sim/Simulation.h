@@ -149,6 +149,7 @@ private:
     // Per-particle vectors of the solves: IISPH/DFSPH pressure accelerations (m/s^2), PCISPH
     // predicted positions (m), PBF position corrections (m).
     gpu::Buffer solverVectors_;
+    gpu::Buffer pressureTerms_;                // IISPH/DFSPH: p / rho^2 per sorted particle (SPH_BIND_PRESSURE_TERMS)
     gpu::Buffer anchors_;                      // PBF: the sorted positions the grid was built with
     gpu::Buffer boundaryTerms_;                // per particle and step: G_b = sum_b Psi_b grad W_ib, boundary neighbours
     gpu::Buffer neighbours_, neighbourCounts_; // the fluid neighbour lists sph/density builds each step
