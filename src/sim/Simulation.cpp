@@ -243,10 +243,7 @@ void Simulation::addJacobiIterations(graph::RenderGraph& graph, const shared::Sp
     updateSpec.push_back({5, counter});
     const gpu::Pipeline& accel = pipelines_.compute("sph/jacobi_accel", kernel);
     const gpu::Pipeline& update = pipelines_.compute("sph/jacobi_update", updateSpec);
-    // A run that can replay a step (app/RunCommand, a fluid alone) records as many iterations as
-    // recent steps needed (sim/sph/IterationRecording.h); everything else the solver's cap.
-    const int recorded =
-        recordingAll_ ? limits.maxIterations : recordedIterations(limits, iterationHistory_[counter], forcedIterations_);
+    const int recorded = iterationsToRecord(limits, counter);
     for (int iteration = 0; iteration < recorded; ++iteration) {
         // After the stop, the later iterations' dispatches have zero groups. With
         // FLOE_CONDITIONAL_RENDERING=1 each iteration after the first also sits in a conditional
@@ -283,7 +280,16 @@ void Simulation::addJacobiIterations(graph::RenderGraph& graph, const shared::Sp
             .dispatchIndirect(arguments, 0);
         if (iteration > 0) graph.endConditional();
     }
+}
+
+int Simulation::iterationsToRecord(const IterationLimits& limits, uint32_t counter)
+{
+    // A run that can replay a step (app/RunCommand, a fluid alone) records as many iterations as
+    // recent steps needed (sim/sph/IterationRecording.h); everything else the solver's cap.
+    const int recorded =
+        recordingAll_ ? limits.maxIterations : recordedIterations(limits, iterationHistory_[counter], forcedIterations_);
     recorded_[counter] = recorded;
+    return recorded;
 }
 
 void Simulation::observe(const StepMetrics& m)
@@ -298,7 +304,9 @@ bool Simulation::stoppedShort(const StepMetrics& m, const RecordedIterations& re
     if (!(m.dt > 0.0f)) return false;
     // The solve ran every recorded iteration and had not converged (the GPU's rule,
     // sph/solver_stop.glsl: at least the minimum, which the recorded count never undercuts, and the
-    // error at most the tolerance, the same floats compared), though its cap allowed more.
+    // error at most the tolerance, the same floats compared), though its cap allowed more. A PCISPH
+    // solve that stalled at its last recorded iteration looks the same and is replayed too: the
+    // replay stops where it stopped.
     const auto cut = [](uint32_t iterations, float error, int recordedCount, const IterationLimits& limits) {
         return recordedCount > 0 && recordedCount < limits.maxIterations && int(iterations) == recordedCount &&
                !(error <= limits.tolerance);
@@ -473,7 +481,8 @@ void Simulation::addStep(graph::RenderGraph& graph)
         const gpu::Pipeline& lambda = pipelines_.compute("sph/pbf_lambda", with({{2, errorMode(solver, settings_)}}));
         const gpu::Pipeline& correct = pipelines_.compute("sph/pbf_correct", kernel);
         const gpu::Pipeline& apply = pipelines_.compute("sph/pbf_apply", kernel);
-        for (int iteration = 0; iteration < limits.maxIterations; ++iteration) {
+        const int recorded = iterationsToRecord(limits, 0);
+        for (int iteration = 0; iteration < recorded; ++iteration) {
             if (iteration > 0) graph.beginConditional(iterationFlags_, 4 * uint32_t(iteration));
             // The lambda pass's last workgroup ends the iteration (the error, the stopping rule);
             // once the constraint holds, this iteration's correction is skipped too.
@@ -610,7 +619,8 @@ void Simulation::addStep(graph::RenderGraph& graph)
         predict(1u, false);
         const gpu::Pipeline& density = pipelines_.compute(
             "sph/pcisph_density", with({{2, errorMode(solver, settings_)}, {3, std::bit_cast<uint32_t>(pcisphFactor_)}}));
-        for (int iteration = 0; iteration < limits.maxIterations; ++iteration) {
+        const int recorded = iterationsToRecord(limits, 0);
+        for (int iteration = 0; iteration < recorded; ++iteration) {
             if (iteration > 0) graph.beginConditional(iterationFlags_, 4 * uint32_t(iteration));
             // The density pass's last workgroup ends the iteration (the error, the stopping rule
             // with PCISPH's stall test).
@@ -630,7 +640,9 @@ void Simulation::addStep(graph::RenderGraph& graph)
                 .readWrite(SPH_BIND_OUT3, groupsDone_)
                 .push(p)
                 .dispatchIndirect(arguments_, 0);
-            if (iteration + 1 < limits.maxIterations) predict(0u, true);
+            // After the last recorded iteration a prediction is needed only if the solve goes on,
+            // and then the step is replayed with every iteration recorded.
+            if (iteration + 1 < recorded) predict(0u, true);
             if (iteration > 0) graph.endConditional();
         }
         graph.endGroup();

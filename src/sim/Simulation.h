@@ -56,7 +56,7 @@ public:
     // Copies the step's reduced metrics and state (StepReadback, 112 bytes) to target+offset.
     void addReadback(graph::RenderGraph& graph, const gpu::Buffer& target, VkDeviceSize offset);
     StepMetrics decode(const StepReadback& readback) const;
-    // How many iterations of its Jacobi solves (IISPH, DFSPH's two) a step records
+    // How many iterations of its iterative solves (IISPH, DFSPH's two, PCISPH, PBF) a step records
     // (sim/sph/IterationRecording.h). By default every step records the solver's cap. A host that
     // can replay a step from its snapshot (app/RunCommand, a fluid alone) turns on adaptive
     // recording: steps record what recent steps needed, plus a margin; the host gives each step's
@@ -64,7 +64,7 @@ public:
     // before its tolerance, and if so restores the snapshot before that step, calls
     // recordEveryIterationNextStep() and steps again. The results are those of recording the cap.
     struct RecordedIterations {
-        int pressure = 0, divergence = 0; // 0: the step had no such Jacobi solve
+        int pressure = 0, divergence = 0; // 0: the step had no such iterative solve
     };
     void setAdaptiveRecording(bool on) { adaptiveRecording_ = on; }
     bool adaptiveRecording() const { return adaptiveRecording_; }
@@ -130,6 +130,8 @@ private:
     void addJacobiIterations(graph::RenderGraph& graph, const shared::SphParams& params, const IterationLimits& limits,
                              uint32_t system, uint32_t errorMode, const gpu::Buffer& arguments, uint32_t counter);
     void addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared::SphParams& params);
+    // The iterations a solve (counter 0: the pressure solve, 1: DFSPH's divergence) records this step.
+    int iterationsToRecord(const IterationLimits& limits, uint32_t counter);
     std::vector<gpu::SpecConstant> spec() const;
     SimulationState readState(graph::RenderGraph& graph, const gpu::Buffer& positions, const gpu::Buffer& velocities,
                               const gpu::Buffer& ids, const gpu::Buffer& solverState, const gpu::Buffer& state,
@@ -156,7 +158,7 @@ private:
     // Bound to sph/density's unused one of its two list bindings (storage buffer or texel view).
     gpu::Buffer listPlaceholder_;
     bool listTexels_ = false; // the list exceeds maxStorageBufferRange: written through a texel view
-    // The iterations each Jacobi solve (0: pressure, 1: DFSPH's divergence) needed in recent
+    // The iterations each iterative solve (0: pressure, 1: DFSPH's divergence) needed in recent
     // steps, and recorded in the last step.
     std::array<IterationHistory, 2> iterationHistory_;
     std::array<int, 2> recorded_{};

@@ -970,14 +970,14 @@ TEST(Cli, ConditionalSolverIterationsMatchTheZeroedDispatchPath)
     }
 }
 
-// A fluid alone records as many Jacobi iterations as recent steps needed and replays a step whose
+// A fluid alone records as many solver iterations as recent steps needed and replays a step whose
 // solve needed more (sim/sph/IterationRecording.h). Forcing 2 recorded iterations makes most
 // steps replay: every output must be what recording the solver's cap gives, to the byte.
 TEST(Cli, ReplayedStepsGiveTheResultsOfRecordingEveryIteration)
 {
     const fs::path dir = tempDir("replay");
     const std::string scene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/dam_break_2d.json";
-    for (const char* solver : {"iisph", "dfsph"}) {
+    for (const char* solver : {"iisph", "dfsph", "pcisph", "pbf"}) {
         std::map<std::string, std::string> files[3];
         uint64_t replayed[3] = {};
         for (int path = 0; path < 3; ++path) {

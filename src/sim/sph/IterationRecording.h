@@ -1,12 +1,12 @@
-// How many iterations of a Jacobi pressure solve (IISPH, DFSPH's two solves) a step records as
-// dispatches. Each recorded iteration costs its two dispatches even after the solve has stopped
-// on the GPU (their group count is then zero): 17-28 us each on lavapipe, about 1 us on an H200.
-// Recording the solver's cap (SPlisHSPlasH's scenes say 100) for a solve that needs 3 spent a
-// quarter of DFSPH's wall time on empty dispatches (3D dam break, lavapipe). So a run that can
-// replay a step records what the solve needed in recent steps, with a margin; a step whose solve
-// ran out of recorded iterations before its tolerance is replayed from the snapshot before it
-// with every iteration recorded (sim::Simulation::stoppedShort, app/RunCommand). The results are
-// those of recording the cap, bit for bit.
+// How many iterations of an iterative pressure solve (IISPH, DFSPH's two solves, PCISPH, PBF) a
+// step records as dispatches. Each recorded iteration costs its two or three dispatches even after
+// the solve has stopped on the GPU (their group count is then zero): 17-28 us each on lavapipe,
+// about 1 us on an H200. Recording the solver's cap (SPlisHSPlasH's scenes say 100) for a solve
+// that needs 3 spent a quarter of DFSPH's wall time on empty dispatches (3D dam break, lavapipe).
+// So a run that can replay a step records what the solve needed in recent steps, with a margin; a
+// step whose solve ran out of recorded iterations before its tolerance is replayed from the
+// snapshot before it with every iteration recorded (sim::Simulation::stoppedShort,
+// app/RunCommand). The results are those of recording the cap, bit for bit.
 //
 // Tried first and not kept: one workgroup that carries an unfinished solve on after the recorded
 // iterations, in one dispatch. llvmpipe ends every loop of an invocation after 65535 iterations
