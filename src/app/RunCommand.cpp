@@ -411,7 +411,7 @@ int runCommand(const RunOptions& o)
                                         fmt::format("t = {:.3f}/{} s, step {}{}", lastTime, endTime, lastStep, detail));
         }
         drain();
-        if (!replayFrom || diverged || end.interrupted) break;
+        if (!replayFrom || diverged) break;
         // A solve of step replayFrom ran out of its recorded iterations: every step from it on is
         // dropped, the fluid goes back to the snapshot of the step before, and the loop goes on
         // from there, that step recording every iteration (the results are the same as if every
@@ -423,6 +423,7 @@ int runCommand(const RunOptions& o)
         nextPicture = replayFrom->nextPicture;
         nextExport = replayFrom->nextExport;
         replayFrom.reset();
+        if (end.interrupted) break; // the state saved and exported at the end is the last step's
     }
     progress.finish();
     if (!csv) csv = std::make_unique<io::CsvWriter>(outDir / "metrics.csv", columns); // interrupted before the first step
