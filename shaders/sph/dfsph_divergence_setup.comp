@@ -49,5 +49,5 @@ void main()
     const float kappa = rate > 0.0 && dt > 0.0 ? 0.5 * min(stored, dfsphDivergenceWarmStartLimit(sphH(), sphRho0())) / dt : 0.0;
     f = vec4(f.x, kappa * f.x * f.x, f.z, -rate);
     FLOE_RW_STORE_VEC4(fields, i, f);
-    FLOE_STORE_FLOAT(pressureTerms, i, f.y / (f.x * f.x));
+    FLOE_STORE_FLOAT(pressureTerms, i, pressureTerm(f));
 }

@@ -39,5 +39,5 @@ void main()
     const float kappa = rhoStar > rho0 && dt > 0.0 ? 0.5 * min(stored, dfsphWarmStartLimit(sphH(), rho0)) / (dt * dt) : 0.0;
     f = vec4(f.x, kappa * f.x * f.x, f.z, rho0 - rhoStar);
     FLOE_RW_STORE_VEC4(fields, i, f);
-    FLOE_STORE_FLOAT(pressureTerms, i, f.y / (f.x * f.x));
+    FLOE_STORE_FLOAT(pressureTerms, i, pressureTerm(f));
 }

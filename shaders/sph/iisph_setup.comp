@@ -83,6 +83,7 @@ void main()
     }
     const float rhoStar = rhoi + dt * divergence;
     const float p0 = WARM_START != 0u ? 0.5 * FLOE_LOAD_VEC4(velocities, i).w : 0.0;
-    FLOE_RW_STORE_VEC4(fields, i, vec4(rhoi, p0, aii, rho0 - rhoStar));
-    FLOE_STORE_FLOAT(pressureTerms, i, p0 / (rhoi * rhoi));
+    const vec4 f = vec4(rhoi, p0, aii, rho0 - rhoStar);
+    FLOE_RW_STORE_VEC4(fields, i, f);
+    FLOE_STORE_FLOAT(pressureTerms, i, pressureTerm(f));
 }

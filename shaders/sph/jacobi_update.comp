@@ -81,7 +81,7 @@ void main()
         else
             f.y = max(f.y + params.iisph.x * residual / aii, 0.0);
         FLOE_RW_STORE_VEC4(fields, i, f);
-        FLOE_STORE_FLOAT(pressureTerms, i, f.y / (f.x * f.x));
+        FLOE_STORE_FLOAT(pressureTerms, i, pressureTerm(f));
         // SPlisHSPlasH leaves particles with too few neighbours out of the divergence error.
         if (SYSTEM == SPH_SYSTEM_DIVERGENCE && neighbourCount < dfsphMinNeighbours(DIMS)) residual = 0.0;
         const float rho0 = sphRho0();

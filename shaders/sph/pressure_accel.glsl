@@ -19,7 +19,6 @@ layout(constant_id = 8) const uint MIRROR_BOUNDARY_PRESSURE = 1u;
 
 // p_j / rho_j^2 of a neighbour: from its fields, or, where the includer defines
 // PRESSURE_ACCEL_TERM(j) (sph/jacobi_accel), from the SPH_BIND_PRESSURE_TERMS array the solve keeps.
-float pressureTerm(const vec4 f) { return f.y / (f.x * f.x); }
 #ifndef PRESSURE_ACCEL_TERM
 #define PRESSURE_ACCEL_TERM(j) pressureTerm(PRESSURE_ACCEL_FIELD(j))
 #endif

@@ -23,6 +23,11 @@ float sphRho0() { return params.gravity.w; }             // rest density
 uint sphFluidCount() { return params.gridDims.w; }
 uint sphBoundaryCount() { return params.flags.y; }
 
+// p / rho^2 of a particle's fields (x density, y pressure): the term of the pressure acceleration
+// (sph/pressure_accel.glsl) that the Jacobi solves also keep per particle (SPH_BIND_PRESSURE_TERMS),
+// the one expression everywhere so that both give the same bits.
+float pressureTerm(const vec4 f) { return f.y / (f.x * f.x); }
+
 float sphW(float r) { return kernelW(KERNEL, r, sphH(), DIMS); }
 
 // grad_i W(x_i - x_j) for xij = x_i - x_j at distance r; zero for the self pair.

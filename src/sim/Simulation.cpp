@@ -282,39 +282,6 @@ void Simulation::addJacobiIterations(graph::RenderGraph& graph, const shared::Sp
     }
 }
 
-int Simulation::iterationsToRecord(const IterationLimits& limits, uint32_t counter)
-{
-    // A run that can replay a step (app/RunCommand, a fluid alone) records as many iterations as
-    // recent steps needed (sim/sph/IterationRecording.h); everything else the solver's cap.
-    const int recorded =
-        recordingAll_ ? limits.maxIterations : recordedIterations(limits, iterationHistory_[counter], forcedIterations_);
-    recorded_[counter] = recorded;
-    return recorded;
-}
-
-void Simulation::observe(const StepMetrics& m)
-{
-    if (!(m.dt > 0.0f)) return; // a step after the stop time did nothing
-    iterationHistory_[0].add(m.iterations);
-    iterationHistory_[1].add(m.divergenceIterations);
-}
-
-bool Simulation::stoppedShort(const StepMetrics& m, const RecordedIterations& recorded) const
-{
-    if (!(m.dt > 0.0f)) return false;
-    // The solve ran every recorded iteration and had not converged (the GPU's rule,
-    // sph/solver_stop.glsl: at least the minimum, which the recorded count never undercuts, and the
-    // error at most the tolerance, the same floats compared), though its cap allowed more. A PCISPH
-    // solve that stalled at its last recorded iteration looks the same and is replayed too: the
-    // replay stops where it stopped.
-    const auto cut = [](uint32_t iterations, float error, int recordedCount, const IterationLimits& limits) {
-        return recordedCount > 0 && recordedCount < limits.maxIterations && int(iterations) == recordedCount &&
-               !(error <= limits.tolerance);
-    };
-    return cut(m.iterations, m.solverError, recorded.pressure, settings_.limits(settings_.pressureSolver())) ||
-           cut(m.divergenceIterations, m.divergenceError, recorded.divergence, settings_.divergenceLimits());
-}
-
 void Simulation::addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared::SphParams& base)
 {
     // Bender & Koschier 2017 Alg. 2, on the velocities at the start of the step (before the
@@ -388,7 +355,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
     // Solids step with the fluid at one step: the world chooses it (setHostTimeStep), or it is fixed.
     if (solidCount_ > 0 && settings_.cflMethod && !(hostTimeStep_ > 0.0f))
         throw std::logic_error("Simulation::addStep: a fluid coupled with solids under cflMethod takes the host's time step");
-    recorded_ = {0, 0}; // the Jacobi solves this step records set theirs
+    recorded_ = {0, 0}; // the iterative solves this step records set theirs
     recordingAll_ = !adaptiveRecording_ || std::exchange(recordAllNext_, false);
     shared::SphParams p = stepParams();
     // The thesis's IISPH (digest-001 §2.7): no warm start, at least one iteration, signed error.
