@@ -54,10 +54,13 @@ void applyObject(const std::vector<Binding>& bindings, const json& object, const
             try {
                 binding->table->apply(binding->settings, key, value, where);
             } catch (const Error& e) {
-                // Name the section with its index (FluidBlocks[2]) rather than the table's.
+                // Name the section with its index (FluidBlocks[2]) rather than the table's. The
+                // search starts after `where`, which may spell the key too (--set DFSPH.maxError=...).
                 std::string msg = e.what();
                 const std::string generic = binding->table->section() + "." + key;
-                if (auto pos = msg.find(generic); pos != std::string::npos) msg.replace(pos, generic.size(), section + "." + key);
+                const size_t after = msg.rfind(where, 0) == 0 ? where.size() : 0;
+                if (auto pos = msg.find(generic, after); pos != std::string::npos)
+                    msg.replace(pos, generic.size(), section + "." + key);
                 throw Error(msg);
             }
         } else if (splishKeys.count(key)) {

@@ -584,6 +584,16 @@ TEST_F(SceneFile, SplishSplashsCurrentFormatIsReadAsWritten)
     EXPECT_FLOAT_EQ(scene.sph.limits(sim::PressureSolver::Dfsph).tolerance, 0.002f);
     applyOverride(scene, "Configuration.DFSPH.maxIterations=7");
     EXPECT_EQ(scene.sph.limits(sim::PressureSolver::Dfsph).maxIterations, 7);
+    // A bad value names the --set as it was written, then the setting with its section.
+    for (const std::string set : {"Configuration.DFSPH.maxErrorV=1e-9", "DFSPH.maxErrorV=1e-9"}) {
+        try {
+            applyOverride(scene, set);
+            ADD_FAILURE() << set << " was accepted";
+        } catch (const Error& e) {
+            EXPECT_EQ(std::string(e.what()).rfind("--set " + set + ": Configuration.DFSPH.maxErrorV: expected a number in", 0), 0u)
+                << e.what();
+        }
+    }
     EXPECT_NE(errorOf(R"({"Configuration": {"DFSPH": {"maxEror": 0.1}}, "FluidBlocks": [{"start": [0,0,0], "end": [1,1,1]}]})")
                   .find("did you mean 'maxError'"),
               std::string::npos);
