@@ -18,7 +18,7 @@
 #define COUPLING_BIND_IMPULSES 6          // vec4 per sample: xyz N s the fluid gave it this step
 #define COUPLING_BIND_VERTEX_START 7      // uint per vertex + 1: its first entry in COUPLING_BIND_VERTEX_SAMPLES
 #define COUPLING_BIND_VERTEX_SAMPLES 8    // uvec4 per entry: x sample, y weight (float bits)
-#define COUPLING_BIND_NORMALS 9           // vec4 per solid vertex: area-weighted normal sum (m^2), current
+#define COUPLING_BIND_MITERS 9            // vec4 per solid vertex: xyz its miter (coupling/vertex_miters), current
 // vec4 per sample: the surface plane above it: xyz unit normal, w distance (m; negative for a
 // deformable body's sample, sph/solid_guard)
 #define COUPLING_BIND_SAMPLE_NORMALS 10
@@ -36,6 +36,10 @@
 #define COUPLING_BIND_FRAGMENT_MASS                                                                                                \
     19                            // 2 vec4 per node, at fragment roots: w of the first the fragment's mass kg (fracture/bounce)
 #define COUPLING_BIND_TET_INFO 20 // vec4 per tet: body, density kg/m^3, ...
+// The deformable bodies' surfaces (coupling/vertex_miters): the triangles around each vertex.
+#define COUPLING_BIND_INCIDENT_START 21 // uint per solid vertex + 1: its first entry in INCIDENT
+#define COUPLING_BIND_INCIDENT 22       // uint per entry: a triangle around the vertex
+#define COUPLING_BIND_TRIANGLES 23      // uvec4 per triangle: xyz its vertices (outward counter-clockwise)
 #define COUPLING_NONE 0xFFFFFFFFu
 
 FLOE_SHARED_BEGIN

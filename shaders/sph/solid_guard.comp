@@ -50,60 +50,46 @@ void main()
     //   other face's, and the particle, outside the box, lies behind its plane; the guard threw
     //   such particles up to d_b and gave their momentum to one or two light vertices, until a
     //   deformable box dropped into water diverged (docs/coupling.md).
-    // Which surface, for the two kinds of samples (the sign of d_b tells them):
-    // - A deformable body's (d_b < 0): the nearest sample within h. Its samples reach the
-    //   surface's edges, their planes tilted across them.
-    // - A tet face's (d_b > 0): the nearest surface point (d_b above the sample along n_b) of the
-    //   samples within the support 2h. They lie on the inset face (coupling::sampleTetFaces),
-    //   which ends d_b short of a right-angled edge of the body: beside an edge the nearest sample
-    //   is often the other face's, and the nearest surface point the face's the particle is
-    //   beside or under. The foot may lie d_b farther.
-    // Where both kinds are near, the nearer surface point.
-    const float h2 = sphH() * sphH(), support2 = 4.0 * h2;
-    uint nearest = 0xFFFFFFFFu, face = 0xFFFFFFFFu;
-    float nearest2 = h2, face2 = support2;
+    // Which surface: that of the nearest surface point (|d_b| above the sample along n_b) among the
+    // samples within the support 2h, of either kind. Both lie on their body's surface offset
+    // inward by the depth (a deformable body's along its vertices' miters, coupling/vertex_miters;
+    // a tet face's on the inset face, coupling::sampleTetFaces), so beside an edge the nearest
+    // sample is often the other face's, and the nearest surface point the face's the particle is
+    // beside or under. A tet face's inset face ends d_b short of a right-angled edge of the body,
+    // so its foot may lie d_b farther (d_b > 0); a deformable body's samples have surface points
+    // on the edges themselves, with the planes of their miters (d_b < 0). (Before the miters, a
+    // deformable body's samples lay a unit normal's depth inside, less deep at edges, and the
+    // guard took its nearest sample within h: with the miters a particle just inside an edge lies
+    // farther than h from every sample, and a submerged box kept up to three particles inside.)
+    const float support2 = 4.0 * sphH() * sphH();
+    uint best = 0xFFFFFFFFu;
+    float best2 = support2;
     SOLID_NEAR_BEGIN(p.xyz, begin, end)
     for (uint b = begin; b < end; ++b) {
         const vec4 xb = FLOE_LOAD_VEC4(solids, b);
         const vec3 d = p.xyz - xb.xyz;
-        const float d2 = dot(d, d);
-        if (!(d2 < support2 && xb.w > 0.0)) continue;
+        if (!(dot(d, d) < support2 && xb.w > 0.0)) continue;
         const vec4 plane = FLOE_LOAD_VEC4(solidNormals, b);
-        if (plane.w < 0.0) {
-            if (d2 < nearest2) {
-                nearest2 = d2;
-                nearest = b;
-            }
-        } else {
-            const vec3 toSurface = d - plane.w * plane.xyz;
-            const float s2 = dot(toSurface, toSurface);
-            if (s2 < face2) {
-                face2 = s2;
-                face = b;
-            }
+        const vec3 toSurface = d - abs(plane.w) * plane.xyz;
+        const float s2 = dot(toSurface, toSurface);
+        if (s2 < best2) {
+            best2 = s2;
+            best = b;
         }
     }
     SOLID_NEAR_END
-    uint best = 0xFFFFFFFFu;
-    float behind = 0.0, bestSurface2 = 0.0;
-    for (int kind = 0; kind < 2; ++kind) {
-        const uint b = kind == 0 ? nearest : face;
-        if (b == 0xFFFFFFFFu) continue;
-        const vec4 plane = FLOE_LOAD_VEC4(solidNormals, b);
-        const vec3 xb = FLOE_LOAD_VEC4(solids, b).xyz;
+    if (best == 0xFFFFFFFFu) return;
+    float behind;
+    {
+        const vec4 plane = FLOE_LOAD_VEC4(solidNormals, best);
+        const vec3 xb = FLOE_LOAD_VEC4(solids, best).xyz;
         const float depth = abs(plane.w);
-        const float below = depth - dot(p.xyz - xb, plane.xyz);
+        behind = depth - dot(p.xyz - xb, plane.xyz);
         const vec3 offset = p.xyz - (xb + depth * plane.xyz); // from the surface point
         const vec3 along = offset - dot(offset, plane.xyz) * plane.xyz;
         const float reach = SAMPLE_REACH + max(plane.w, 0.0);
-        if (!(below > 0.0) || below > depth || dot(plane.xyz, plane.xyz) == 0.0 || dot(along, along) > reach * reach) continue;
-        if (best == 0xFFFFFFFFu || dot(offset, offset) < bestSurface2) {
-            best = b;
-            behind = below;
-            bestSurface2 = dot(offset, offset);
-        }
+        if (!(behind > 0.0) || behind > depth || dot(plane.xyz, plane.xyz) == 0.0 || dot(along, along) > reach * reach) return;
     }
-    if (best == 0xFFFFFFFFu) return;
     const vec4 plane = FLOE_LOAD_VEC4(solidNormals, best);
     vec4 v = FLOE_RW_LOAD_VEC4(velocities, i);
     const vec3 relative = v.xyz - FLOE_LOAD_VEC4(solidVelocities, best).xyz;

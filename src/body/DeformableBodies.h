@@ -123,7 +123,11 @@ public:
     const gpu::Buffer& relativePositions() const { return positions_; } // to each body's origin (tests)
     const gpu::Buffer& velocities() const { return velocities_; }
     const gpu::Buffer& triangles() const { return triangleBuffer_; } // uvec4 per triangle
-    const gpu::Buffer& normals() const { return normals_; }          // vec4 area-weighted sums, end of step
+    // The triangles around each particle: uint per particle + 1, its first entry in incident(),
+    // and uint per entry, a triangle's index (the particles' order, as normals() gathers them).
+    const gpu::Buffer& incidentStart() const { return incidentStart_; }
+    const gpu::Buffer& incident() const { return incident_; }
+    const gpu::Buffer& normals() const { return normals_; } // vec4 area-weighted sums, end of step
     // The static obstacles for drawing: vertex positions, area-weighted normals, triangles (w 0xFFFF).
     const sim::ObstacleBuffers& obstacles() const { return obstacles_; }
     const gpu::Buffer& transforms() const { return transforms_; } // 3 vec4 per region after a step (tests)

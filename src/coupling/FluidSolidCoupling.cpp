@@ -57,7 +57,7 @@ FluidSolidCoupling::FluidSolidCoupling(gpu::Context& context, const gpu::ShaderL
             for (const glm::uvec3& t : layout.triangles)
                 area += 0.5 * glm::length(glm::cross(layout.rest[t.y] - layout.rest[t.x], layout.rest[t.z] - layout.rest[t.x]));
             const float depth = std::min(calibratedDepth, float(area > 0.0 ? layout.restVolume / area : 0.0));
-            surfaces.push_back({layout.rest, layout.restNormal, layout.triangles, bodies->firstParticle()[b], depth});
+            surfaces.push_back({layout.rest, layout.triangles, bodies->firstParticle()[b], depth});
         }
         const SolidSamples samples = sampleSolids(surfaces, vertexCount_, spacing, kernel);
         sampleCount_ = static_cast<uint32_t>(samples.corners.size());
@@ -65,6 +65,8 @@ FluidSolidCoupling::FluidSolidCoupling(gpu::Context& context, const gpu::ShaderL
         weights_ = sim::uploaded(context, graph, "solid sample weights (barycentric, Psi)", samples.weights, kVec4);
         vertexStart_ = sim::uploaded(context, graph, "solid vertex sample starts", samples.vertexStart, kUint);
         vertexSamples_ = sim::uploaded(context, graph, "solid vertex samples (sample, weight)", samples.vertexSamples, kUvec4);
+        miters_ = gpu::Buffer(
+            context, {"solid vertex miters", uint64_t(std::max(vertexCount_, 1u)) * 16, gpu::MemoryKind::DeviceLocal, kVec4});
     }
     if (fracture) {
         if (fracture->pieced())
@@ -130,10 +132,18 @@ void FluidSolidCoupling::addSamples(graph::RenderGraph& graph)
 {
     if (sampleCount_ > 0) {
         const shared::CouplingParams params{glm::uvec4(sampleCount_, vertexCount_, 0, 0), glm::vec4(0.0f)};
+        graph.addCompute(pipelines_.compute("coupling/vertex_miters"))
+            .read(COUPLING_BIND_POSITIONS, bodies_->positions())
+            .read(COUPLING_BIND_INCIDENT_START, bodies_->incidentStart())
+            .read(COUPLING_BIND_INCIDENT, bodies_->incident())
+            .read(COUPLING_BIND_TRIANGLES, bodies_->triangles())
+            .write(COUPLING_BIND_MITERS, miters_)
+            .push(params)
+            .dispatchThreads(vertexCount_);
         graph.addCompute(pipelines_.compute("coupling/solid_samples"))
             .read(COUPLING_BIND_POSITIONS, bodies_->positions())
             .read(COUPLING_BIND_VELOCITIES, bodies_->velocities())
-            .read(COUPLING_BIND_NORMALS, bodies_->normals())
+            .read(COUPLING_BIND_MITERS, miters_)
             .read(COUPLING_BIND_SAMPLE_CORNERS, corners_)
             .read(COUPLING_BIND_SAMPLE_WEIGHTS, weights_)
             .write(COUPLING_BIND_SAMPLES, fluid_.solidSamples())

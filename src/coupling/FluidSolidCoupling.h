@@ -8,8 +8,8 @@
 //   in the solvers' source terms; sph/solid_impulses gathers the pressure impulse on each) ->
 //   coupling/solid_impulses_apply and tet_impulses_apply (the impulses into the vertices' and
 //   nodes' velocities, with the samples' weights) -> the solids' steps (shape matching, volume,
-//   contacts; the elastic substeps, stress and cuts) -> coupling/solid_samples and tet_samples
-//   (the samples on the new surfaces, with velocities and normals) and sph/solid_reorder (sorted
+//   contacts; the elastic substeps, stress and cuts) -> coupling/vertex_miters, solid_samples and
+//   tet_samples (the samples on the new surfaces, with velocities and normals) and sph/solid_reorder (sorted
 //   into the fluid grid's bins), which the next step uses -> sph/solid_guard (a fluid particle
 //   left behind a surface is put back on it).
 // The fluid sees each solid as a wall that moves; the solid feels the fluid's pressure as the
@@ -60,6 +60,10 @@ public:
     // vec4, w: the largest speed (m/s) of a sample the fluid saw at the end of the last step
     // (xyz: the components' maxima, unused); 0 before the first step.
     const gpu::Buffer& solidSpeed() const { return solidSpeed_; }
+    // The deformable bodies' samples as sampled at rest (SolidSamples::corners and weights; tests).
+    const gpu::Buffer& sampleCorners() const { return corners_; }
+    const gpu::Buffer& sampleWeights() const { return weights_; }
+    uint32_t deformableSampleCount() const { return sampleCount_; }
 
 private:
     void addSamples(graph::RenderGraph& graph); // and their table in the fluid grid's bins
@@ -72,6 +76,7 @@ private:
     gpu::PipelineCache pipelines_;
     uint32_t sampleCount_ = 0, vertexCount_ = 0; // the deformable bodies' samples come first
     gpu::Buffer corners_, weights_, vertexStart_, vertexSamples_;
+    gpu::Buffer miters_;          // vec4 per vertex, this step's (coupling/vertex_miters)
     uint32_t tetSampleCount_ = 0; // then the fracture bodies'
     float smallestFragment_ = 0;  // m^3: smaller fragments are not coupled (coupling/tet_samples)
     gpu::Buffer tetCorners_, tetWeights_, tetSampleStart_;

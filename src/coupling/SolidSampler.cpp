@@ -25,14 +25,9 @@ uint32_t segments(float length, float spacing)
     return std::max(1u, static_cast<uint32_t>(std::ceil(length / spacing - 1e-4f)));
 }
 
-// Per node, its miter at rest: the vector m with m . n_f = 1 for every boundary face f around it
-// (faces no other tet shares), so that a node moved d along m lies d inside each of those faces'
-// planes: the corner of the surface offset d inward. Least squares over the faces, weighted by
-// area, (sum a_f n_f n_f^T + eps tr I) m = sum a_f n_f: exact where at most three planes meet
-// (a box's edge: n1 + n2, its corner: n1 + n2 + n3), the area-weighted normal on a smooth
-// surface, the normal on a flat one (eps keeps the directions no face constrains at 0). Capped at
-// length 2 (a corner sharper than a cube's: a cone's tip, whose inset ends before the tip). Zero
-// for nodes on no boundary face. `boundary` gets, per tet face 4 t + c, whether it is one.
+// Per node, its miter at rest over the tets' boundary faces (faces no other tet shares), as
+// surfaceMiters with a regularization of 1e-9 (double precision, at rest). Zero for nodes on no
+// boundary face. `boundary` gets, per tet face 4 t + c, whether it is one.
 std::vector<glm::vec3> restMiters(const TetSurface& solid, std::vector<bool>& boundary)
 {
     const auto faceOf = [&](uint32_t t, uint32_t c) {
@@ -47,48 +42,97 @@ std::vector<glm::vec3> restMiters(const TetSurface& solid, std::vector<bool>& bo
     for (size_t i = 0; i < faces.size(); ++i)
         for (uint32_t c = 0; c < 4; ++c)
             if (faceOf(tetOfFace[i], c) == faces[i]) boundary[4 * tetOfFace[i] + c] = true;
-    std::vector<glm::dmat3> normalSum(solid.nodes.size(), glm::dmat3(0.0));
-    std::vector<glm::dvec3> rhs(solid.nodes.size(), glm::dvec3(0.0));
+    std::vector<glm::uvec3> triangles;
     for (uint32_t t = 0; t < solid.tets.size(); ++t)
-        for (uint32_t c = 0; c < 4; ++c) {
-            if (!boundary[4 * t + c]) continue;
-            const glm::uvec3 f = faceOf(t, c);
-            const glm::dvec3 a(solid.nodes[f.x]), b(solid.nodes[f.y]), d(solid.nodes[f.z]);
-            const glm::dvec3 cross = glm::cross(b - a, d - a);
-            const double twiceArea = glm::length(cross);
-            if (!(twiceArea > 0.0)) continue;
-            const glm::dvec3 n = cross / twiceArea;
-            for (int k = 0; k < 3; ++k) {
-                normalSum[f[k]] += 0.5 * twiceArea * glm::outerProduct(n, n);
-                rhs[f[k]] += 0.5 * twiceArea * n;
-            }
+        for (uint32_t c = 0; c < 4; ++c)
+            if (boundary[4 * t + c]) triangles.push_back(faceOf(t, c));
+    return surfaceMiters(solid.nodes, triangles, 1e-9);
+}
+
+} // namespace
+
+std::vector<glm::vec3> surfaceMiters(const std::vector<glm::vec3>& points, const std::vector<glm::uvec3>& triangles,
+                                     double regularization)
+{
+    // Per triangle, its area and unit normal (zero area: left out).
+    std::vector<std::pair<double, glm::dvec3>> faces(triangles.size(), {0.0, glm::dvec3(0.0)});
+    std::vector<glm::dmat3> normalSum(points.size(), glm::dmat3(0.0));
+    std::vector<glm::dvec3> rhs(points.size(), glm::dvec3(0.0));
+    for (size_t i = 0; i < triangles.size(); ++i) {
+        const glm::uvec3 f = triangles[i];
+        if (f.x >= points.size() || f.y >= points.size() || f.z >= points.size())
+            throw Error(fmt::format("miters: a triangle names point {} of {}", std::max({f.x, f.y, f.z}), points.size()));
+        const glm::dvec3 a(points[f.x]), b(points[f.y]), d(points[f.z]);
+        const glm::dvec3 cross = glm::cross(b - a, d - a);
+        const double twiceArea = glm::length(cross);
+        if (!(twiceArea > 0.0)) continue;
+        faces[i] = {0.5 * twiceArea, cross / twiceArea};
+        for (int k = 0; k < 3; ++k) {
+            normalSum[f[k]] += faces[i].first * glm::outerProduct(faces[i].second, faces[i].second);
+            rhs[f[k]] += faces[i].first * faces[i].second;
         }
-    std::vector<glm::vec3> miters(solid.nodes.size(), glm::vec3(0.0f));
-    for (size_t k = 0; k < solid.nodes.size(); ++k) {
+    }
+    // Solved for the miter's difference t from the unit area-weighted normal u,
+    // (M + eps tr I) t = sum a_f n_f (1 - n_f . u), m = u + t (the same solution, since M m = sum a_f n_f):
+    // on a flat or gently curved surface the right-hand side is of second order in the angles
+    // between the triangles, so rounding in M cannot tilt the miter, and eps pulls toward u.
+    std::vector<glm::dvec3> unit(points.size(), glm::dvec3(0.0)), deviation(points.size(), glm::dvec3(0.0));
+    for (size_t k = 0; k < points.size(); ++k) {
+        const double length = glm::length(rhs[k]);
+        if (length > 0.0) unit[k] = rhs[k] / length;
+    }
+    for (size_t i = 0; i < triangles.size(); ++i)
+        for (int k = 0; k < 3; ++k) {
+            const uint32_t p = triangles[i][k];
+            deviation[p] += faces[i].first * (1.0 - glm::dot(faces[i].second, unit[p])) * faces[i].second;
+        }
+    std::vector<glm::vec3> miters(points.size(), glm::vec3(0.0f));
+    for (size_t k = 0; k < points.size(); ++k) {
         const double trace = normalSum[k][0][0] + normalSum[k][1][1] + normalSum[k][2][2];
-        if (!(trace > 0.0)) continue;
-        glm::dvec3 m = glm::inverse(normalSum[k] + 1e-9 * trace * glm::dmat3(1.0)) * rhs[k];
+        if (!(trace > 0.0) || !(glm::length(rhs[k]) > 0.0)) continue;
+        glm::dvec3 m = unit[k] + glm::inverse(normalSum[k] + regularization * trace * glm::dmat3(1.0)) * deviation[k];
         const double length = glm::length(m);
-        if (length > 2.0) m *= 2.0 / length;
+        if (length > kMiterCap) m *= kMiterCap / length;
         miters[k] = glm::vec3(m);
     }
     return miters;
 }
 
-} // namespace
+PlacedSample placeSolidSample(const glm::uvec4& corners, const glm::vec4& weights, const std::vector<glm::vec3>& points,
+                              const std::vector<glm::vec3>& miters, uint32_t firstVertex)
+{
+    // The same arithmetic, in the same order, as coupling/solid_samples.
+    glm::vec3 corner[3], x(0.0f), m(0.0f);
+    for (int k = 0; k < 3; ++k) {
+        corner[k] = points[corners[k] - firstVertex];
+        if (weights[k] == 0.0f) continue;
+        x += weights[k] * corner[k];
+        m += weights[k] * miters[corners[k] - firstVertex];
+    }
+    const glm::vec3 offset = std::bit_cast<float>(corners.w) * m;
+    PlacedSample out;
+    out.position = x - offset;
+    const float length = glm::length(m);
+    glm::vec3 plane = length > 0.0f ? m / length : glm::vec3(0.0f);
+    if (corners.x != corners.y && corners.y != corners.z && corners.x != corners.z) {
+        const glm::vec3 face = glm::cross(corner[1] - corner[0], corner[2] - corner[0]);
+        if (glm::dot(face, face) > 0.0f) plane = glm::normalize(face);
+    }
+    out.plane = glm::vec4(plane, -glm::dot(offset, plane));
+    return out;
+}
 
 SolidSamples sampleSolids(const std::vector<SolidSurface>& solids, uint32_t vertexCount, float spacing, const SampleKernel& kernel)
 {
     if (!(spacing > 0.0f)) throw Error(fmt::format("solid sample spacing {} m: expected a positive spacing", spacing));
     SolidSamples out;
     std::vector<glm::vec3> positions; // of the samples, for Psi
-    const auto add = [&](const SolidSurface& solid, glm::uvec3 c, glm::vec3 w, const glm::vec3& x) {
-        const glm::uvec3 local = c - glm::uvec3(solid.firstVertex);
-        const glm::vec3 n = w.x * solid.normals[local.x] + w.y * solid.normals[local.y] + w.z * solid.normals[local.z];
-        const float length = glm::length(n);
+    std::vector<glm::vec3> miters;    // of the solid being sampled, at rest
+    const auto add = [&](const SolidSurface& solid, glm::uvec3 c, glm::vec3 w) {
         out.corners.emplace_back(c, std::bit_cast<uint32_t>(solid.depth));
         out.weights.emplace_back(w, 0.0f);
-        positions.push_back(length > 0.0f ? x - (solid.depth / length) * n : x);
+        positions.push_back(
+            placeSolidSample(out.corners.back(), out.weights.back(), solid.vertices, miters, solid.firstVertex).position);
     };
     std::vector<uint32_t> firstSample(solids.size() + 1, 0);
     for (uint32_t s = 0; s < solids.size(); ++s) {
@@ -96,13 +140,41 @@ SolidSamples sampleSolids(const std::vector<SolidSurface>& solids, uint32_t vert
         const uint32_t base = solid.firstVertex;
         const auto& x = solid.vertices;
         for (const glm::uvec3& t : solid.triangles)
-            if (t.x >= x.size() || t.y >= x.size() || t.z >= x.size() || base + x.size() > vertexCount ||
-                solid.normals.size() != x.size())
-                throw Error(
-                    fmt::format("solid {}: a triangle names a vertex beyond its {} vertices (or normals missing)", s, x.size()));
+            if (t.x >= x.size() || t.y >= x.size() || t.z >= x.size() || base + x.size() > vertexCount)
+                throw Error(fmt::format("solid {}: a triangle names a vertex beyond its {} vertices", s, x.size()));
+        miters = surfaceMiters(x, solid.triangles, kDeformableMiterRegularization);
         firstSample[s] = static_cast<uint32_t>(out.corners.size());
+        // The plane the guard tests a vertex's or an edge's samples against
+        // (coupling/solid_samples): where every triangle around it lies in one plane at rest, one
+        // of those triangles, named by the sample's third corner (weight 0) in the triangle's
+        // order; on a crease (a box's edge or corner) none, and the miter's direction is the plane's
+        // normal (the bisector). An interpolated miter's direction would tilt the plane beside a
+        // crease, and the guard would leave a particle inside a box's face near its edge.
+        std::vector<glm::vec3> unitNormal(solid.triangles.size(), glm::vec3(0.0f));
+        std::vector<std::vector<uint32_t>> around(x.size());
+        std::map<std::pair<uint32_t, uint32_t>, uint32_t> directed; // edge a -> b: its triangle
+        for (uint32_t f = 0; f < solid.triangles.size(); ++f) {
+            const glm::uvec3 t = solid.triangles[f];
+            const glm::vec3 cross = glm::cross(x[t.y] - x[t.x], x[t.z] - x[t.x]);
+            if (glm::dot(cross, cross) > 0.0f) unitNormal[f] = glm::normalize(cross);
+            for (int e = 0; e < 3; ++e) {
+                around[t[e]].push_back(f);
+                directed[{t[e], t[(e + 1) % 3]}] = f;
+            }
+        }
+        const auto flat = [&](const std::vector<uint32_t>& faces) {
+            for (uint32_t f : faces)
+                if (!(glm::dot(unitNormal[f], unitNormal[faces[0]]) > kFlatCosine)) return false;
+            return !faces.empty();
+        };
+        // The triangle f's corners from vertex a on, in its order.
+        const auto from = [&](uint32_t f, uint32_t a) {
+            const glm::uvec3 t = solid.triangles[f];
+            return t.x == a ? t : t.y == a ? glm::uvec3(t.y, t.z, t.x) : glm::uvec3(t.z, t.x, t.y);
+        };
         // Every vertex.
-        for (uint32_t v = 0; v < x.size(); ++v) add(solid, glm::uvec3(base + v), {1, 0, 0}, x[v]);
+        for (uint32_t v = 0; v < x.size(); ++v)
+            add(solid, flat(around[v]) ? base + from(around[v][0], v) : glm::uvec3(base + v), {1, 0, 0});
         // Every edge once, in a fixed order (sorted by its vertex pair).
         std::map<std::pair<uint32_t, uint32_t>, bool> edges;
         for (const glm::uvec3& t : solid.triangles)
@@ -113,9 +185,13 @@ SolidSamples sampleSolids(const std::vector<SolidSurface>& solids, uint32_t vert
         for (const auto& [edge, unused] : edges) {
             const auto [a, b] = edge;
             const uint32_t n = segments(glm::length(x[b] - x[a]), spacing);
+            // The triangle that runs a -> b (a closed surface has one), and the one that runs b -> a.
+            const auto ab = directed.find({a, b}), ba = directed.find({b, a});
+            uint32_t third = b;
+            if (ab != directed.end() && ba != directed.end() && flat({ab->second, ba->second})) third = from(ab->second, a).z;
             for (uint32_t k = 1; k < n; ++k) {
                 const float t = float(k) / float(n);
-                add(solid, {base + a, base + b, base + b}, {1.0f - t, t, 0.0f}, (1.0f - t) * x[a] + t * x[b]);
+                add(solid, {base + a, base + b, base + third}, {1.0f - t, t, 0.0f});
             }
         }
         // Inside every triangle: the lattice of its longest edge's segments, corners and edges left out.
@@ -126,7 +202,7 @@ SolidSamples sampleSolids(const std::vector<SolidSurface>& solids, uint32_t vert
             for (uint32_t i = 1; i < n; ++i)
                 for (uint32_t j = 1; i + j < n; ++j) {
                     const glm::vec3 w(float(i) / float(n), float(j) / float(n), float(n - i - j) / float(n));
-                    add(solid, {base + t.x, base + t.y, base + t.z}, w, w.x * a + w.y * b + w.z * c);
+                    add(solid, {base + t.x, base + t.y, base + t.z}, w);
                 }
         }
     }

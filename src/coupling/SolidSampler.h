@@ -3,8 +3,9 @@
 // Psi_b = gamma rho0 V_b with V_b = 1 / sum_k W(x_b - x_k) over the solid's own samples). Floe's
 // solids deform, so a sample is a barycentric combination of one surface triangle's corners,
 // fixed at rest: every vertex, points along every edge and a lattice inside every triangle, at
-// most `spacing` apart, one layer, moved `depth` inside along the interpolated normal. Pure CPU;
-// the GPU passes move the samples with the vertices.
+// most `spacing` apart, one layer, moved `depth` inside along the interpolated miter (below), so
+// that the samples lie on the surface offset inward by `depth`, edges and corners included. Pure
+// CPU; the GPU passes move the samples with the vertices (coupling/vertex_miters, solid_samples).
 #pragma once
 
 #include <cstdint>
@@ -17,11 +18,45 @@ namespace floe::coupling {
 
 struct SolidSurface {
     std::vector<glm::vec3> vertices;   // m, at rest
-    std::vector<glm::vec3> normals;    // unit outward vertex normals at rest
-    std::vector<glm::uvec3> triangles; // indices into vertices
+    std::vector<glm::uvec3> triangles; // indices into vertices, counter-clockwise seen from outside
     uint32_t firstVertex = 0;          // the global index of vertices[0] in the solids' vertex array
-    float depth = 0.0f;                // m: the samples lie this far inside the surface, along the normal
+    float depth = 0.0f;                // m: the samples lie this far inside the surface
 };
+
+// A point's miter over the triangles around it: the vector m with m . n_f = 1 for every triangle
+// f at the point (n_f its unit outward normal), so that the point moved d along -m lies d inside
+// each of those triangles' planes: the corner of the surface offset d inward. Least squares
+// weighted by area, M m = sum a_f n_f with M = sum a_f n_f n_f^T, solved for the difference t = m - u
+// from the unit area-weighted normal u: (M + eps tr I) t = sum a_f n_f (1 - n_f . u). Exact where
+// at most three planes meet (a box's edge: n1 + n2, its corner: n1 + n2 + n3), about the unit
+// normal on a smooth surface, the normal on a flat one, where the right-hand side vanishes (eps,
+// the regularization, keeps the directions no triangle constrains at u). Capped at length
+// kMiterCap (a corner sharper than a cube's, as a cone's tip, whose inset ends before the tip).
+// Zero for points on no triangle of area > 0. Throws floe::Error for a triangle naming a point
+// out of range.
+inline constexpr double kMiterCap = 2.0;
+std::vector<glm::vec3> surfaceMiters(const std::vector<glm::vec3>& points, const std::vector<glm::uvec3>& triangles,
+                                     double regularization);
+// The regularization of a deformable body's miters, which coupling/vertex_miters solves in float
+// every step (it leaves a box corner's miter a few 1e-4 short of n1 + n2 + n3).
+inline constexpr double kDeformableMiterRegularization = 1e-4;
+
+// Triangles whose unit normals' dot product exceeds this lie in one plane (sampleSolids).
+inline constexpr float kFlatCosine = 0.99999f;
+
+// A deformable body's sample (SolidSamples::corners and weights) placed as coupling/solid_samples
+// places it, from its corners' positions and miters (`points` and `miters` indexed by a corner
+// minus `firstVertex`): at x - depth m (x and m the weighted sums), with the plane the guard tests
+// (sph/solid_guard): through the surface point x, its normal that of the triangle of the three
+// corners where they are three vertices (the sample's own triangle, or a triangle in the plane of
+// the flat surface around a vertex or an edge), else m's direction; distance -(depth m) . normal
+// (negative: a deformable body's sample).
+struct PlacedSample {
+    glm::vec3 position;
+    glm::vec4 plane;
+};
+PlacedSample placeSolidSample(const glm::uvec4& corners, const glm::vec4& weights, const std::vector<glm::vec3>& points,
+                              const std::vector<glm::vec3>& miters, uint32_t firstVertex = 0);
 
 struct SampleKernel {
     uint32_t kernelSet = 0; // SPH_KERNEL_* (shared/sph.h)
@@ -31,7 +66,9 @@ struct SampleKernel {
 };
 
 struct SolidSamples {
-    std::vector<glm::uvec4> corners;       // per sample: xyz global vertex indices, w its depth (m, float bits)
+    // per sample: xyz global vertex indices (a vertex's or an edge's sample names a third vertex
+    // with weight 0 where the surface around it is flat: the plane's triangle), w its depth (m, float bits)
+    std::vector<glm::uvec4> corners;
     std::vector<glm::vec4> weights;        // per sample: xyz barycentric weights (sum 1), w Psi_b (kg)
     std::vector<uint32_t> vertexStart;     // per global vertex + 1: first entry in vertexSamples
     std::vector<glm::uvec4> vertexSamples; // per entry: x sample, y weight (float bits)

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "base/Error.h"
+#include "body/SurfaceMesh.h"
 #include "coupling/SolidSampler.h"
 #include "fracture/TetMesh.h"
 #include "fracture/TetShapes.h"
@@ -37,7 +38,6 @@ SolidSurface square(float L)
 {
     SolidSurface s;
     s.vertices = {{0, 0, 0}, {L, 0, 0}, {L, L, 0}, {0, L, 0}};
-    s.normals.assign(4, glm::vec3(0, 0, 1));
     s.triangles = {{0, 1, 2}, {0, 2, 3}};
     return s;
 }
@@ -198,4 +198,58 @@ TEST(SolidSampler, TetFaceSamplesLieOnTheInsetSurface)
     const double insetArea = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
     const double perArea = planeBoundaryMassPerArea(spacing, k);
     EXPECT_NEAR(psi, perArea * insetArea, 1e-4 * perArea * insetArea);
+}
+
+// A deformable box's surface samples (every vertex, the edges' points, the triangles' lattices),
+// each placed as coupling/solid_samples places it (placeSolidSample: moved the depth along the
+// interpolated miter), lie on the surface of the box shrunk by the depth on every side: on its
+// faces, along its edges and at its corners alike. Moved along the interpolated unit normal
+// instead, a corner's sample lay only depth / sqrt(3) inside each face (the box displaced more
+// than its volume). On a sphere the miters are about the unit normals.
+TEST(SolidSampler, DeformableSamplesLieOnTheInsetSurface)
+{
+    const SampleKernel k = cubic();
+    const float spacing = 0.5f * k.h, depth = 0.01875f;
+    const glm::vec3 size(0.2f, 0.08f, 0.2f);
+    const geometry::TriangleMesh box = body::makeBox(size, 8);
+    SolidSurface s{box.vertices, box.triangles, 0, depth};
+    const SolidSamples samples = sampleSolids({s}, static_cast<uint32_t>(box.vertices.size()), spacing, k);
+    const std::vector<glm::vec3> miters = surfaceMiters(box.vertices, box.triangles, kDeformableMiterRegularization);
+    const glm::vec3 hi = 0.5f * size - depth, lo = -hi;
+    size_t off = 0;
+    for (size_t b = 0; b < samples.corners.size(); ++b) {
+        const glm::uvec4 c = samples.corners[b];
+        const PlacedSample p = placeSolidSample(c, samples.weights[b], box.vertices, miters);
+        const glm::vec3 q = p.position;
+        // On the inset box's surface: on one of its sides, within 1e-3 of the depth (the
+        // regularization shortens a corner's miter by up to about 5 eps, 3e-4 of the depth here).
+        const float slack = 1e-3f * depth;
+        const float nearestSide = std::min({q.x - lo.x, hi.x - q.x, q.y - lo.y, hi.y - q.y, q.z - lo.z, hi.z - q.z});
+        if (std::fabs(nearestSide) > slack) {
+            if (++off <= 5)
+                ADD_FAILURE() << "sample " << b << " at (" << q.x << ", " << q.y << ", " << q.z << ") off the inset box";
+        }
+        // The guard's plane passes through the surface point above the sample.
+        const glm::vec4 w = samples.weights[b];
+        const glm::vec3 surface = w.x * box.vertices[c.x] + w.y * box.vertices[c.y] + w.z * box.vertices[c.z];
+        EXPECT_NEAR(glm::dot(surface - q, glm::vec3(p.plane)), -p.plane.w, 1e-6f);
+    }
+    EXPECT_GT(samples.corners.size(), 1000u);
+    EXPECT_EQ(off, 0u);
+    // A box's corner: n1 + n2 + n3; an edge's vertex: n1 + n2; a face's: its normal.
+    for (size_t v = 0; v < box.vertices.size(); ++v) {
+        const glm::vec3 x = box.vertices[v];
+        glm::vec3 expected(0.0f);
+        for (int a = 0; a < 3; ++a)
+            if (std::fabs(std::fabs(x[a]) - 0.5f * size[a]) < 1e-6f) expected[a] = x[a] > 0.0f ? 1.0f : -1.0f;
+        EXPECT_LT(glm::length(miters[v] - expected), 1e-3f) << "vertex " << v;
+    }
+    // An icosphere: unit-length miters along the radius, within the facets' angles.
+    const geometry::TriangleMesh ball = body::makeSphere(0.1f, 3);
+    const std::vector<glm::vec3> round = surfaceMiters(ball.vertices, ball.triangles, kDeformableMiterRegularization);
+    for (size_t v = 0; v < ball.vertices.size(); ++v) {
+        EXPECT_NEAR(glm::length(round[v]), 1.0f, 0.01f) << "vertex " << v;
+        EXPECT_GT(glm::dot(glm::normalize(round[v]), glm::normalize(ball.vertices[v])), 0.999f) << "vertex " << v;
+    }
+    EXPECT_THROW(surfaceMiters(box.vertices, {{0, 1, 99999}}, 1e-4), Error);
 }
