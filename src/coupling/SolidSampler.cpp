@@ -276,6 +276,25 @@ TetSamples sampleTetFaces(const TetSurface& solid, float spacing, const SampleKe
                 throw Error(fmt::format("tet samples: tet {} names node {} of {}", t, solid.tets[t][k], solid.nodes.size()));
     std::vector<bool> boundary;
     const std::vector<glm::vec3> miters = restMiters(solid, boundary);
+    // The unit normals of the boundary faces at each edge (sorted node pair), to tell creases.
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<glm::dvec3>> edgeNormals;
+    const auto faceNodes = [&](uint32_t t, uint32_t c) {
+        const glm::uvec4 tet = solid.tets[t];
+        return glm::uvec3(tet[kTetFaceCorners[c][0]], tet[kTetFaceCorners[c][1]], tet[kTetFaceCorners[c][2]]);
+    };
+    const auto faceNormal = [&](const glm::uvec3& f) {
+        const glm::dvec3 cross = glm::cross(glm::dvec3(solid.nodes[f.y]) - glm::dvec3(solid.nodes[f.x]),
+                                            glm::dvec3(solid.nodes[f.z]) - glm::dvec3(solid.nodes[f.x]));
+        const double length = glm::length(cross);
+        return length > 0.0 ? cross / length : glm::dvec3(0.0);
+    };
+    for (uint32_t t = 0; t < solid.tets.size(); ++t)
+        for (uint32_t c = 0; c < 4; ++c) {
+            if (!boundary[4 * t + c]) continue;
+            const glm::uvec3 f = faceNodes(t, c);
+            for (int e = 0; e < 3; ++e)
+                edgeNormals[{std::min(f[e], f[(e + 1) % 3]), std::max(f[e], f[(e + 1) % 3])}].push_back(faceNormal(f));
+        }
     TetSamples out;
     out.tetStart.reserve(solid.tets.size() + 1);
     for (uint32_t t = 0; t < solid.tets.size(); ++t) {
@@ -308,10 +327,28 @@ TetSamples sampleTetFaces(const TetSurface& solid, float spacing, const SampleKe
                 }
                 insetArea = std::max(0.0, 0.5 * glm::dot(glm::cross(moved[1] - moved[0], moved[2] - moved[0]), unit));
             }
+            // Along a crease (an edge where the boundary face across it does not lie in this
+            // face's plane: a box's edge), the lattice is stretched so that its outermost
+            // centroids, a third of a sub-triangle (barycentric 1/(3n)) from the edge, lie on the
+            // inset face's edge, as a deformable body's edge samples do. Ending short of it, the
+            // samples of the two faces at an edge left a gap the fluid rounded off: a plank of
+            // tets of 500 kg/m^3 floated 4.8 % deep, the same plank as a deformable box 0.4 %.
+            // Between faces of one plane the lattices meet as before.
+            glm::dvec3 shift(0.0); // per corner: 1/(3n) where the edge opposite it is a crease
+            if (boundary[4 * t + c] && area > 0.0) {
+                const glm::dvec3 normal = cross / (2.0 * area);
+                for (int k = 0; k < 3; ++k) {
+                    const uint32_t p = face[(k + 1) % 3], q = face[(k + 2) % 3];
+                    for (const glm::dvec3& other : edgeNormals[{std::min(p, q), std::max(p, q)}])
+                        if (glm::dot(other, normal) < double(kFlatCosine)) shift[k] = 1.0 / (3.0 * double(n));
+                }
+            }
+            const double stretch = 1.0 / (1.0 - (shift.x + shift.y + shift.z));
             const float psi = static_cast<float>(massPerArea * insetArea / double(n * n));
             const auto add = [&](float u, float v) {
                 out.corners.emplace_back(t, c, std::bit_cast<uint32_t>(solid.tetDepth[t]), 0u);
-                const glm::dvec3 w = inset * glm::dvec3(u / float(n), v / float(n), 1.0f - (u + v) / float(n));
+                const glm::dvec3 lattice(u / double(n), v / double(n), 1.0 - (double(u) + double(v)) / double(n));
+                const glm::dvec3 w = inset * (stretch * (lattice - shift));
                 out.weights.emplace_back(glm::vec3(w), psi);
             };
             // The centroids of the n^2 sub-triangles: n (n + 1) / 2 pointing like the face, n (n - 1) / 2 the other way.

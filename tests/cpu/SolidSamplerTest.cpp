@@ -149,8 +149,8 @@ TEST(SolidSampler, TetFacesCarryTheirAreasShareOfTheWallsMass)
 // barycentric point moved its depth along the face's normal), lie on the surface of the cuboid
 // shrunk by the depth on every side: the inset surface, with no sample beyond its edges (a face's
 // samples moved only along its own normal would reach out to the cuboid's edges, a fin the fluid
-// keeps its distance from: the body displaced more than its volume). Their Psi_b sum to the
-// inset surface's area times the wall's mass per area.
+// keeps its distance from: the body displaced more than its volume), and reaching its edges.
+// Their Psi_b sum to the inset surface's area times the wall's mass per area.
 TEST(SolidSampler, TetFaceSamplesLieOnTheInsetSurface)
 {
     const SampleKernel k = cubic();
@@ -173,7 +173,7 @@ TEST(SolidSampler, TetFaceSamplesLieOnTheInsetSurface)
         return false;
     };
     double psi = 0.0;
-    size_t outside = 0, checked = 0;
+    size_t outside = 0, checked = 0, onEdges = 0;
     for (size_t i = 0; i < s.corners.size(); ++i) {
         const glm::uvec4 tet = t.tets[s.corners[i].x];
         const uint32_t c = s.corners[i].y;
@@ -191,9 +191,16 @@ TEST(SolidSampler, TetFaceSamplesLieOnTheInsetSurface)
             if (++outside <= 5)
                 ADD_FAILURE() << "sample " << i << " at (" << x.x << ", " << x.y << ", " << x.z << ") off the inset box";
         }
+        // On an edge of the inset box: on two of its sides.
+        int sides = 0;
+        for (int a = 0; a < 3; ++a) sides += (std::fabs(x[a] - lo[a]) <= slack) + (std::fabs(hi[a] - x[a]) <= slack);
+        if (sides >= 2) ++onEdges;
     }
     EXPECT_GT(checked, 500u);
     EXPECT_EQ(outside, 0u);
+    // The lattices reach the inset box's edges (the creases): the outermost centroids of both
+    // faces at an edge lie on it, with no gap between the faces' samples there.
+    EXPECT_GT(onEdges, 100u);
     const glm::dvec3 e = glm::dvec3(hi - lo);
     const double insetArea = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
     const double perArea = planeBoundaryMassPerArea(spacing, k);

@@ -728,10 +728,10 @@ TEST_F(CouplingTest, BlocksFloatWithTheirDensityRatioSubmergedAndAHeavyOneSinks)
         if (wood) {
             // Rocking left after 2 s: up to 1 cm across its 20 cm (3 degrees).
             EXPECT_LT(tilt, 0.02) << "the plank does not float level";
-            // Archimedes' 0.5. The tets read 0.524 (4.8 % deep, at the edge of issue 16's 5 %;
-            // 0.520-0.527 as the guard's arithmetic changed in its last digits), the deformable
-            // box 0.502 (0.468 before its samples followed the miters, docs/coupling.md). With the
-            // tet faces' samples on the whole faces (fins out to the edges) the tets read 0.36.
+            // Archimedes' 0.5. The tets read 0.519 (0.524 before their lattices reached the
+            // creases), the deformable box 0.502 (0.468 before its samples followed the miters,
+            // docs/coupling.md). With the tet faces' samples on the whole faces (fins out to the
+            // edges) the tets read 0.36.
             EXPECT_NEAR(fraction, 0.5, 0.05 * 0.5);
         } else {
             EXPECT_LT(highestBottom, 0.03f) << "the stone cube does not rest on the floor (y = 0), on a layer of fluid at most";
