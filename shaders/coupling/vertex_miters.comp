@@ -1,8 +1,8 @@
 #version 460
 // Each deformable body's vertex miter at its current position (coupling::surfaceMiters, the CPU
 // reference): the vector m with m . n_f = 1 for every triangle f around the vertex, by least
-// squares weighted by area, (sum a_f n_f n_f^T + eps tr I) m = sum a_f n_f, capped at length
-// kMiterCap. coupling/solid_samples moves each sample `depth` along the interpolated -m, so the
+// squares weighted by area (M m = sum a_f n_f, M = sum a_f n_f n_f^T, solved for m's difference
+// from the unit normal with eps tr I added to M; below), capped at length kMiterCap. coupling/solid_samples moves each sample `depth` along the interpolated -m, so the
 // samples lie on the surface offset inward by the depth, at a box's edges and corners as on its
 // faces (moved along a unit normal, a sample at a corner lay only 0.58 of the depth inside each
 // face's plane, and a box displaced more than its volume). Gathered per vertex over its
