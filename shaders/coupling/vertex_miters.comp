@@ -19,9 +19,8 @@ FLOE_IN_UINT(COUPLING_BIND_INCIDENT, incident);
 FLOE_IN_UVEC4(COUPLING_BIND_TRIANGLES, triangles);
 FLOE_OUT_VEC4(COUPLING_BIND_MITERS, miters);
 
-// coupling::kDeformableMiterRegularization and kMiterCap.
-const float REGULARIZATION = 1e-4;
-const float CAP = 2.0;
+const float REGULARIZATION = COUPLING_MITER_REGULARIZATION;
+const float CAP = COUPLING_MITER_CAP;
 
 // The triangle k of the vertex's list: its unit normal, and half the length of its cross product
 // (its area). Edges from x_i keep the cross product accurate far from the origin.

@@ -41,6 +41,10 @@
 #define COUPLING_BIND_INCIDENT 22       // uint per entry: a triangle around the vertex
 #define COUPLING_BIND_TRIANGLES 23      // uvec4 per triangle: xyz its vertices (outward counter-clockwise)
 #define COUPLING_NONE 0xFFFFFFFFu
+// A miter's longest length, and the regularization of a deformable body's miters (solved in float
+// each step by coupling/vertex_miters; coupling::surfaceMiters on the CPU).
+#define COUPLING_MITER_CAP 2.0
+#define COUPLING_MITER_REGULARIZATION 1e-4
 
 FLOE_SHARED_BEGIN
 

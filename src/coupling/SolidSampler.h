@@ -14,6 +14,8 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include "shared/coupling.h"
+
 namespace floe::coupling {
 
 struct SolidSurface {
@@ -34,12 +36,12 @@ struct SolidSurface {
 // kMiterCap (a corner sharper than a cube's, as a cone's tip, whose inset ends before the tip).
 // Zero for points on no triangle of area > 0. Throws floe::Error for a triangle naming a point
 // out of range.
-inline constexpr double kMiterCap = 2.0;
+inline constexpr double kMiterCap = COUPLING_MITER_CAP;
 std::vector<glm::vec3> surfaceMiters(const std::vector<glm::vec3>& points, const std::vector<glm::uvec3>& triangles,
                                      double regularization);
 // The regularization of a deformable body's miters, which coupling/vertex_miters solves in float
 // every step (it leaves a box corner's miter a few 1e-4 short of n1 + n2 + n3).
-inline constexpr double kDeformableMiterRegularization = 1e-4;
+inline constexpr double kDeformableMiterRegularization = COUPLING_MITER_REGULARIZATION;
 
 // Triangles whose unit normals' dot product exceeds this lie in one plane (sampleSolids).
 inline constexpr float kFlatCosine = 0.99999f;
