@@ -25,15 +25,18 @@ uint32_t segments(float length, float spacing)
     return std::max(1u, static_cast<uint32_t>(std::ceil(length / spacing - 1e-4f)));
 }
 
+// Face c of tet t: its nodes in kTetFaceCorners' order.
+glm::uvec3 tetFace(const TetSurface& solid, uint32_t t, uint32_t c)
+{
+    const glm::uvec4 tet = solid.tets[t];
+    return glm::uvec3(tet[kTetFaceCorners[c][0]], tet[kTetFaceCorners[c][1]], tet[kTetFaceCorners[c][2]]);
+}
+
 // Per node, its miter at rest over the tets' boundary faces (faces no other tet shares), as
 // surfaceMiters with a regularization of 1e-9 (double precision, at rest). Zero for nodes on no
 // boundary face. `boundary` gets, per tet face 4 t + c, whether it is one.
 std::vector<glm::vec3> restMiters(const TetSurface& solid, std::vector<bool>& boundary)
 {
-    const auto faceOf = [&](uint32_t t, uint32_t c) {
-        return glm::uvec3(solid.tets[t][kTetFaceCorners[c][0]], solid.tets[t][kTetFaceCorners[c][1]],
-                          solid.tets[t][kTetFaceCorners[c][2]]);
-    };
     // fracture::boundaryFaces numbers a tet's faces as kTetFaceCorners does: face c of its tet.
     std::vector<uint32_t> tetOfFace;
     const std::vector<glm::uvec3> faces =
@@ -41,11 +44,11 @@ std::vector<glm::vec3> restMiters(const TetSurface& solid, std::vector<bool>& bo
     boundary.assign(4 * solid.tets.size(), false);
     for (size_t i = 0; i < faces.size(); ++i)
         for (uint32_t c = 0; c < 4; ++c)
-            if (faceOf(tetOfFace[i], c) == faces[i]) boundary[4 * tetOfFace[i] + c] = true;
+            if (tetFace(solid, tetOfFace[i], c) == faces[i]) boundary[4 * tetOfFace[i] + c] = true;
     std::vector<glm::uvec3> triangles;
     for (uint32_t t = 0; t < solid.tets.size(); ++t)
         for (uint32_t c = 0; c < 4; ++c)
-            if (boundary[4 * t + c]) triangles.push_back(faceOf(t, c));
+            if (boundary[4 * t + c]) triangles.push_back(tetFace(solid, t, c));
     return surfaceMiters(solid.nodes, triangles, 1e-9);
 }
 
@@ -278,10 +281,6 @@ TetSamples sampleTetFaces(const TetSurface& solid, float spacing, const SampleKe
     const std::vector<glm::vec3> miters = restMiters(solid, boundary);
     // The unit normals of the boundary faces at each edge (sorted node pair), to tell creases.
     std::map<std::pair<uint32_t, uint32_t>, std::vector<glm::dvec3>> edgeNormals;
-    const auto faceNodes = [&](uint32_t t, uint32_t c) {
-        const glm::uvec4 tet = solid.tets[t];
-        return glm::uvec3(tet[kTetFaceCorners[c][0]], tet[kTetFaceCorners[c][1]], tet[kTetFaceCorners[c][2]]);
-    };
     const auto faceNormal = [&](const glm::uvec3& f) {
         const glm::dvec3 cross = glm::cross(glm::dvec3(solid.nodes[f.y]) - glm::dvec3(solid.nodes[f.x]),
                                             glm::dvec3(solid.nodes[f.z]) - glm::dvec3(solid.nodes[f.x]));
@@ -291,7 +290,7 @@ TetSamples sampleTetFaces(const TetSurface& solid, float spacing, const SampleKe
     for (uint32_t t = 0; t < solid.tets.size(); ++t)
         for (uint32_t c = 0; c < 4; ++c) {
             if (!boundary[4 * t + c]) continue;
-            const glm::uvec3 f = faceNodes(t, c);
+            const glm::uvec3 f = tetFace(solid, t, c);
             for (int e = 0; e < 3; ++e)
                 edgeNormals[{std::min(f[e], f[(e + 1) % 3]), std::max(f[e], f[(e + 1) % 3])}].push_back(faceNormal(f));
         }
@@ -299,9 +298,8 @@ TetSamples sampleTetFaces(const TetSurface& solid, float spacing, const SampleKe
     out.tetStart.reserve(solid.tets.size() + 1);
     for (uint32_t t = 0; t < solid.tets.size(); ++t) {
         out.tetStart.push_back(static_cast<uint32_t>(out.corners.size()));
-        const glm::uvec4 tet = solid.tets[t];
         for (uint32_t c = 0; c < 4; ++c) {
-            const glm::uvec3 face(tet[kTetFaceCorners[c][0]], tet[kTetFaceCorners[c][1]], tet[kTetFaceCorners[c][2]]);
+            const glm::uvec3 face = tetFace(solid, t, c);
             const glm::dvec3 a(solid.nodes[face.x]), b(solid.nodes[face.y]), d(solid.nodes[face.z]);
             const float longest = float(std::max({glm::length(b - a), glm::length(d - b), glm::length(a - d)}));
             const uint32_t n = segments(longest, 1.5f * spacing);
