@@ -182,9 +182,10 @@ int runCommand(const RunOptions& o)
     // before the first where that changes nothing, and at the first).
     std::vector<std::string> passNames = world.stepPasses(graph);
     if (rendering && fluidAlone) {
+        const size_t first = graph.pendingPasses();
         addRender(0);
-        for (const std::string& n : graph.pendingTimerNames()) passNames.push_back(n);
-        graph.discard();
+        for (const std::string& n : graph.pendingTimerNames(first)) passNames.push_back(n);
+        graph.discard(first);
     }
     // A fluid alone records as many solver iterations as recent steps needed and replays a step
     // whose solve needed more from the snapshot before it (sim/sph/IterationRecording.h).

@@ -238,10 +238,12 @@ std::vector<std::string> RunWorld::stepPasses(graph::RenderGraph& graph)
 {
     std::vector<std::string> names;
     if (fluidOnly()) {
-        // A fluid step changes nothing on the host when recorded: record one and discard it.
+        // A fluid step changes nothing on the host when recorded: record one and discard it
+        // (it alone: the passes pending before it, such as the first clears, still run).
+        const size_t first = graph.pendingPasses();
         fluid_->addStep(graph);
-        names = graph.pendingTimerNames();
-        graph.discard();
+        names = graph.pendingTimerNames(first);
+        graph.discard(first);
     }
     for (const auto& part : parts_)
         for (const std::string& n : part->laterPasses(graph)) names.push_back(n);

@@ -240,11 +240,14 @@ void FractureBodies::addBounce(graph::RenderGraph& graph)
 
 std::vector<std::string> FractureBodies::stepPassNames(graph::RenderGraph& graph)
 {
+    // Only the step recorded here is dropped: what was pending before it (the coupling's first
+    // clears, recorded at construction) must still run.
+    const size_t first = graph.pendingPasses();
     allPasses_ = true;
     addStep(graph);
     allPasses_ = false;
-    std::vector<std::string> names = graph.pendingTimerNames();
-    graph.discard();
+    std::vector<std::string> names = graph.pendingTimerNames(first);
+    graph.discard(first);
     return names;
 }
 

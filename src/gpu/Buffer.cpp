@@ -82,14 +82,14 @@ Buffer::Buffer(Context& context, const BufferDesc& desc)
         // barrier makes the fill visible to every later command on the queue, in later
         // submissions too.
         if (mapped_) {
-            std::memset(mapped_, 0xFF, allocSize);
+            std::memset(mapped_, context.caps().poisonByte, allocSize);
             if (!coherent_) {
                 const VkMappedMemoryRange range{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, memory_, 0, VK_WHOLE_SIZE};
                 VK_CHECK(vkFlushMappedMemoryRanges(device_, 1, &range));
             }
         } else {
             context.submitAndWait([&](VkCommandBuffer cmd) {
-                vkCmdFillBuffer(cmd, buffer_, 0, VK_WHOLE_SIZE, 0xFFFFFFFFu);
+                vkCmdFillBuffer(cmd, buffer_, 0, VK_WHOLE_SIZE, 0x01010101u * context.caps().poisonByte);
                 VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
                 barrier.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
                 barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;

@@ -385,7 +385,20 @@ void Context::createDevice(const ContextOptions& options)
     queueInfo.pQueuePriorities = &priority;
 
     const char* poisonEnv = std::getenv("FLOE_POISON");
-    caps_.poison = poisonEnv && std::string(poisonEnv) == "1";
+    // "1": 0xFF bytes (NaN floats, the largest uints); "0xNN": bytes of NN, for memory that reads
+    // as ordinary numbers (0x3F: floats of 0.747, a garbage a NaN check does not catch).
+    if (poisonEnv && std::string(poisonEnv) != "" && std::string(poisonEnv) != "0") {
+        const std::string value(poisonEnv);
+        unsigned byte = 0;
+        char end = 0;
+        if (value == "1") {
+            byte = 0xFF;
+        } else if (value.size() != 4 || std::sscanf(value.c_str(), "0x%2x%c", &byte, &end) != 1) {
+            throw Error(fmt::format("FLOE_POISON={}: expected 1 (0xFF bytes) or a byte as 0xNN", value));
+        }
+        caps_.poison = true;
+        caps_.poisonByte = static_cast<uint8_t>(byte);
+    }
     const char* nonCoherentEnv = std::getenv("FLOE_NONCOHERENT");
     caps_.forceNonCoherent = nonCoherentEnv && std::string(nonCoherentEnv) == "1";
     const char* robustEnv = std::getenv("FLOE_ROBUST");

@@ -45,8 +45,10 @@ struct DeviceCaps {
     bool debugUtils = false; // labels and object names (instance has VK_EXT_debug_utils)
     // FLOE_POISON=1 (tools/test.sh sets it): every new buffer is filled with 0xFFFFFFFF (a NaN as
     // a float, the largest uint) before its first use, so that reading memory nothing wrote fails
-    // a test instead of reading a driver's zeros.
+    // a test instead of reading a driver's zeros. FLOE_POISON=0xNN fills with that byte instead
+    // (garbage that reads as ordinary numbers).
     bool poison = false;
+    uint8_t poisonByte = 0xFF;
     // FLOE_NONCOHERENT=1 (tools/test.sh's second pass): mapped memory is treated as not
     // host-coherent, so that the flush and invalidate calls a GPU's non-coherent memory needs run
     // on lavapipe (whose memory is all coherent) under validation.

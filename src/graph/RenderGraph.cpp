@@ -471,13 +471,14 @@ std::vector<std::string> RenderGraph::pendingPassNames() const
     return names;
 }
 
-std::vector<std::string> RenderGraph::pendingTimerNames() const
+std::vector<std::string> RenderGraph::pendingTimerNames(size_t first) const
 {
     std::vector<std::string> names;
-    if (timerMode_ == gpu::TimerMode::Off || passes_.empty()) return names;
+    if (timerMode_ == gpu::TimerMode::Off || passes_.size() <= first) return names;
     if (timerMode_ == gpu::TimerMode::Step) return {"step"};
     int depth = 0;
-    for (const Pass& p : passes_) {
+    for (size_t k = first; k < passes_.size(); ++k) {
+        const Pass& p = passes_[k];
         if (p.kind == Kind::BeginConditional || p.kind == Kind::EndConditional) continue;
         if (p.kind == Kind::EndGroup) {
             --depth;
@@ -492,11 +493,19 @@ std::vector<std::string> RenderGraph::pendingTimerNames() const
     return names;
 }
 
-void RenderGraph::discard()
+void RenderGraph::discard(size_t first)
 {
-    passes_.clear();
-    groupDepth_ = 0;
-    conditionalOpen_ = false;
+    if (first == 0) {
+        passes_.clear();
+        groupDepth_ = 0;
+        conditionalOpen_ = false;
+        return;
+    }
+    // What was recorded since `first` must have closed its groups and conditional regions.
+    if (groupDepth_ != 0 || conditionalOpen_)
+        throw std::logic_error(
+            fmt::format("RenderGraph::discard from pass {}: a group or conditional region is still open", first));
+    if (first < passes_.size()) passes_.resize(first);
 }
 
 std::vector<PassBarriers> RenderGraph::plan() const

@@ -145,10 +145,14 @@ public:
     std::vector<PassBarriers> plan() const;
     size_t pendingPasses() const { return passes_.size(); }
     std::vector<std::string> pendingPassNames() const;
-    // The rows a timer would get for the pending passes: top-level passes and outermost groups.
-    std::vector<std::string> pendingTimerNames() const;
-    // Drops the pending passes without recording them; resource states are unchanged.
-    void discard();
+    // The rows a timer would get for the pending passes from index `first` on (pendingPasses()
+    // before they were added): top-level passes and outermost groups.
+    std::vector<std::string> pendingTimerNames(size_t first = 0) const;
+    // Drops the pending passes from index `first` on (all of them by default) without recording
+    // them; resource states are unchanged. A caller that records a step only to learn its passes'
+    // names drops that step alone: passes recorded before it (a buffer's first clear, an upload)
+    // still run. Those after `first` must have closed their groups and conditional regions.
+    void discard(size_t first = 0);
     void forget(uint64_t resource) { planner_.forget(resource); }
 
 private:
