@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <map>
+#include <unistd.h>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -12,6 +14,7 @@
 #include <glm/matrix.hpp>
 
 #include "base/Error.h"
+#include "coupling/BoundaryCalibration.h"
 #include "fracture/TetMesh.h"
 #include "shared/sph.h"
 #include "sim/sph/BoundarySampler.h"
@@ -240,6 +243,18 @@ SolidSamples sampleSolids(const std::vector<SolidSurface>& solids, uint32_t vert
         }
     }
 
+    // The weights fitted so that the fluid meets every part of the surface as it meets a flat
+    // wall (coupling/BoundaryCalibration.h): more on a ball, less where a fine mesh crowds its
+    // samples beyond the inset surface's edges.
+    {
+        std::vector<CalibrationSurface> surfaces;
+        for (const SolidSurface& solid : solids) surfaces.push_back({&solid.vertices, solid.triangles, solid.depth});
+        std::vector<float> psi(out.weights.size());
+        for (size_t b = 0; b < psi.size(); ++b) psi[b] = out.weights[b].w;
+        calibrateBoundaryMass(surfaces, positions, psi, std::vector<bool>(psi.size(), true), spacing, kernel);
+        for (size_t b = 0; b < psi.size(); ++b) out.weights[b].w = psi[b];
+    }
+
     // Each vertex's samples and weights (CSR), in sample order.
     out.vertexStart.assign(vertexCount + 1, 0);
     for (size_t b = 0; b < out.corners.size(); ++b)
@@ -358,6 +373,38 @@ TetSamples sampleTetFaces(const TetSurface& solid, float spacing, const SampleKe
         }
     }
     out.tetStart.push_back(static_cast<uint32_t>(out.corners.size()));
+    // The boundary faces' samples (at rest, as coupling/tet_samples places them) fitted as a
+    // deformable body's are (coupling/BoundaryCalibration.h): beside a box's edges and corners
+    // their inset faces lie farther from the fluid than a flat wall's samples do. A crack face's
+    // samples, switched on later, keep the weight of their area.
+    {
+        std::vector<CalibrationSurface> surfaces;
+        std::map<float, size_t> surfaceOfDepth; // one surface per depth (a thin body's is less)
+        std::vector<uint32_t> index;
+        std::vector<glm::vec3> positions;
+        std::vector<float> psi;
+        for (uint32_t t = 0; t < solid.tets.size(); ++t)
+            for (uint32_t c = 0; c < 4; ++c) {
+                if (!boundary[4 * t + c]) continue;
+                const auto [it, added] = surfaceOfDepth.try_emplace(solid.tetDepth[t], surfaces.size());
+                if (added) surfaces.push_back({&solid.nodes, {}, solid.tetDepth[t]});
+                surfaces[it->second].triangles.push_back(tetFace(solid, t, c));
+            }
+        for (size_t i = 0; i < out.corners.size(); ++i) {
+            const uint32_t t = out.corners[i].x, c = out.corners[i].y;
+            if (!boundary[4 * t + c]) continue;
+            const glm::uvec3 f = tetFace(solid, t, c);
+            const glm::vec3 a = solid.nodes[f.x], b = solid.nodes[f.y], d = solid.nodes[f.z];
+            const glm::vec3 cross = glm::cross(b - a, d - a);
+            if (!(glm::dot(cross, cross) > 0.0f)) continue;
+            const glm::vec4 w = out.weights[i];
+            positions.push_back(w.x * a + w.y * b + w.z * d - solid.tetDepth[t] * glm::normalize(cross));
+            psi.push_back(w.w);
+            index.push_back(uint32_t(i));
+        }
+        calibrateBoundaryMass(surfaces, positions, psi, std::vector<bool>(psi.size(), true), spacing, kernel);
+        for (size_t k = 0; k < index.size(); ++k) out.weights[index[k]].w = psi[k];
+    }
     return out;
 }
 

@@ -150,7 +150,8 @@ TEST(SolidSampler, TetFacesCarryTheirAreasShareOfTheWallsMass)
 // shrunk by the depth on every side: the inset surface, with no sample beyond its edges (a face's
 // samples moved only along its own normal would reach out to the cuboid's edges, a fin the fluid
 // keeps its distance from: the body displaced more than its volume), and reaching its edges.
-// Their Psi_b sum to the inset surface's area times the wall's mass per area.
+// Their Psi_b, the inset surface's area times the wall's mass per area before the fit
+// (BoundaryCalibration's tests check the fit itself), stay positive and within 20 % of that.
 TEST(SolidSampler, TetFaceSamplesLieOnTheInsetSurface)
 {
     const SampleKernel k = cubic();
@@ -173,7 +174,7 @@ TEST(SolidSampler, TetFaceSamplesLieOnTheInsetSurface)
         return false;
     };
     double psi = 0.0;
-    size_t outside = 0, checked = 0, onEdges = 0;
+    size_t outside = 0, checked = 0, onEdges = 0, weightless = 0;
     for (size_t i = 0; i < s.corners.size(); ++i) {
         const glm::uvec4 tet = t.tets[s.corners[i].x];
         const uint32_t c = s.corners[i].y;
@@ -184,6 +185,7 @@ TEST(SolidSampler, TetFaceSamplesLieOnTheInsetSurface)
         const glm::vec3 x = w.x * a + w.y * b + w.z * d - depth * glm::normalize(glm::cross(b - a, d - a));
         ++checked;
         psi += w.w;
+        weightless += !(w.w > 0.0f);
         const float slack = 1e-5f;
         const bool inside = glm::all(glm::greaterThanEqual(x, lo - slack)) && glm::all(glm::lessThanEqual(x, hi + slack));
         const float nearestSide = std::min({x.x - lo.x, hi.x - x.x, x.y - lo.y, hi.y - x.y, x.z - lo.z, hi.z - x.z});
@@ -204,7 +206,8 @@ TEST(SolidSampler, TetFaceSamplesLieOnTheInsetSurface)
     const glm::dvec3 e = glm::dvec3(hi - lo);
     const double insetArea = 2.0 * (e.x * e.y + e.y * e.z + e.z * e.x);
     const double perArea = planeBoundaryMassPerArea(spacing, k);
-    EXPECT_NEAR(psi, perArea * insetArea, 1e-4 * perArea * insetArea);
+    EXPECT_EQ(weightless, 0u);
+    EXPECT_NEAR(psi, perArea * insetArea, 0.2 * perArea * insetArea);
 }
 
 // A deformable box's surface samples (every vertex, the edges' points, the triangles' lattices),

@@ -740,5 +740,75 @@ TEST_F(CouplingTest, BlocksFloatWithTheirDensityRatioSubmergedAndAHeavyOneSinks)
     }
 }
 
+// Bodies of the fluid's density placed in the middle of the pool stay put: a deformable box and a
+// deformable ball in one pool, a cube of tets in another. The fluid is sampled around a body with
+// a gap of r, which it closes in the first few tenths of a second (the bodies move 1-1.5 cm with
+// it); from then on a body of the right effective volume has nothing to move it. Over the next
+// 1.2 s (from 0.4 s) the box and the cube of tets moved at most 5 mm (h/5), the ball 1.2 cm (a deformable
+// ball sits about 1 % deep when it floats, too: docs/coupling.md); the bounds are h/2 and 0.75 h.
+// Before the samples' weights were fitted (coupling/BoundaryCalibration.h) the cube of tets sank
+// 1.5 cm in that time and the ball 2.2 cm.
+TEST_F(CouplingTest, NeutrallyBuoyantBodiesStayPut)
+{
+    const float h = 0.025f;
+    for (const bool tets : {false, true}) {
+        SCOPED_TRACE(tets ? "cube of tets" : "deformable box and ball");
+        nlohmann::json scene = pool(1000.0f, 0.15f);
+        if (tets) {
+            scene.erase("DeformableBodies");
+            scene.erase("Deformable");
+            scene["Floe"] = nlohmann::json::parse(R"({"domainMin": [-0.25, 0.0, -0.25], "domainMax": [0.25, 0.7, 0.25]})");
+            scene["Fracture"] = nlohmann::json::parse(R"({"substeps": 2})");
+            scene["FractureBodies"] = nlohmann::json::parse(
+                R"([{"shape": "cuboid", "size": [0.1, 0.1, 0.1], "resolution": 4, "material": "glass", "density": 1000,
+                     "breakable": false, "translation": [0, 0.15, 0]}])");
+        } else {
+            scene["DeformableBodies"] = nlohmann::json::parse(
+                R"([{"shape": "box", "size": [0.1, 0.1, 0.1], "resolution": 3, "translation": [-0.12, 0.15, 0], "density": 1000},
+                    {"shape": "sphere", "radius": 0.07, "resolution": 3, "translation": [0.12, 0.15, 0], "density": 1000}])");
+        }
+        Coupled c = build(scene);
+        // Each body's centre of mass height (m).
+        const auto heights = [&] {
+            std::vector<double> y;
+            if (c.fracture) {
+                y.push_back(body(c).centre.y);
+                return y;
+            }
+            const std::vector<glm::vec4> x = c.bodies->download(graph(), c.bodies->positions());
+            const std::vector<uint32_t>& first = c.bodies->firstParticle();
+            for (uint32_t b = 0; b < c.bodies->bodyCount(); ++b) {
+                const size_t end = b + 1 < c.bodies->bodyCount() ? first[b + 1] : x.size();
+                double mass = 0.0, sum = 0.0;
+                for (size_t k = first[b]; k < end; ++k) {
+                    mass += x[k].w;
+                    sum += double(x[k].w) * x[k].y;
+                }
+                y.push_back(sum / mass);
+            }
+            return y;
+        };
+        step(c, 250); // 0.5 s: the fluid closes the gap it was sampled with
+        const std::vector<double> settled = heights();
+        std::vector<double> extreme(settled.size(), 0.0);
+        for (int round = 0; round < 12; ++round) { // 1.2 s more
+            step(c, 50);
+            const std::vector<double> y = heights();
+            for (size_t b = 0; b < y.size(); ++b)
+                if (std::fabs(y[b] - settled[b]) > std::fabs(extreme[b])) extreme[b] = y[b] - settled[b];
+        }
+        const char* names[] = {"box", "ball"};
+        for (size_t b = 0; b < settled.size(); ++b) {
+            const char* name = tets ? "cube of tets" : names[b];
+            std::printf("%s of 1000 kg/m^3: at %.4f m after 0.5 s, then moved at most %+.4f m in 1.2 s\n", name, settled[b],
+                        extreme[b]);
+            const float bound = tets || b == 0 ? 0.5f * h : 0.75f * h;
+            EXPECT_LT(std::fabs(extreme[b]), bound) << name;
+            EXPECT_GT(settled[b], 0.12) << name << " fell through the water while it settled";
+        }
+        EXPECT_EQ(particlesInside(c, fluid(c)), 0);
+    }
+}
+
 } // namespace
 } // namespace floe::test
