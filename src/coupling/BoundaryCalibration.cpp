@@ -48,7 +48,7 @@ struct RadialIntegral {
     {
         if (s >= support) return table.back();
         const double u = s / step;
-        const size_t i = static_cast<size_t>(u);
+        const size_t i = std::min(static_cast<size_t>(u), table.size() - 2); // u may round up to n
         const double t = u - double(i);
         return table[i] * (1.0 - t) + table[i + 1] * t;
     }

@@ -7,9 +7,9 @@
 // is calibrated on such walls so that a body displaces its own volume. Where the surface is not
 // flat, the same weights do not give that fraction: beside a box's edge or corner a particle
 // misses a quarter or an eighth of its neighbourhood, but the samples inset on the faces lie
-// farther from it than from a particle beside a face (the field there is a fifth of the flat
-// wall's fraction for a cube of tets), and near a ball of 8 h across the crowded inset samples
-// give 0.85 of it. The fluid then comes closer, the body displaces less than its volume, and a
+// farther from it than from a particle beside a face (the field there is a sixth of the flat
+// wall's fraction for a cube of tets), and beside a ball 6-8 h across the crowded inset samples
+// give 0.8 of it. The fluid then comes closer, the body displaces less than its volume, and a
 // body of the fluid's density sinks (docs/coupling.md).
 //
 // The fit: probes sit where the fluid's first layer rests, at offsets delta outside the surface
