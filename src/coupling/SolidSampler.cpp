@@ -346,9 +346,12 @@ TetSamples sampleTetFaces(const TetSurface& solid, float spacing, const SampleKe
             // inset face's edge, as a deformable body's edge samples do. Ending short of it, the
             // samples of the two faces at an edge left a gap the fluid rounded off: a plank of
             // tets of 500 kg/m^3 floated 4.8 % deep, the same plank as a deformable box 0.4 %.
-            // Between faces of one plane the lattices meet as before.
+            // Between faces of one plane the lattices meet as before. A face of one sub-triangle
+            // (n = 1) keeps its centroid: stretched toward three creases at once (a coarse ball's
+            // faces) it had no place to go (a division by zero: non-finite weights, and a tet ball
+            // in water diverged at its first step), toward two it would sit on a corner.
             glm::dvec3 shift(0.0); // per corner: 1/(3n) where the edge opposite it is a crease
-            if (boundary[4 * t + c] && area > 0.0) {
+            if (boundary[4 * t + c] && area > 0.0 && n > 1) {
                 const glm::dvec3 normal = cross / (2.0 * area);
                 for (int k = 0; k < 3; ++k) {
                     const uint32_t p = face[(k + 1) % 3], q = face[(k + 2) % 3];

@@ -195,7 +195,8 @@ TEST(SolidSampler, TetFaceSamplesLieOnTheInsetSurface)
         }
         // On an edge of the inset box: on two of its sides.
         int sides = 0;
-        for (int a = 0; a < 3; ++a) sides += (std::fabs(x[a] - lo[a]) <= slack) + (std::fabs(hi[a] - x[a]) <= slack);
+        for (int axis = 0; axis < 3; ++axis)
+            sides += (std::fabs(x[axis] - lo[axis]) <= slack) + (std::fabs(hi[axis] - x[axis]) <= slack);
         if (sides >= 2) ++onEdges;
     }
     EXPECT_GT(checked, 500u);
@@ -208,6 +209,27 @@ TEST(SolidSampler, TetFaceSamplesLieOnTheInsetSurface)
     const double perArea = planeBoundaryMassPerArea(spacing, k);
     EXPECT_EQ(weightless, 0u);
     EXPECT_NEAR(psi, perArea * insetArea, 0.2 * perArea * insetArea);
+}
+
+// A coarse ball of tets: most of its boundary faces are single sub-triangles (n = 1) whose three
+// edges are creases. Their lattices were stretched toward all three at once, a division by zero:
+// six non-finite weights, and the ball diverged at its first step in water.
+TEST(SolidSampler, ACoarseBallOfTetsHasFiniteSamples)
+{
+    fracture::TetShapeDesc desc;
+    desc.shape = fracture::TetShape::Sphere;
+    desc.size = glm::vec3(0.14f);
+    desc.resolution = 6;
+    const fracture::TetMesh mesh = fracture::makeTetShape(desc);
+    TetSurface t;
+    t.nodes = mesh.nodes;
+    t.tets = mesh.tets;
+    t.tetDepth.assign(t.tets.size(), 0.01875f);
+    const TetSamples s = sampleTetFaces(t, 0.0125f, cubic());
+    ASSERT_GT(s.corners.size(), 1000u);
+    size_t bad = 0;
+    for (const glm::vec4& w : s.weights) bad += !(std::isfinite(w.x) && std::isfinite(w.y) && std::isfinite(w.z) && w.w >= 0.0f);
+    EXPECT_EQ(bad, 0u);
 }
 
 // A deformable box's surface samples (every vertex, the edges' points, the triangles' lattices),
