@@ -744,10 +744,10 @@ TEST_F(CouplingTest, BlocksFloatWithTheirDensityRatioSubmergedAndAHeavyOneSinks)
 // deformable ball in one pool, a cube of tets in another. The fluid is sampled around a body with
 // a gap of r, which it closes in the first few tenths of a second (the bodies move 1-1.5 cm with
 // it); from then on a body of the right effective volume has nothing to move it. Over the next
-// 1.2 s (from 0.4 s) the box and the cube of tets moved at most 5 mm (h/5), the ball 1.2 cm (a deformable
-// ball sits about 1 % deep when it floats, too: docs/coupling.md); the bounds are h/2 and 0.75 h.
-// Before the samples' weights were fitted (coupling/BoundaryCalibration.h) the cube of tets sank
-// 1.5 cm in that time and the ball 2.2 cm.
+// 1.2 s (from 0.5 s) the box moved at most 3.4 mm and the cube of tets 3.0 mm, the ball 8.7 mm (a
+// deformable ball sits about 1 % deep when it floats, too: docs/coupling.md); the bounds are h/2
+// and 0.75 h. Before the samples' weights were fitted (coupling/BoundaryCalibration.h) the cube
+// of tets sank about 1.5 cm in that time and the ball 2.2 cm (floe run of the same pools).
 TEST_F(CouplingTest, NeutrallyBuoyantBodiesStayPut)
 {
     const float h = 0.025f;
