@@ -113,7 +113,7 @@ uint64_t cellKey(const glm::ivec3& c)
            uint64_t(uint32_t(c.z) & 0x1FFFFF);
 }
 
-// The triangles of all surfaces in a hash grid of cells of the support, each in every cell its
+// The triangles of all surfaces in a hash grid of cells of half the support, each in every cell its
 // bounding box overlaps.
 struct TriangleGrid {
     struct Entry {

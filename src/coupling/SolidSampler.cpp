@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstdlib>
 #include <map>
-#include <unistd.h>
 #include <unordered_map>
 
 #include <fmt/format.h>
