@@ -306,7 +306,7 @@ CalibrationResult calibrateBoundaryMass(const std::vector<CalibrationSurface>& s
     std::map<std::pair<double, double>, double> fractions; // (delta, depth) -> the flat wall's fraction
     std::vector<double> target;
     std::vector<uint32_t> start{0}, sample;
-    std::vector<double> weight;
+    std::vector<float> weight; // 8 bytes a pair with its sample: about 100 pairs a probe
     // The missing densities, the costly part, on every core (each thread its own probes, so the
     // result does not depend on the thread count).
     std::vector<double> missingAtProbe(probes.size(), 0.0);
@@ -339,7 +339,7 @@ CalibrationResult calibrateBoundaryMass(const std::vector<CalibrationSurface>& s
                         const double w = W(kernel, glm::length(p.position - glm::dvec3(positions[b])));
                         if (!(w > 0.0)) continue;
                         sample.push_back(b);
-                        weight.push_back(w);
+                        weight.push_back(static_cast<float>(w));
                         fitted = fitted || fit[b];
                     }
                 }
@@ -360,7 +360,7 @@ CalibrationResult calibrateBoundaryMass(const std::vector<CalibrationSurface>& s
         double sum = 0.0;
         for (size_t k = 0; k < target.size(); ++k) {
             double f = 0.0;
-            for (uint32_t e = start[k]; e < start[k + 1]; ++e) f += w[sample[e]] * weight[e];
+            for (uint32_t e = start[k]; e < start[k + 1]; ++e) f += w[sample[e]] * double(weight[e]);
             field[k] = f;
             const double relative = (f - target[k]) / target[k];
             sum += relative * relative;
@@ -375,8 +375,8 @@ CalibrationResult calibrateBoundaryMass(const std::vector<CalibrationSurface>& s
         std::fill(denominator.begin(), denominator.end(), 0.0);
         for (size_t k = 0; k < target.size(); ++k)
             for (uint32_t e = start[k]; e < start[k + 1]; ++e) {
-                numerator[sample[e]] += weight[e] * target[k];
-                denominator[sample[e]] += weight[e] * field[k];
+                numerator[sample[e]] += double(weight[e]) * target[k];
+                denominator[sample[e]] += double(weight[e]) * field[k];
             }
         for (size_t b = 0; b < w.size(); ++b)
             if (fit[b] && denominator[b] > 0.0) w[b] *= numerator[b] / denominator[b];
