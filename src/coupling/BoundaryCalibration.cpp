@@ -382,7 +382,6 @@ CalibrationResult calibrateBoundaryMass(const std::vector<CalibrationSurface>& s
             if (fit[b] && denominator[b] > 0.0) w[b] *= numerator[b] / denominator[b];
         result.errorAfter = evaluate();
     }
-    if (kIterations == 0) result.errorAfter = result.errorBefore;
     for (size_t b = 0; b < w.size(); ++b)
         if (fit[b]) {
             psi[b] = static_cast<float>(w[b]);

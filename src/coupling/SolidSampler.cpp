@@ -281,6 +281,15 @@ double planeBoundaryMassPerArea(float spacing, const SampleKernel& kernel)
     return double(gamma) * kernel.restDensity / (double(spacing) * spacing * sum);
 }
 
+glm::vec3 placeTetSample(const TetSurface& solid, const glm::uvec4& corners, const glm::vec4& weights)
+{
+    const glm::uvec3 f = tetFace(solid, corners.x, corners.y);
+    const glm::vec3 a = solid.nodes[f.x], b = solid.nodes[f.y], d = solid.nodes[f.z];
+    const glm::vec3 cross = glm::cross(b - a, d - a);
+    const glm::vec3 unit = glm::dot(cross, cross) > 0.0f ? glm::normalize(cross) : glm::vec3(0.0f);
+    return weights.x * a + weights.y * b + weights.z * d - std::bit_cast<float>(corners.z) * unit;
+}
+
 TetSamples sampleTetFaces(const TetSurface& solid, float spacing, const SampleKernel& kernel)
 {
     const double massPerArea = planeBoundaryMassPerArea(spacing, kernel);
@@ -392,15 +401,9 @@ TetSamples sampleTetFaces(const TetSurface& solid, float spacing, const SampleKe
                 surfaces[it->second].triangles.push_back(tetFace(solid, t, c));
             }
         for (size_t i = 0; i < out.corners.size(); ++i) {
-            const uint32_t t = out.corners[i].x, c = out.corners[i].y;
-            if (!boundary[4 * t + c]) continue;
-            const glm::uvec3 f = tetFace(solid, t, c);
-            const glm::vec3 a = solid.nodes[f.x], b = solid.nodes[f.y], d = solid.nodes[f.z];
-            const glm::vec3 cross = glm::cross(b - a, d - a);
-            if (!(glm::dot(cross, cross) > 0.0f)) continue;
-            const glm::vec4 w = out.weights[i];
-            positions.push_back(w.x * a + w.y * b + w.z * d - solid.tetDepth[t] * glm::normalize(cross));
-            psi.push_back(w.w);
+            if (!boundary[4 * out.corners[i].x + out.corners[i].y]) continue;
+            positions.push_back(placeTetSample(solid, out.corners[i], out.weights[i]));
+            psi.push_back(out.weights[i].w);
             index.push_back(uint32_t(i));
         }
         calibrateBoundaryMass(surfaces, positions, psi, std::vector<bool>(psi.size(), true), spacing, kernel);

@@ -109,6 +109,10 @@ struct TetSamples {
 // positively oriented tet (as fracture/face_common.glsl and coupling/tet_samples.comp number them).
 inline constexpr int kTetFaceCorners[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
 
+// A tet face's sample placed as coupling/tet_samples places it, from the nodes' positions: the
+// barycentric point of its face moved its depth (corners.z) along the face's unit normal.
+glm::vec3 placeTetSample(const TetSurface& solid, const glm::uvec4& corners, const glm::vec4& weights);
+
 // Throws floe::Error for a spacing that is not positive or a tet naming a node out of range.
 TetSamples sampleTetFaces(const TetSurface& solid, float spacing, const SampleKernel& kernel);
 // The boundary's mass per area of a plane sampled by the square lattice of `spacing` (kg/m^2):

@@ -195,10 +195,8 @@ TEST(BoundaryCalibration, TheFitRaisesACubesEdgesAndLeavesOpenSurfacesAlone)
         if (std::none_of(boundary.begin(), boundary.end(),
                          [&](const glm::uvec3& b) { return std::is_permutation(&b.x, &b.x + 3, &f.x); }))
             continue;
-        const glm::vec4 w = samples.weights[i];
-        const glm::vec3 a = t.nodes[f.x], b = t.nodes[f.y], d = t.nodes[f.z];
-        positions.push_back(w.x * a + w.y * b + w.z * d - kDepth * glm::normalize(glm::cross(b - a, d - a)));
-        fitted.push_back(w.w);
+        positions.push_back(placeTetSample(t, samples.corners[i], samples.weights[i]));
+        fitted.push_back(samples.weights[i].w);
     }
     ASSERT_FALSE(positions.empty());
     // By area: every face's samples share the inset face's area (mass per area perArea).

@@ -181,8 +181,7 @@ TEST(SolidSampler, TetFaceSamplesLieOnTheInsetSurface)
         const glm::uvec3 f(tet[kTetFaceCorners[c][0]], tet[kTetFaceCorners[c][1]], tet[kTetFaceCorners[c][2]]);
         if (!onBoundary(f)) continue;
         const glm::vec4 w = s.weights[i];
-        const glm::vec3 a = t.nodes[f.x], b = t.nodes[f.y], d = t.nodes[f.z];
-        const glm::vec3 x = w.x * a + w.y * b + w.z * d - depth * glm::normalize(glm::cross(b - a, d - a));
+        const glm::vec3 x = placeTetSample(t, s.corners[i], w);
         ++checked;
         psi += w.w;
         weightless += !(w.w > 0.0f);
