@@ -16,6 +16,16 @@
 // the coefficient of p_i in the density change sum_j m_j (a_i - a_j).grad W_ij + sum_b Psi_b
 // a_i.grad W_ib. SPlisHSPlasH's DFSPH applies p_i/rho_i^2 once at walls (c = 1); Floe mirrors the
 // pressure for every solver, so that switching solvers does not change how walls push.
+//
+// With DIVERGENCE_SETUP (DFSPH with its divergence-free solve), also that solve's set-up in the
+// same neighbour loop (Bender & Koschier 2017 Alg. 2; SPlisHSPlasH's divergenceSolve): the density
+// change rate of the step's start velocities
+//   (D rho / Dt)_i = sum_j m_j (v_i - v_j).grad W_ij + sum_b Psi_b v_i.grad W_ib - S_i   (eq. (9)),
+// kept only where it compresses (> 0) and where the particle has enough neighbours (deficient
+// particles at the free surface are left alone, dfsphMinNeighbours); the source is
+// s_i = -(D rho / Dt)_i. Warm start (their §4.3): half the last step's kappa_v where the fluid
+// compresses, limited (dfsphDivergenceWarmStartLimit), as a pressure p = kappa rho_i^2. A pass of
+// its own walked every list once more for this: folded here it costs one velocity load per pair.
 #include "sph/sph_common.glsl"
 
 layout(local_size_x = SPH_GROUP_SIZE) in;
@@ -30,12 +40,17 @@ FLOE_OUT_VEC4(SPH_BIND_BOUNDARY_TERMS, boundaryTerms);
 FLOE_OUT_UVEC4(SPH_BIND_NEIGHBOURS, neighbours);
 // 1: the list is larger than a storage buffer's binding may be; it goes through a texel view.
 layout(constant_id = 3) const uint LIST_TEXELS = 0u;
+layout(constant_id = 4) const uint DIVERGENCE_SETUP = 0u;
 FLOE_RW_UVEC4(SPH_BIND_NEIGHBOUR_TEXELS, neighbourTexels);
 FLOE_OUT_UINT(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts);
 FLOE_IN_VEC4(SPH_BIND_SOLIDS, solids);
 FLOE_IN_UINT(SPH_BIND_SOLID_START, solidStart);
 FLOE_IN_VEC4(SPH_BIND_SOLID_VELOCITIES, solidVelocities);
 FLOE_OUT_FLOAT(SPH_BIND_BOUNDARY_RATES, boundaryRates);
+// DIVERGENCE_SETUP: the start velocities, the last step's kappa_v, and p_i / rho_i^2 for sph/jacobi_accel.
+FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities);
+FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
+FLOE_OUT_FLOAT(SPH_BIND_PRESSURE_TERMS, pressureTerms);
 
 void main()
 {
@@ -47,6 +62,9 @@ void main()
     float rho = pi4.w * sphW(0.0); // the particle itself; the neighbours add theirs in the mask's loop
     vec3 gradFluid = vec3(0.0), gradBoundary = vec3(0.0);
     float gradSquares = 0.0, boundaryNeighbours = 0.0;
+    const vec3 vi = DIVERGENCE_SETUP != 0u ? FLOE_LOAD_VEC4(velocities, i).xyz : vec3(0.0);
+    float rate = 0.0;        // DIVERGENCE_SETUP: the density change rate
+    uint beyondMasks = 0u;   // fluid neighbours past a strip's mask (not in `listed`)
     const uint capacity = sphNeighbourCapacity(DIMS);
     uint listed = 0u;      // fluid neighbours found; the list holds the first `capacity`
     bool overflow = false; // more than the list or a strip's mask holds: later passes walk the grid
@@ -87,6 +105,7 @@ void main()
             gradFluid += g;
             gradSquares += dot(g, g) / pj.w; // m_j |grad W_ij|^2
         }
+        if (DIVERGENCE_SETUP != 0u) rate += dot(vi - FLOE_LOAD_VEC4(velocities, j).xyz, g);
         if (listed < capacity) {
             const uint at = listed * sphFluidCount() + i;
             if (LIST_TEXELS != 0u)
@@ -110,6 +129,10 @@ void main()
                 const vec3 g = sphGradW(xij, r);
                 gradFluid += pj.w * g;
                 gradSquares += pj.w * dot(g, g);
+            }
+            if (DIVERGENCE_SETUP != 0u) {
+                rate += dot(vi - FLOE_LOAD_VEC4(velocities, j).xyz, pj.w * sphGradW(xij, r));
+                ++beyondMasks;
             }
         }
     }
@@ -157,7 +180,23 @@ void main()
         diagonal = -(dot(gradFluid + mirror * gradBoundary, gradFluid + gradBoundary) + pi4.w * gradSquares) / (rho * rho);
     }
     const float p = eosPressure(params.flags.z, rho, sphRho0(), params.material.z, params.domainMax.w, params.flags.w != 0u);
-    FLOE_STORE_VEC4(fields, i, vec4(rho, DIAGONAL != 0u ? 0.0 : p, diagonal, 0.0));
+    vec4 f = vec4(rho, DIAGONAL != 0u ? 0.0 : p, diagonal, 0.0);
+    if (DIVERGENCE_SETUP != 0u) {
+        // The terms in the order the former pass summed them: fluid pairs, walls, moving solids.
+        if (sphBoundaryCount() > 0u) {
+            rate += dot(vi, gradBoundary);
+            if (SOLIDS != 0u) rate -= solidRate; // moving solids: v_b . grad W_ib
+        }
+        if (listed + beyondMasks + uint(boundaryNeighbours) < dfsphMinNeighbours(DIMS)) rate = 0.0;
+        rate = max(rate, 0.0);
+        const float dt = state.time.x;
+        const float stored = FLOE_LOAD_VEC4(solverState, i).y; // kappa_v dt of the last step
+        const float kappa =
+            rate > 0.0 && dt > 0.0 ? 0.5 * min(stored, dfsphDivergenceWarmStartLimit(sphH(), sphRho0())) / dt : 0.0;
+        f = vec4(rho, kappa * rho * rho, diagonal, -rate);
+        FLOE_STORE_FLOAT(pressureTerms, i, pressureTerm(f));
+    }
+    FLOE_STORE_VEC4(fields, i, f);
     FLOE_STORE_VEC4(boundaryTerms, i, vec4(gradBoundary, boundaryNeighbours));
     // Overflowed: capacity + 1 tells the later passes to walk the grid instead of the list.
     FLOE_STORE_UINT(neighbourCounts, i, overflow ? capacity + 1u : listed);

@@ -286,26 +286,13 @@ void Simulation::addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared
 {
     // Bender & Koschier 2017 Alg. 2, on the velocities at the start of the step (before the
     // non-pressure forces), as SPlisHSPlasH's DFSPH: the divergence of the last step's end is
-    // removed so that the constant-density solve starts from a divergence-free field.
+    // removed so that the constant-density solve starts from a divergence-free field. Its set-up
+    // (the density change rate, the warm start) is part of sph/density's neighbour loop.
     const IterationLimits limits = settings_.divergenceLimits();
     shared::SphParams p = base;
     p.iisph = glm::vec4(settings_.omega, limits.tolerance, float(limits.minIterations), float(limits.maxIterations));
     const std::vector<gpu::SpecConstant> kernel = spec();
     graph.beginGroup("sph/dfsph_divergence_solve");
-    graph.addCompute(pipelines_.compute("sph/dfsph_divergence_setup", kernel))
-        .read(SPH_BIND_STATE, state_)
-        .read(SPH_BIND_POSITIONS, sortedPositions_)
-        .read(SPH_BIND_VELOCITIES, sortedVelocities_)
-        .read(SPH_BIND_NEIGHBOURS, neighbours_)
-        .read(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts_)
-        .read(SPH_BIND_CELL_START, grid_.cellStart())
-        .read(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
-        .read(SPH_BIND_BOUNDARY_RATES, boundaryRates_)
-        .read(SPH_BIND_SOLVER_STATE, sortedSolverState_)
-        .readWrite(SPH_BIND_FIELDS, fields_)
-        .write(SPH_BIND_PRESSURE_TERMS, pressureTerms_)
-        .push(p)
-        .dispatchThreads(particles_.count);
     addJacobiIterations(graph, p, limits, SPH_SYSTEM_DIVERGENCE, errorMode(PressureSolver::Dfsph, settings_), divergenceArguments_,
                         1);
     graph.addCompute(pipelines_.compute("sph/dfsph_divergence_apply", kernel))
@@ -422,9 +409,12 @@ void Simulation::addStep(graph::RenderGraph& graph)
     if (solver == PressureSolver::Pbf) graph.addCopy("sph/pbf_anchors", sortedPositions_, anchors_, uint64_t(n) * 16);
     // The step's one walk over the grid: densities, the fluid neighbour lists every later pass
     // walks, the boundary's terms (for PBF at its predicted positions, before its corrections).
+    // DFSPH's divergence-free solve sets up in the same walk (its source and warm start).
+    const bool divergenceSetup = solver == PressureSolver::Dfsph && settings_.divergenceSolver;
     graph
-        .addCompute(
-            pipelines_.compute("sph/density", with({{2, solver == PressureSolver::Dfsph ? 1u : 0u}, {3, listTexels_ ? 1u : 0u}})))
+        .addCompute(pipelines_.compute(
+            "sph/density",
+            with({{2, solver == PressureSolver::Dfsph ? 1u : 0u}, {3, listTexels_ ? 1u : 0u}, {4, divergenceSetup ? 1u : 0u}})))
         .read(SPH_BIND_POSITIONS, sortedPositions_)
         .read(SPH_BIND_CELL_START, grid_.cellStart())
         .read(SPH_BIND_BOUNDARY, boundary_)
@@ -438,6 +428,9 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .read(SPH_BIND_SOLID_START, solidCount_ > 0 ? solidGrid_->cellStart() : boundaryStart_)
         .read(SPH_BIND_SOLID_VELOCITIES, sortedSolidVelocities_)
         .write(SPH_BIND_BOUNDARY_RATES, boundaryRates_)
+        .read(SPH_BIND_VELOCITIES, sortedVelocities_)
+        .read(SPH_BIND_SOLVER_STATE, sortedSolverState_)
+        .write(SPH_BIND_PRESSURE_TERMS, pressureTerms_)
         .readWrite(SPH_BIND_STATE, state_)
         .push(p)
         .dispatchThreads(n);
