@@ -51,6 +51,7 @@ FLOE_OUT_FLOAT(SPH_BIND_BOUNDARY_RATES, boundaryRates);
 FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities);
 FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
 FLOE_OUT_FLOAT(SPH_BIND_PRESSURE_TERMS, pressureTerms);
+FLOE_OUT_VEC4(SPH_BIND_WALL_VISCOSITY, wallViscosityTerms); // WALL_VISCOSITY_TERMS: 2 per particle
 
 void main()
 {
@@ -138,6 +139,11 @@ void main()
     }
     NEAR_BINS_END
     overflow = overflow || listed > capacity;
+    // The walls' viscosity matrix (SPH_BIND_WALL_VISCOSITY): its diagonal and Mueller's Laplacian
+    // sum, its off-diagonal xy, xz, yz.
+    vec4 wallDiagonal = vec4(0.0);
+    vec3 wallOffDiagonal = vec3(0.0);
+    const float regulariser = 0.01 * sphH() * sphH(); // as the viscosity's (sph/viscosity.glsl)
     if (sphBoundaryCount() > 0u) {
         BOUNDARY_NEAR_BEGIN(xi, begin, end)
         for (uint b = begin; b < end; ++b) {
@@ -146,11 +152,25 @@ void main()
             const float r = length(xib);
             if (r < sphSupport()) {
                 rho += xb.w * sphW(r);
-                gradBoundary += xb.w * sphGradW(xib, r);
+                const vec3 g = xb.w * sphGradW(xib, r);
+                gradBoundary += g;
                 boundaryNeighbours += 1.0;
+                if (WALL_VISCOSITY_TERMS != 0u) {
+                    if (KERNEL == SPH_KERNEL_MUELLER) {
+                        wallDiagonal.w += xb.w * viscosityLaplacian(r, 2.0 * sphH(), DIMS);
+                    } else {
+                        const vec3 q = g / (r * r + regulariser);
+                        wallDiagonal.xyz += q * xib;
+                        wallOffDiagonal += vec3(q.x * xib.y, q.x * xib.z, q.y * xib.z);
+                    }
+                }
             }
         }
         BOUNDARY_NEAR_END
+    }
+    if (WALL_VISCOSITY_TERMS != 0u) {
+        FLOE_STORE_VEC4(wallViscosityTerms, 2u * i, wallDiagonal);
+        FLOE_STORE_VEC4(wallViscosityTerms, 2u * i + 1u, vec4(wallOffDiagonal, 0.0));
     }
     // Solid samples weigh as static ones (Akinci et al. 2012 eq. (5)-(6)), and their motion
     // changes the density: S_i = sum_b Psi_b v_b . grad W_ib, which the solvers' source terms

@@ -37,6 +37,7 @@ FLOE_IN_VEC4(SPH_BIND_SOLIDS, solids);
 FLOE_IN_UINT(SPH_BIND_SOLID_START, solidStart);
 FLOE_IN_VEC4(SPH_BIND_SOLID_VELOCITIES, solidVelocities);
 #include "sph/pressure_accel.glsl"
+FLOE_IN_VEC4(SPH_BIND_WALL_VISCOSITY, wallViscosityTerms); // WALL_VISCOSITY_TERMS: sph/density's
 #include "sph/viscosity.glsl"
 
 // EOS's whole velocity update, v = v + dt (g + a_visc) (+ XSPH) + dt a_p: the work of
@@ -62,7 +63,7 @@ vec3 eosVelocity(uint i, vec3 xi, float rhoi, float pi)
     }
     FLUID_PAIRS(i, xi)
 #undef FLUID_PAIR
-    vec3 wall = sphBoundaryCount() > 0u && nuBoundary > 0.0 ? boundaryViscosity(xi, vi, rhoi, regulariser) : vec3(0.0);
+    vec3 wall = sphBoundaryCount() > 0u && nuBoundary > 0.0 ? boundaryViscosity(i, xi, vi, rhoi, regulariser) : vec3(0.0);
     if (SOLIDS != 0u && nuBoundary > 0.0) {
         SOLID_NEAR_BEGIN(xi, begin, end)
         for (uint b = begin; b < end; ++b) {

@@ -22,6 +22,7 @@ FLOE_OUT_VEC4(SPH_BIND_PREDICTED, predicted);
 FLOE_IN_VEC4(SPH_BIND_SOLIDS, solids);
 FLOE_IN_UINT(SPH_BIND_SOLID_START, solidStart);
 FLOE_IN_VEC4(SPH_BIND_SOLID_VELOCITIES, solidVelocities);
+FLOE_IN_VEC4(SPH_BIND_WALL_VISCOSITY, wallViscosityTerms); // WALL_VISCOSITY_TERMS: sph/density's
 #include "sph/viscosity.glsl"
 
 void main()
@@ -55,7 +56,7 @@ void main()
             FLUID_NEIGHBOURS_END
         }
     }
-    vec3 wall = sphBoundaryCount() > 0u && nuBoundary > 0.0 ? boundaryViscosity(xi, vi, rhoi, regulariser) : vec3(0.0);
+    vec3 wall = sphBoundaryCount() > 0u && nuBoundary > 0.0 ? boundaryViscosity(i, xi, vi, rhoi, regulariser) : vec3(0.0);
     if (SOLIDS != 0u && nuBoundary > 0.0) {
         SOLID_NEAR_BEGIN(xi, begin, end)
         for (uint b = begin; b < end; ++b) {

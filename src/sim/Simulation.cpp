@@ -79,6 +79,7 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     listPlaceholder_ = deviceBuffer(context, "unused neighbour list binding", 16, VK_FORMAT_R32G32B32A32_UINT);
     fields_ = deviceBuffer(context, "fields (density, pressure, a_ii, s_i)", n * 16, kVec4);
     pressureTerms_ = deviceBuffer(context, "pressure terms (p / rho^2)", n * 4, VK_FORMAT_R32_SFLOAT);
+    wallViscosity_ = deviceBuffer(context, "walls' viscosity terms", n * 32, kVec4);
     predicted_ = deviceBuffer(context, "predicted velocities", n * 16, kVec4);
     solverVectors_ =
         deviceBuffer(context, "solver vectors (pressure accelerations, predicted positions, corrections)", n * 16, kVec4);
@@ -409,12 +410,17 @@ void Simulation::addStep(graph::RenderGraph& graph)
     if (solver == PressureSolver::Pbf) graph.addCopy("sph/pbf_anchors", sortedPositions_, anchors_, uint64_t(n) * 16);
     // The step's one walk over the grid: densities, the fluid neighbour lists every later pass
     // walks, the boundary's terms (for PBF at its predicted positions, before its corrections).
-    // DFSPH's divergence-free solve sets up in the same walk (its source and warm start).
+    // DFSPH's divergence-free solve sets up in the same walk (its source and warm start), and the
+    // viscous static walls' term is summed there as a matrix (but for PBF, whose particles move
+    // before their viscosity).
     const bool divergenceSetup = solver == PressureSolver::Dfsph && settings_.divergenceSolver;
+    const gpu::SpecConstant wallTerms{
+        14, solver != PressureSolver::Pbf && settings_.wallViscosity() > 0.0f && boundaryCount_ > 0 ? 1u : 0u};
     graph
-        .addCompute(pipelines_.compute(
-            "sph/density",
-            with({{2, solver == PressureSolver::Dfsph ? 1u : 0u}, {3, listTexels_ ? 1u : 0u}, {4, divergenceSetup ? 1u : 0u}})))
+        .addCompute(pipelines_.compute("sph/density", with({{2, solver == PressureSolver::Dfsph ? 1u : 0u},
+                                                            {3, listTexels_ ? 1u : 0u},
+                                                            {4, divergenceSetup ? 1u : 0u},
+                                                            wallTerms})))
         .read(SPH_BIND_POSITIONS, sortedPositions_)
         .read(SPH_BIND_CELL_START, grid_.cellStart())
         .read(SPH_BIND_BOUNDARY, boundary_)
@@ -431,6 +437,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .read(SPH_BIND_VELOCITIES, sortedVelocities_)
         .read(SPH_BIND_SOLVER_STATE, sortedSolverState_)
         .write(SPH_BIND_PRESSURE_TERMS, pressureTerms_)
+        .write(SPH_BIND_WALL_VISCOSITY, wallViscosity_)
         .readWrite(SPH_BIND_STATE, state_)
         .push(p)
         .dispatchThreads(n);
@@ -494,7 +501,9 @@ void Simulation::addStep(graph::RenderGraph& graph)
     // this pass's work in the same walk as the pressure's (SPH_INTEGRATE_EOS).
     const gpu::SpecConstant xsph{9, settings_.xsph > 0.0f ? 1u : 0u};
     if (solver != PressureSolver::Eos)
-        graph.addCompute(pipelines_.compute("sph/nonpressure", with({xsph, {10, solver == PressureSolver::Pbf ? 0u : 1u}})))
+        graph
+            .addCompute(
+                pipelines_.compute("sph/nonpressure", with({xsph, {10, solver == PressureSolver::Pbf ? 0u : 1u}, wallTerms})))
             .read(SPH_BIND_STATE, state_)
             .read(SPH_BIND_POSITIONS, sortedPositions_)
             .read(SPH_BIND_ANCHORS, anchors)
@@ -508,6 +517,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
             .read(SPH_BIND_SOLIDS, sortedSolids_)
             .read(SPH_BIND_SOLID_START, solidCount_ > 0 ? solidGrid_->cellStart() : boundaryStart_)
             .read(SPH_BIND_SOLID_VELOCITIES, sortedSolidVelocities_)
+            .read(SPH_BIND_WALL_VISCOSITY, wallViscosity_)
             .write(SPH_BIND_PREDICTED, predicted_)
             .push(nonPressure)
             .dispatchThreads(n);
@@ -614,9 +624,11 @@ void Simulation::addStep(graph::RenderGraph& graph)
                                                           : SPH_INTEGRATE_PRESSURE;
     const bool divergenceCoefficients = solver == PressureSolver::Dfsph && settings_.divergenceSolver;
     graph
-        .addCompute(pipelines_.compute(
-            "sph/integrate",
-            with({{2, mode}, {8, solver == PressureSolver::Pcisph ? 0u : 1u}, xsph, {13, divergenceCoefficients ? 1u : 0u}})))
+        .addCompute(pipelines_.compute("sph/integrate", with({{2, mode},
+                                                              {8, solver == PressureSolver::Pcisph ? 0u : 1u},
+                                                              xsph,
+                                                              {13, divergenceCoefficients ? 1u : 0u},
+                                                              wallTerms})))
         .read(SPH_BIND_STATE, state_)
         .read(SPH_BIND_WALLS, walls_)
         .read(SPH_BIND_POSITIONS, sortedPositions_)
@@ -642,6 +654,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .read(SPH_BIND_SOLIDS, sortedSolids_)
         .read(SPH_BIND_SOLID_START, solidCount_ > 0 ? solidGrid_->cellStart() : boundaryStart_)
         .read(SPH_BIND_SOLID_VELOCITIES, sortedSolidVelocities_)
+        .read(SPH_BIND_WALL_VISCOSITY, wallViscosity_)
         .push(p)
         .dispatchThreads(n);
     if (solidCount_ > 0) {
