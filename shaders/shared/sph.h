@@ -87,10 +87,11 @@
 // pair by sph/jacobi_accel: one float fetch per neighbour where the density and pressure were a
 // vec4 fetch and a division (on lavapipe the pass took about a fifth less time).
 #define SPH_BIND_PRESSURE_TERMS 33
-// 2 vec4 per particle, written by sph/density where the static walls are viscous: the walls'
-// viscosity as a symmetric matrix M_i with sum_b Psi_b (v_i . x_ib) / (|x_ib|^2 + 0.01 h^2)
-// grad W_ib = M_i v_i (x: M's diagonal, w: Mueller's sum_b Psi_b lap W_ib; y: xy, xz, yz), read
-// by sph/nonpressure and EOS's sph/integrate instead of walking the walls' samples again.
+// 3 vec4 per particle, written by sph/density where the walls are viscous: their viscosity
+// sum_b Psi_b ((v_i - v_b) . x_ib) / (|x_ib|^2 + 0.01 h^2) grad W_ib = M_i v_i - d_i over the
+// static samples (v_b = 0) and the moving solids' (sph/viscosity.glsl storedWallViscosity), M_i
+// symmetric (x: its diagonal, w: Mueller's sum_b Psi_b lap W_ib; y: xy, xz, yz; z: d_i), read by
+// sph/nonpressure and EOS's sph/integrate instead of walking the samples again.
 #define SPH_BIND_WALL_VISCOSITY 34
 #define SPH_BIND_SOLVER_STATE 19 // vec4 per particle, kept from step to step: x DFSPH kappa dt^2, y DFSPH kappa_v dt
 // Predicates of the recorded solver iterations' conditional regions per solve (pressure, DFSPH

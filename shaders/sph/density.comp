@@ -51,7 +51,7 @@ FLOE_OUT_FLOAT(SPH_BIND_BOUNDARY_RATES, boundaryRates);
 FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities);
 FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
 FLOE_OUT_FLOAT(SPH_BIND_PRESSURE_TERMS, pressureTerms);
-FLOE_OUT_VEC4(SPH_BIND_WALL_VISCOSITY, wallViscosityTerms); // WALL_VISCOSITY_TERMS: 2 per particle
+FLOE_OUT_VEC4(SPH_BIND_WALL_VISCOSITY, wallViscosityTerms); // WALL_VISCOSITY_TERMS: 3 per particle
 
 void main()
 {
@@ -139,10 +139,10 @@ void main()
     }
     NEAR_BINS_END
     overflow = overflow || listed > capacity;
-    // The walls' viscosity matrix (SPH_BIND_WALL_VISCOSITY): its diagonal and Mueller's Laplacian
-    // sum, its off-diagonal xy, xz, yz.
+    // The walls' viscosity (SPH_BIND_WALL_VISCOSITY): the matrix's diagonal and Mueller's Laplacian
+    // sum, its off-diagonal xy, xz, yz, and the moving solids' part that does not depend on v_i.
     vec4 wallDiagonal = vec4(0.0);
-    vec3 wallOffDiagonal = vec3(0.0);
+    vec3 wallOffDiagonal = vec3(0.0), wallDrag = vec3(0.0);
     const float regulariser = 0.01 * sphH() * sphH(); // as the viscosity's (sph/viscosity.glsl)
     if (sphBoundaryCount() > 0u) {
         BOUNDARY_NEAR_BEGIN(xi, begin, end)
@@ -168,10 +168,6 @@ void main()
         }
         BOUNDARY_NEAR_END
     }
-    if (WALL_VISCOSITY_TERMS != 0u) {
-        FLOE_STORE_VEC4(wallViscosityTerms, 2u * i, wallDiagonal);
-        FLOE_STORE_VEC4(wallViscosityTerms, 2u * i + 1u, vec4(wallOffDiagonal, 0.0));
-    }
     // Solid samples weigh as static ones (Akinci et al. 2012 eq. (5)-(6)), and their motion
     // changes the density: S_i = sum_b Psi_b v_b . grad W_ib, which the solvers' source terms
     // subtract from v_i . G_b (their eq. (9)-(10) for a moving boundary).
@@ -186,12 +182,32 @@ void main()
                 rho += xb.w * sphW(r);
                 const vec3 g = xb.w * sphGradW(xib, r);
                 gradBoundary += g;
-                solidRate += dot(FLOE_LOAD_VEC4(solidVelocities, b).xyz, g);
+                const vec3 vb = FLOE_LOAD_VEC4(solidVelocities, b).xyz;
+                solidRate += dot(vb, g);
                 boundaryNeighbours += 1.0;
+                // The sample's viscosity term (solidViscosityTerm) with v_i - v_b: the matrix as
+                // a static sample's, and the part of v_b.
+                if (WALL_VISCOSITY_TERMS != 0u) {
+                    if (KERNEL == SPH_KERNEL_MUELLER) {
+                        const float l = xb.w * viscosityLaplacian(r, 2.0 * sphH(), DIMS);
+                        wallDiagonal.w += l;
+                        wallDrag -= l * vb;
+                    } else {
+                        const vec3 q = g / (r * r + regulariser);
+                        wallDiagonal.xyz += q * xib;
+                        wallOffDiagonal += vec3(q.x * xib.y, q.x * xib.z, q.y * xib.z);
+                        wallDrag += q * dot(vb, xib);
+                    }
+                }
             }
         }
         SOLID_NEAR_END
         FLOE_STORE_FLOAT(boundaryRates, i, solidRate);
+    }
+    if (WALL_VISCOSITY_TERMS != 0u) {
+        FLOE_STORE_VEC4(wallViscosityTerms, 3u * i, wallDiagonal);
+        FLOE_STORE_VEC4(wallViscosityTerms, 3u * i + 1u, vec4(wallOffDiagonal, 0.0));
+        FLOE_STORE_VEC4(wallViscosityTerms, 3u * i + 2u, vec4(wallDrag, 0.0));
     }
     float diagonal = 0.0;
     if (DIAGONAL != 0u) {

@@ -41,17 +41,9 @@ vec3 solidViscosityTerm(vec3 xib, vec3 vib, float psi, float rhoi, float regular
 
 #ifndef SPH_VISCOSITY_WITHOUT_WALLS
 // Static boundary samples (velocity 0) with Psi_b and the particle's own density, as digest-001
-// Alg. 8. The term is linear in v_i: with WALL_VISCOSITY_TERMS, sph/density summed its matrix in
-// its own walk over the walls (SPH_BIND_WALL_VISCOSITY; grad W_ib is parallel to x_ib, so the
-// matrix is symmetric); otherwise (PBF, whose particles moved since) one more walk.
-vec3 boundaryViscosity(uint i, vec3 xi, vec3 vi, float rhoi, float regulariser)
+// Alg. 8; one more walk over the boundary's cells (PBF, whose particles moved since sph/density).
+vec3 boundaryViscosity(vec3 xi, vec3 vi, float rhoi, float regulariser)
 {
-    if (WALL_VISCOSITY_TERMS != 0u) {
-        const vec4 m0 = FLOE_LOAD_VEC4(wallViscosityTerms, 2u * i);
-        const vec4 m1 = FLOE_LOAD_VEC4(wallViscosityTerms, 2u * i + 1u);
-        if (KERNEL == SPH_KERNEL_MUELLER) return -(m0.w / rhoi) * vi;
-        return vec3(dot(vec3(m0.x, m1.x, m1.y), vi), dot(vec3(m1.x, m0.y, m1.z), vi), dot(vec3(m1.y, m1.z, m0.z), vi)) / rhoi;
-    }
     vec3 sum = vec3(0.0);
     BOUNDARY_NEAR_BEGIN(xi, begin, end)
     for (uint b = begin; b < end; ++b) {
@@ -67,6 +59,19 @@ vec3 boundaryViscosity(uint i, vec3 xi, vec3 vi, float rhoi, float regulariser)
     }
     BOUNDARY_NEAR_END
     return sum;
+}
+
+// The walls' whole viscosity term, static samples' and moving solids' (solidViscosityTerm), as the
+// sum of sph/density's walk: linear in v_i, M_i v_i - d_i with M_i symmetric (grad W_ib is parallel
+// to x_ib) and d_i the solids' part of v_b (SPH_BIND_WALL_VISCOSITY), over rho_i.
+vec3 storedWallViscosity(uint i, vec3 vi, float rhoi)
+{
+    const vec4 m0 = FLOE_LOAD_VEC4(wallViscosityTerms, 3u * i);
+    const vec4 m1 = FLOE_LOAD_VEC4(wallViscosityTerms, 3u * i + 1u);
+    const vec3 drag = FLOE_LOAD_VEC4(wallViscosityTerms, 3u * i + 2u).xyz;
+    if (KERNEL == SPH_KERNEL_MUELLER) return (-m0.w * vi - drag) / rhoi;
+    const vec3 mv = vec3(dot(vec3(m0.x, m1.x, m1.y), vi), dot(vec3(m1.x, m0.y, m1.z), vi), dot(vec3(m1.y, m1.z, m0.z), vi));
+    return (mv - drag) / rhoi;
 }
 #endif
 

@@ -79,7 +79,7 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     listPlaceholder_ = deviceBuffer(context, "unused neighbour list binding", 16, VK_FORMAT_R32G32B32A32_UINT);
     fields_ = deviceBuffer(context, "fields (density, pressure, a_ii, s_i)", n * 16, kVec4);
     pressureTerms_ = deviceBuffer(context, "pressure terms (p / rho^2)", n * 4, VK_FORMAT_R32_SFLOAT);
-    wallViscosity_ = deviceBuffer(context, "walls' viscosity terms", n * 32, kVec4);
+    wallViscosity_ = deviceBuffer(context, "walls' viscosity terms", n * 48, kVec4);
     predicted_ = deviceBuffer(context, "predicted velocities", n * 16, kVec4);
     solverVectors_ =
         deviceBuffer(context, "solver vectors (pressure accelerations, predicted positions, corrections)", n * 16, kVec4);
@@ -411,11 +411,11 @@ void Simulation::addStep(graph::RenderGraph& graph)
     // The step's one walk over the grid: densities, the fluid neighbour lists every later pass
     // walks, the boundary's terms (for PBF at its predicted positions, before its corrections).
     // DFSPH's divergence-free solve sets up in the same walk (its source and warm start), and the
-    // viscous static walls' term is summed there as a matrix (but for PBF, whose particles move
-    // before their viscosity).
+    // viscous walls' term (static samples and moving solids) is summed there, linear in v_i (but
+    // for PBF, whose particles move before their viscosity).
     const bool divergenceSetup = solver == PressureSolver::Dfsph && settings_.divergenceSolver;
     const gpu::SpecConstant wallTerms{
-        14, solver != PressureSolver::Pbf && settings_.wallViscosity() > 0.0f && boundaryCount_ > 0 ? 1u : 0u};
+        14, solver != PressureSolver::Pbf && settings_.wallViscosity() > 0.0f && boundaryCount_ + solidCount_ > 0 ? 1u : 0u};
     graph
         .addCompute(pipelines_.compute("sph/density", with({{2, solver == PressureSolver::Dfsph ? 1u : 0u},
                                                             {3, listTexels_ ? 1u : 0u},

@@ -151,7 +151,7 @@ private:
     // Per-particle vectors of the solves: IISPH/DFSPH pressure accelerations (m/s^2), PCISPH
     // predicted positions (m), PBF position corrections (m).
     gpu::Buffer solverVectors_;
-    gpu::Buffer wallViscosity_;                // 2 vec4 per sorted particle: the walls' viscosity matrix (SPH_BIND_WALL_VISCOSITY)
+    gpu::Buffer wallViscosity_;                // 3 vec4 per sorted particle: the walls' viscosity terms (SPH_BIND_WALL_VISCOSITY)
     gpu::Buffer pressureTerms_;                // IISPH/DFSPH: p / rho^2 per sorted particle (SPH_BIND_PRESSURE_TERMS)
     gpu::Buffer anchors_;                      // PBF: the sorted positions the grid was built with
     gpu::Buffer boundaryTerms_;                // per particle and step: G_b = sum_b Psi_b grad W_ib, boundary neighbours
