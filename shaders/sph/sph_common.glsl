@@ -88,8 +88,8 @@ ivec3 sphCell(vec3 x)
 // 1: solids are coupled to the fluid (sim::Simulation::attachSolids): their moving samples
 // (SPH_BIND_SOLIDS, SPH_BIND_SOLID_START, SPH_BIND_SOLID_VELOCITIES) are boundary samples too.
 layout(constant_id = 12) const uint SOLIDS = 0u;
-// 1: sph/density stores the static walls' viscosity terms (SPH_BIND_WALL_VISCOSITY) and the
-// velocity passes read them (the walls are viscous and the particles have not moved since).
+// 1: sph/density stores the walls' viscosity terms, static and solid samples' (SPH_BIND_WALL_VISCOSITY),
+// and the velocity passes read them (the walls are viscous and the particles have not moved since).
 layout(constant_id = 14) const uint WALL_VISCOSITY_TERMS = 0u;
 // The solid samples near x (SPH_BIND_SOLID_START bound as solidStart).
 #define SOLID_NEAR_BEGIN(x_, begin, end) NEAR_BINS_BEGIN(solidStart, x_, begin, end)
