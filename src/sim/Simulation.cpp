@@ -79,7 +79,10 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     listPlaceholder_ = deviceBuffer(context, "unused neighbour list binding", 16, VK_FORMAT_R32G32B32A32_UINT);
     fields_ = deviceBuffer(context, "fields (density, pressure, a_ii, s_i)", n * 16, kVec4);
     pressureTerms_ = deviceBuffer(context, "pressure terms (p / rho^2)", n * 4, VK_FORMAT_R32_SFLOAT);
-    wallViscosity_ = deviceBuffer(context, "walls' viscosity terms", n * 48, kVec4);
+    // sph/density stores them through a storage buffer's binding: a 2D scene of more than
+    // maxStorageBufferRange / 48 particles (2.8M on lavapipe) walks the samples instead.
+    wallTermsFit_ = n * 48 <= context.limits().maxStorageBufferRange;
+    wallViscosity_ = deviceBuffer(context, "walls' viscosity terms", wallTermsFit_ ? std::max<uint64_t>(n, 1) * 48 : 48, kVec4);
     predicted_ = deviceBuffer(context, "predicted velocities", n * 16, kVec4);
     solverVectors_ =
         deviceBuffer(context, "solver vectors (pressure accelerations, predicted positions, corrections)", n * 16, kVec4);
@@ -414,8 +417,9 @@ void Simulation::addStep(graph::RenderGraph& graph)
     // viscous walls' term (static samples and moving solids) is summed there, linear in v_i (but
     // for PBF, whose particles move before their viscosity).
     const bool divergenceSetup = solver == PressureSolver::Dfsph && settings_.divergenceSolver;
-    const gpu::SpecConstant wallTerms{
-        14, solver != PressureSolver::Pbf && settings_.wallViscosity() > 0.0f && boundaryCount_ + solidCount_ > 0 ? 1u : 0u};
+    const bool storeWallTerms =
+        solver != PressureSolver::Pbf && settings_.wallViscosity() > 0.0f && boundaryCount_ + solidCount_ > 0 && wallTermsFit_;
+    const gpu::SpecConstant wallTerms{14, storeWallTerms ? 1u : 0u};
     graph
         .addCompute(pipelines_.compute("sph/density", with({{2, solver == PressureSolver::Dfsph ? 1u : 0u},
                                                             {3, listTexels_ ? 1u : 0u},
