@@ -53,6 +53,30 @@ FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
 FLOE_OUT_FLOAT(SPH_BIND_PRESSURE_TERMS, pressureTerms);
 FLOE_OUT_VEC4(SPH_BIND_WALL_VISCOSITY, wallViscosityTerms); // WALL_VISCOSITY_TERMS: 3 per particle
 
+// The walls' viscosity (SPH_BIND_WALL_VISCOSITY) as sums: the matrix's diagonal and Mueller's
+// Laplacian sum (w), its off-diagonal xy, xz, yz, and the moving solids' part that does not depend
+// on v_i (sph/viscosity.glsl storedWallViscosity).
+struct WallViscosity {
+    vec4 diagonal;
+    vec3 offDiagonal, drag;
+};
+
+// One sample's share (solidViscosityTerm with v_i - v_b; v_b = 0 for a static sample): g is
+// Psi_b grad W_ib.
+void addWallViscosity(vec3 xib, float r, float psi, vec3 g, vec3 vb, float regulariser, inout WallViscosity wall)
+{
+    if (KERNEL == SPH_KERNEL_MUELLER) {
+        const float l = psi * viscosityLaplacian(r, 2.0 * sphH(), DIMS);
+        wall.diagonal.w += l;
+        wall.drag -= l * vb;
+    } else {
+        const vec3 q = g / (r * r + regulariser);
+        wall.diagonal.xyz += q * xib;
+        wall.offDiagonal += vec3(q.x * xib.y, q.x * xib.z, q.y * xib.z);
+        wall.drag += q * dot(vb, xib);
+    }
+}
+
 void main()
 {
     const uint i = floeGlobalIndex();
@@ -139,10 +163,7 @@ void main()
     }
     NEAR_BINS_END
     overflow = overflow || listed > capacity;
-    // The walls' viscosity (SPH_BIND_WALL_VISCOSITY): the matrix's diagonal and Mueller's Laplacian
-    // sum, its off-diagonal xy, xz, yz, and the moving solids' part that does not depend on v_i.
-    vec4 wallDiagonal = vec4(0.0);
-    vec3 wallOffDiagonal = vec3(0.0), wallDrag = vec3(0.0);
+    WallViscosity wall = WallViscosity(vec4(0.0), vec3(0.0), vec3(0.0));
     const float regulariser = 0.01 * sphH() * sphH(); // as the viscosity's (sph/viscosity.glsl)
     if (sphBoundaryCount() > 0u) {
         BOUNDARY_NEAR_BEGIN(xi, begin, end)
@@ -155,15 +176,7 @@ void main()
                 const vec3 g = xb.w * sphGradW(xib, r);
                 gradBoundary += g;
                 boundaryNeighbours += 1.0;
-                if (WALL_VISCOSITY_TERMS != 0u) {
-                    if (KERNEL == SPH_KERNEL_MUELLER) {
-                        wallDiagonal.w += xb.w * viscosityLaplacian(r, 2.0 * sphH(), DIMS);
-                    } else {
-                        const vec3 q = g / (r * r + regulariser);
-                        wallDiagonal.xyz += q * xib;
-                        wallOffDiagonal += vec3(q.x * xib.y, q.x * xib.z, q.y * xib.z);
-                    }
-                }
+                if (WALL_VISCOSITY_TERMS != 0u) addWallViscosity(xib, r, xb.w, g, vec3(0.0), regulariser, wall);
             }
         }
         BOUNDARY_NEAR_END
@@ -185,29 +198,16 @@ void main()
                 const vec3 vb = FLOE_LOAD_VEC4(solidVelocities, b).xyz;
                 solidRate += dot(vb, g);
                 boundaryNeighbours += 1.0;
-                // The sample's viscosity term (solidViscosityTerm) with v_i - v_b: the matrix as
-                // a static sample's, and the part of v_b.
-                if (WALL_VISCOSITY_TERMS != 0u) {
-                    if (KERNEL == SPH_KERNEL_MUELLER) {
-                        const float l = xb.w * viscosityLaplacian(r, 2.0 * sphH(), DIMS);
-                        wallDiagonal.w += l;
-                        wallDrag -= l * vb;
-                    } else {
-                        const vec3 q = g / (r * r + regulariser);
-                        wallDiagonal.xyz += q * xib;
-                        wallOffDiagonal += vec3(q.x * xib.y, q.x * xib.z, q.y * xib.z);
-                        wallDrag += q * dot(vb, xib);
-                    }
-                }
+                if (WALL_VISCOSITY_TERMS != 0u) addWallViscosity(xib, r, xb.w, g, vb, regulariser, wall);
             }
         }
         SOLID_NEAR_END
         FLOE_STORE_FLOAT(boundaryRates, i, solidRate);
     }
     if (WALL_VISCOSITY_TERMS != 0u) {
-        FLOE_STORE_VEC4(wallViscosityTerms, 3u * i, wallDiagonal);
-        FLOE_STORE_VEC4(wallViscosityTerms, 3u * i + 1u, vec4(wallOffDiagonal, 0.0));
-        FLOE_STORE_VEC4(wallViscosityTerms, 3u * i + 2u, vec4(wallDrag, 0.0));
+        FLOE_STORE_VEC4(wallViscosityTerms, 3u * i, wall.diagonal);
+        FLOE_STORE_VEC4(wallViscosityTerms, 3u * i + 1u, vec4(wall.offDiagonal, 0.0));
+        FLOE_STORE_VEC4(wallViscosityTerms, 3u * i + 2u, vec4(wall.drag, 0.0));
     }
     float diagonal = 0.0;
     if (DIAGONAL != 0u) {

@@ -56,21 +56,7 @@ void main()
             FLUID_NEIGHBOURS_END
         }
     }
-    // The walls' viscosity: as sph/density summed it (static samples and moving solids), or a walk.
-    vec3 wall = vec3(0.0);
-    if (WALL_VISCOSITY_TERMS != 0u) {
-        wall = storedWallViscosity(i, vi, rhoi);
-    } else {
-        wall = sphBoundaryCount() > 0u && nuBoundary > 0.0 ? boundaryViscosity(xi, vi, rhoi, regulariser) : vec3(0.0);
-        if (SOLIDS != 0u && nuBoundary > 0.0) {
-            SOLID_NEAR_BEGIN(xi, begin, end)
-            for (uint b = begin; b < end; ++b) {
-                const vec4 xb = FLOE_LOAD_VEC4(solids, b);
-                wall += solidViscosityTerm(xi - xb.xyz, vi - FLOE_LOAD_VEC4(solidVelocities, b).xyz, xb.w, rhoi, regulariser);
-            }
-            SOLID_NEAR_END
-        }
-    }
+    const vec3 wall = wallViscosity(i, xi, vi, rhoi, regulariser, nuBoundary);
     const vec3 a = params.gravity.xyz + viscosityPrefactor() * (nu * viscosity + nuBoundary * wall);
     vec3 vStar = vi + state.time.x * a + xsph * smoothing;
     if (DIMS == 2u) vStar.z = 0.0;

@@ -73,6 +73,23 @@ vec3 storedWallViscosity(uint i, vec3 vi, float rhoi)
     const vec3 mv = vec3(dot(vec3(m0.x, m1.x, m1.y), vi), dot(vec3(m1.x, m0.y, m1.z), vi), dot(vec3(m1.y, m1.z, m0.z), vi));
     return (mv - drag) / rhoi;
 }
+
+// The walls' viscosity term (static samples and moving solids) for the velocity passes: as
+// sph/density summed it, or (WALL_VISCOSITY_TERMS 0) a walk over each kind of sample.
+vec3 wallViscosity(uint i, vec3 xi, vec3 vi, float rhoi, float regulariser, float nuBoundary)
+{
+    if (WALL_VISCOSITY_TERMS != 0u) return storedWallViscosity(i, vi, rhoi);
+    vec3 wall = sphBoundaryCount() > 0u && nuBoundary > 0.0 ? boundaryViscosity(xi, vi, rhoi, regulariser) : vec3(0.0);
+    if (SOLIDS != 0u && nuBoundary > 0.0) {
+        SOLID_NEAR_BEGIN(xi, begin, end)
+        for (uint b = begin; b < end; ++b) {
+            const vec4 xb = FLOE_LOAD_VEC4(solids, b);
+            wall += solidViscosityTerm(xi - xb.xyz, vi - FLOE_LOAD_VEC4(solidVelocities, b).xyz, xb.w, rhoi, regulariser);
+        }
+        SOLID_NEAR_END
+    }
+    return wall;
+}
 #endif
 
 // The prefactor of (3.28) for the chosen kernel set.
