@@ -128,6 +128,9 @@ public:
     }
     uint64_t fingerprint() const override { return 0; } // the world combines the fluid's set-up with the solids'
     void saveState(graph::RenderGraph& graph, io::SolidState& state) override { saveFluidState(graph, fluid_, state); }
+    bool replayable() const override { return true; }
+    std::vector<sim::CarriedBuffer> stepState() const override { return fluid_.stepState(); }
+    void addRestored(graph::RenderGraph&) override { fluid_.forgetUploadedControl(); }
     void loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file) override
     {
         loadFluidState(graph, fluid_, state, file);

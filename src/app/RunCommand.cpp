@@ -145,6 +145,7 @@ int runCommand(const RunOptions& o)
     RunWorld world(context, shaders, graph, scene, endTime);
     if (world.fixedStep() != fixed) throw std::logic_error("floe run: the world's steps and the loop's disagree");
     sim::Simulation* fluidAlone = world.fluidOnly() ? world.fluid() : nullptr; // keeps snapshots for the last good state
+    const bool worldReplays = world.replays(); // a fluid with deformable bodies: the world's snapshots
 
     // --load-state: the run goes on from the saved step, bit-identical to an uninterrupted run.
     uint64_t startStep = 0;
@@ -190,6 +191,7 @@ int runCommand(const RunOptions& o)
     // A fluid alone records as many solver iterations as recent steps needed and replays a step
     // whose solve needed more from the snapshot before it (sim/sph/IterationRecording.h).
     if (fluidAlone) fluidAlone->setAdaptiveRecording(true);
+    if (worldReplays) world.fluid()->setAdaptiveRecording(true);
     std::vector<std::string> columns = world.columns(), gpuColumns;
     std::unique_ptr<io::CsvWriter> csv;
     std::unique_ptr<BodiesCsv> bodiesCsv; // bodies.csv: one row per solid per step
@@ -324,6 +326,7 @@ int runCommand(const RunOptions& o)
     size_t nextPicture = 0;
     {
         if (fluidAlone) fluidAlone->addSnapshot(graph, 0);
+        if (worldReplays) world.addSnapshot(graph, 0);
         const bool firstPicture = rendering && !pictureAt.empty() && pictureAt[0] <= 0.0;
         if (firstPicture) addRender(0);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
@@ -373,6 +376,7 @@ int runCommand(const RunOptions& o)
             VkCommandBuffer cmd = frames.begin(slot);
             world.addStep(graph);
             if (fluidAlone) fluidAlone->addSnapshot(graph, p.snapshot);
+            if (worldReplays) world.addSnapshot(graph, p.snapshot);
             world.addReadbacks(graph, slot);
             const double progressed = stepLimit ? double(submitted + 1) : estimate - startTime;
             p.picture = rendering && nextPicture < pictureAt.size() && progressed >= pictureAt[nextPicture] - 1e-9;
@@ -419,7 +423,10 @@ int runCommand(const RunOptions& o)
         // step had; the snapshot ring holds the step before while the two after it are in flight).
         const uint64_t redo = replayFrom->step;
         const uint32_t before = static_cast<uint32_t>((redo - 1 - startStep) % sim::Simulation::kSnapshots);
-        fluidAlone->upload(graph, fluidAlone->readSnapshot(graph, before));
+        if (worldReplays)
+            world.restoreSnapshot(graph, before); // the fluid, the solids and the world's clock
+        else
+            fluidAlone->upload(graph, fluidAlone->readSnapshot(graph, before));
         submitted = redo - 1 - startStep;
         nextPicture = replayFrom->nextPicture;
         nextExport = replayFrom->nextExport;

@@ -60,7 +60,7 @@ render::MeshDraw staticMeshDraw(const sim::ObstacleBuffers& o)
 
 RunWorld::RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, const Scene& scene,
                    double endTime, const Settings& settings)
-    : scene_(scene), timeStep_(scene.config.timeStepSize)
+    : scene_(scene), context_(&context), timeStep_(scene.config.timeStepSize)
 {
     const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
     if (!scene.deformableBodies.empty())
@@ -205,7 +205,11 @@ void RunWorld::addReadbacks(graph::RenderGraph& graph, uint32_t slot)
 WorldStep RunWorld::collect(graph::RenderGraph& graph, uint32_t slot, double time)
 {
     WorldStep w;
-    for (const auto& part : parts_) w.parts.push_back(part->collect(graph, slot));
+    // The fluid's first: a step it takes again counts for no part (their accounts skip it).
+    for (const auto& part : parts_) {
+        w.parts.push_back(part->collect(graph, slot));
+        if (w.parts.back().replay) break;
+    }
     const PartStep& first = w.parts.front();
     w.dt = first.dt;
     w.time = first.time;
@@ -372,6 +376,45 @@ RunWorld::Loaded RunWorld::load(graph::RenderGraph& graph, const std::filesystem
         return {state.step, c[0]};
     }
     return {state.step, double(state.step) * timeStep_};
+}
+
+bool RunWorld::replays() const
+{
+    return fluid_ && !fluidOnly() &&
+           std::all_of(parts_.begin(), parts_.end(), [](const std::unique_ptr<RunPart>& p) { return p->replayable(); });
+}
+
+void RunWorld::addSnapshot(graph::RenderGraph& graph, uint32_t slot)
+{
+    if (snapshots_.empty()) snapshots_.resize(sim::Simulation::kSnapshots);
+    Snapshot& s = snapshots_.at(slot);
+    size_t k = 0;
+    for (const auto& part : parts_)
+        for (const sim::CarriedBuffer& b : part->stepState()) {
+            if (k == s.buffers.size())
+                s.buffers.emplace_back(*context_, gpu::BufferDesc{fmt::format("replay snapshot {}: {}", slot, b.name), b.bytes});
+            if (b.bytes) graph.addCopy("world/snapshot", *b.buffer, s.buffers[k], b.bytes);
+            ++k;
+        }
+    s.clock = clock_;
+    s.ended = ended_;
+}
+
+void RunWorld::restoreSnapshot(graph::RenderGraph& graph, uint32_t slot)
+{
+    const Snapshot& s = snapshots_.at(slot);
+    size_t k = 0;
+    for (const auto& part : parts_) {
+        for (const sim::CarriedBuffer& b : part->stepState()) {
+            if (b.bytes) graph.addCopy("world/restore", s.buffers.at(k), *b.buffer, b.bytes);
+            ++k;
+        }
+        part->addRestored(graph);
+    }
+    context_->submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
+    if (coupling_) coupling_->invalidate(); // the samples follow the restored solids
+    clock_ = s.clock;
+    ended_ = s.ended;
 }
 
 } // namespace floe

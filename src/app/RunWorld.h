@@ -28,6 +28,7 @@
 #include "render/Overlay.h"
 #include "render/Renderer.h"
 #include "scene/Scene.h"
+#include "sim/ParticleBuffers.h"
 #include "sim/World.h"
 
 namespace floe::io {
@@ -118,6 +119,13 @@ public:
                              io::ExportFormat format, std::vector<std::string>& files) = 0;
     virtual uint64_t fingerprint() const = 0;
     virtual void saveState(graph::RenderGraph& graph, io::SolidState& state) = 0;
+    // A coupled world's replay (RunWorld::addSnapshot): whether the part can be taken back to a
+    // snapshot of the buffers its steps carry (stepState), all of its state that a step changes
+    // (fracture bodies cannot: their host follows the cuts), and what it records after they
+    // were copied back.
+    virtual bool replayable() const { return false; }
+    virtual std::vector<sim::CarriedBuffer> stepState() const { return {}; }
+    virtual void addRestored(graph::RenderGraph&) {}
     virtual void loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file) = 0;
     // Its entries of summary.json; warnings it adds go to `warnings`.
     virtual void summarize(graph::RenderGraph& graph, nlohmann::ordered_json& summary, std::vector<std::string>& warnings) = 0;
@@ -215,8 +223,19 @@ public:
     };
     Loaded load(graph::RenderGraph& graph, const std::filesystem::path& file);
 
+    // A fluid with deformable bodies records as many solver iterations as recent steps needed, as
+    // a fluid alone does (sim/sph/IterationRecording.h), and a step whose solve needed more is
+    // taken again from the state before it: every step copies what its parts carry into snapshot
+    // `slot` on the GPU (of sim::Simulation::kSnapshots), and restoreSnapshot copies it back (with
+    // the world's clock), submitting and waiting. The results are those of recording every
+    // iteration. A world with fracture bodies records every iteration.
+    bool replays() const;
+    void addSnapshot(graph::RenderGraph& graph, uint32_t slot);
+    void restoreSnapshot(graph::RenderGraph& graph, uint32_t slot);
+
 private:
     const Scene& scene_;
+    gpu::Context* context_;
     std::vector<std::unique_ptr<RunPart>> parts_; // the fluid's first, then the solids' (owning them)
     std::unique_ptr<sim::Simulation> fluidOwned_;
     sim::Simulation* fluid_ = nullptr;
@@ -233,6 +252,12 @@ private:
     bool choosesSteps_ = false;
     double endTime_ = 0.0, clock_ = 0.0, cflSpeed_ = 0.0;
     bool ended_ = false;
+    struct Snapshot {
+        std::vector<gpu::Buffer> buffers; // the parts' stepState(), in order
+        double clock = 0.0;
+        bool ended = false;
+    };
+    std::vector<Snapshot> snapshots_;
 };
 
 } // namespace floe

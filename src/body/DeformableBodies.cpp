@@ -624,6 +624,13 @@ std::vector<sim::CarriedBuffer> DeformableBodies::carried() const
             {"body contact flags", &flags_, 4 * n},    {"body displacement", &displacement_, 16 * n}};
 }
 
+void DeformableBodies::addRestored(graph::RenderGraph& graph)
+{
+    // normals() and positions() are part of what a step leaves (the coupling places its samples with them).
+    addNormals(graph);
+    addWorld(graph);
+}
+
 void DeformableBodies::saveState(graph::RenderGraph& graph, io::SolidState& state) const
 {
     sim::saveCarried(context_, graph, carried(), state);
@@ -632,9 +639,7 @@ void DeformableBodies::saveState(graph::RenderGraph& graph, io::SolidState& stat
 void DeformableBodies::loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file)
 {
     sim::loadCarried(context_, graph, carried(), state, file);
-    // normals() and positions() are part of what a step leaves (the coupling places its samples with them).
-    addNormals(graph);
-    addWorld(graph);
+    addRestored(graph);
     context_.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
 }
 

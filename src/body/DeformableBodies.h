@@ -141,6 +141,10 @@ public:
     // `file` when the state does not fit these bodies.
     void saveState(graph::RenderGraph& graph, io::SolidState& state) const;
     void loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file);
+    // The same buffers (a coupled world's replay snapshots copy them on the GPU, app/RunWorld), and
+    // what a state copied back into them needs recorded before the next step (normals, world positions).
+    std::vector<sim::CarriedBuffer> carried() const;
+    void addRestored(graph::RenderGraph& graph);
     uint64_t fingerprint() const { return fingerprint_; } // of the bodies' meshes, masses and regions
 
     // Submits and waits: positions/velocities as vec4 in path order, and replacing them (tests).
@@ -169,7 +173,6 @@ private:
     void addStaticContacts(graph::RenderGraph& graph); // walls, plate, glass, static meshes
     // body/volume_terms (stage 0: correction terms, 1: measurement) and their per-body sums.
     void addVolumeSums(graph::RenderGraph& graph, uint32_t stage);
-    std::vector<sim::CarriedBuffer> carried() const; // what a saved state holds
 
     gpu::Context& context_;
     gpu::PipelineCache pipelines_;

@@ -81,6 +81,13 @@ public:
     // Reads a snapshot (submits and waits); `densities` receives the densities if given.
     SimulationState readSnapshot(graph::RenderGraph& graph, uint32_t slot, std::vector<float>* densities = nullptr);
 
+    // The buffers a step leaves for the next (a coupled world's replay snapshots, app/RunWorld):
+    // what download() reads, and the guard's impulses owed to the solids (as a saved state).
+    std::vector<CarriedBuffer> stepState() const;
+    // After the buffers of stepState() were copied back from a snapshot: the next step uploads its
+    // time-step control again (the restored state holds the snapshot's).
+    void forgetUploadedControl() { uploadedControl_ = glm::vec4(-1.0f); }
+
     SimulationState download(graph::RenderGraph& graph);
     void upload(graph::RenderGraph& graph, const SimulationState& state); // throws floe::Error on a count mismatch
 

@@ -107,6 +107,19 @@ SimulationState Simulation::readSnapshot(graph::RenderGraph& graph, uint32_t slo
     return s;
 }
 
+std::vector<CarriedBuffer> Simulation::stepState() const
+{
+    const size_t n = particles_.count;
+    std::vector<CarriedBuffer> b = {{"fluid positions", &particles_.positions, 16 * n},
+                                    {"fluid velocities", &particles_.velocities, 16 * n},
+                                    {"fluid ids", &particles_.ids, 4 * n},
+                                    {"fluid solver state", &particles_.solverState, 16 * n},
+                                    {"fluid step state", &state_, sizeof(shared::SphState)},
+                                    {"fluid last step", &reducedB_, 16}};
+    if (solidCount_ > 0) b.push_back({"fluid guard impulses", &solidGuardImpulses_, 16 * size_t(solidCount_)});
+    return b;
+}
+
 SimulationState Simulation::download(graph::RenderGraph& graph)
 {
     return readState(graph, particles_.positions, particles_.velocities, particles_.ids, particles_.solverState, state_, reducedB_);
