@@ -250,7 +250,7 @@ public:
     uint64_t fingerprint() const override { return bodies_.fingerprint(); }
     bool replayable() const override { return true; }
     std::vector<sim::CarriedBuffer> stepState() const override { return bodies_.carried(); }
-    void addRestored(graph::RenderGraph& graph) override { bodies_.addRestored(graph); }
+    void addRestored(graph::RenderGraph& graph, const std::vector<uint64_t>&) override { bodies_.addRestored(graph); }
     void saveState(graph::RenderGraph& graph, io::SolidState& state) override
     {
         bodies_.saveState(graph, state);

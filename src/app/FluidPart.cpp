@@ -129,8 +129,25 @@ public:
     uint64_t fingerprint() const override { return 0; } // the world combines the fluid's set-up with the solids'
     void saveState(graph::RenderGraph& graph, io::SolidState& state) override { saveFluidState(graph, fluid_, state); }
     bool replayable() const override { return true; }
-    std::vector<sim::CarriedBuffer> stepState() const override { return fluid_.stepState(); }
-    void addRestored(graph::RenderGraph&) override { fluid_.forgetUploadedControl(); }
+    // With solids also their samples as the last step placed them (after the solids' step, before
+    // the host rebuilt a fracture body's cuts: placing them anew from the restored bodies would
+    // see the rebuilt fragments), sorted again into the fluid's grid after the restore.
+    std::vector<sim::CarriedBuffer> stepState() const override
+    {
+        std::vector<sim::CarriedBuffer> b = fluid_.stepState();
+        const size_t n = fluid_.solidCount();
+        if (n > 0) {
+            b.push_back({"solid samples", &fluid_.solidSamples(), 16 * n});
+            b.push_back({"solid sample velocities", &fluid_.solidVelocities(), 16 * n});
+            b.push_back({"solid sample normals", &fluid_.solidNormals(), 16 * n});
+        }
+        return b;
+    }
+    void addRestored(graph::RenderGraph& graph, const std::vector<uint64_t>&) override
+    {
+        fluid_.forgetUploadedControl();
+        if (fluid_.solidCount() > 0) fluid_.addSolidTable(graph);
+    }
     void loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file) override
     {
         loadFluidState(graph, fluid_, state, file);

@@ -279,6 +279,14 @@ public:
         files.push_back(name);
     }
     uint64_t fingerprint() const override { return bodies_.fingerprint(); }
+    bool replayable() const override { return true; }
+    std::vector<sim::CarriedBuffer> stepState() const override { return bodies_.carried(); }
+    std::vector<uint64_t> hostState() const override { return {bodies_.nodeCount()}; }
+    void addRestored(graph::RenderGraph& graph, const std::vector<uint64_t>& host) override
+    {
+        bodies_.addRestored(graph, static_cast<uint32_t>(host.at(0)));
+    }
+    void afterRestore(graph::RenderGraph& graph) override { bodies_.afterStep(graph); }
     void saveState(graph::RenderGraph& graph, io::SolidState& state) override
     {
         bodies_.saveState(graph, state);

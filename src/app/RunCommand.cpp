@@ -326,7 +326,6 @@ int runCommand(const RunOptions& o)
     size_t nextPicture = 0;
     {
         if (fluidAlone) fluidAlone->addSnapshot(graph, 0);
-        if (worldReplays) world.addSnapshot(graph, 0);
         const bool firstPicture = rendering && !pictureAt.empty() && pictureAt[0] <= 0.0;
         if (firstPicture) addRender(0);
         context.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
@@ -370,13 +369,15 @@ int runCommand(const RunOptions& o)
             const double estimate = fixed                  ? double(step) * dt
                                     : world.choosesSteps() ? lastTime + world.plannedStep()
                                                            : lastTime + double(step - lastStep) * lastDt;
+            // The state before the step, for a replay (after the last step's read-backs where the
+            // world keeps one frame in flight: a fracture step's cuts are then rebuilt).
+            if (worldReplays) world.addSnapshot(graph, static_cast<uint32_t>(submitted % sim::Simulation::kSnapshots));
             world.beginStep(slot, estimate);
             const bool capture = renderDoc && submitted == 0;
             if (capture) renderDoc->startFrameCapture(context.instance());
             VkCommandBuffer cmd = frames.begin(slot);
             world.addStep(graph);
             if (fluidAlone) fluidAlone->addSnapshot(graph, p.snapshot);
-            if (worldReplays) world.addSnapshot(graph, p.snapshot);
             world.addReadbacks(graph, slot);
             const double progressed = stepLimit ? double(submitted + 1) : estimate - startTime;
             p.picture = rendering && nextPicture < pictureAt.size() && progressed >= pictureAt[nextPicture] - 1e-9;

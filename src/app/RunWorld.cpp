@@ -380,7 +380,7 @@ RunWorld::Loaded RunWorld::load(graph::RenderGraph& graph, const std::filesystem
 
 bool RunWorld::replays() const
 {
-    return fluid_ && !fluidOnly() &&
+    return fluid_ && !fluidOnly() && !solidContacts_ &&
            std::all_of(parts_.begin(), parts_.end(), [](const std::unique_ptr<RunPart>& p) { return p->replayable(); });
 }
 
@@ -388,31 +388,41 @@ void RunWorld::addSnapshot(graph::RenderGraph& graph, uint32_t slot)
 {
     if (snapshots_.empty()) snapshots_.resize(sim::Simulation::kSnapshots);
     Snapshot& s = snapshots_.at(slot);
+    s.bytes.clear();
+    s.host.clear();
     size_t k = 0;
-    for (const auto& part : parts_)
+    for (const auto& part : parts_) {
         for (const sim::CarriedBuffer& b : part->stepState()) {
+            // A buffer's live size (its capacity: a fracture body's nodes grow into it).
+            const VkDeviceSize room = b.buffer->size();
             if (k == s.buffers.size())
-                s.buffers.emplace_back(*context_, gpu::BufferDesc{fmt::format("replay snapshot {}: {}", slot, b.name), b.bytes});
+                s.buffers.emplace_back(*context_, gpu::BufferDesc{fmt::format("replay snapshot {}: {}", slot, b.name), room});
             if (b.bytes) graph.addCopy("world/snapshot", *b.buffer, s.buffers[k], b.bytes);
+            s.bytes.push_back(b.bytes);
             ++k;
         }
+        s.host.push_back(part->hostState());
+    }
     s.clock = clock_;
     s.ended = ended_;
+    s.placed = !coupling_ || coupling_->placed();
 }
 
 void RunWorld::restoreSnapshot(graph::RenderGraph& graph, uint32_t slot)
 {
     const Snapshot& s = snapshots_.at(slot);
     size_t k = 0;
-    for (const auto& part : parts_) {
-        for (const sim::CarriedBuffer& b : part->stepState()) {
-            if (b.bytes) graph.addCopy("world/restore", s.buffers.at(k), *b.buffer, b.bytes);
+    for (size_t p = 0; p < parts_.size(); ++p) {
+        for (const sim::CarriedBuffer& b : parts_[p]->stepState()) {
+            if (s.bytes.at(k)) graph.addCopy("world/restore", s.buffers.at(k), *b.buffer, s.bytes[k]);
             ++k;
         }
-        part->addRestored(graph);
+        parts_[p]->addRestored(graph, s.host.at(p));
     }
     context_->submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
-    if (coupling_) coupling_->invalidate(); // the samples follow the restored solids
+    for (const auto& part : parts_) part->afterRestore(graph);
+    // Before the first step the solids' samples were not placed yet (the snapshot holds none).
+    if (coupling_ && !s.placed) coupling_->invalidate();
     clock_ = s.clock;
     ended_ = s.ended;
 }

@@ -120,12 +120,15 @@ public:
     virtual uint64_t fingerprint() const = 0;
     virtual void saveState(graph::RenderGraph& graph, io::SolidState& state) = 0;
     // A coupled world's replay (RunWorld::addSnapshot): whether the part can be taken back to a
-    // snapshot of the buffers its steps carry (stepState), all of its state that a step changes
-    // (fracture bodies cannot: their host follows the cuts), and what it records after they
-    // were copied back.
+    // snapshot of the buffers its steps carry (stepState: all of its state that a step changes).
+    // Its host's share (fracture: the node count, which sizes its buffers) is kept beside them and
+    // given back to addRestored, which records what the part needs after the copies (before one
+    // submission); afterRestore runs after that submission (fracture: reads its state back).
     virtual bool replayable() const { return false; }
     virtual std::vector<sim::CarriedBuffer> stepState() const { return {}; }
-    virtual void addRestored(graph::RenderGraph&) {}
+    virtual std::vector<uint64_t> hostState() const { return {}; }
+    virtual void addRestored(graph::RenderGraph&, const std::vector<uint64_t>& host) { (void)host; }
+    virtual void afterRestore(graph::RenderGraph&) {}
     virtual void loadState(graph::RenderGraph& graph, const io::SolidState& state, const std::filesystem::path& file) = 0;
     // Its entries of summary.json; warnings it adds go to `warnings`.
     virtual void summarize(graph::RenderGraph& graph, nlohmann::ordered_json& summary, std::vector<std::string>& warnings) = 0;
@@ -223,12 +226,14 @@ public:
     };
     Loaded load(graph::RenderGraph& graph, const std::filesystem::path& file);
 
-    // A fluid with deformable bodies records as many solver iterations as recent steps needed, as
-    // a fluid alone does (sim/sph/IterationRecording.h), and a step whose solve needed more is
-    // taken again from the state before it: every step copies what its parts carry into snapshot
+    // A fluid with solids records as many solver iterations as recent steps needed, as a fluid
+    // alone does (sim/sph/IterationRecording.h), and a step whose solve needed more is taken again
+    // from the state before it: before each step (its read-backs done where it keeps one frame in
+    // flight: the fracture bodies' cuts), the world copies what its parts carry into snapshot
     // `slot` on the GPU (of sim::Simulation::kSnapshots), and restoreSnapshot copies it back (with
-    // the world's clock), submitting and waiting. The results are those of recording every
-    // iteration. A world with fracture bodies records every iteration.
+    // the parts' host state and the world's clock), submitting and waiting. The results are those
+    // of recording every iteration. A world whose deformable and fracture bodies meet (their
+    // contacts' state is not carried) records every iteration.
     bool replays() const;
     void addSnapshot(graph::RenderGraph& graph, uint32_t slot);
     void restoreSnapshot(graph::RenderGraph& graph, uint32_t slot);
@@ -253,9 +258,11 @@ private:
     double endTime_ = 0.0, clock_ = 0.0, cflSpeed_ = 0.0;
     bool ended_ = false;
     struct Snapshot {
-        std::vector<gpu::Buffer> buffers; // the parts' stepState(), in order
+        std::vector<gpu::Buffer> buffers;        // the parts' stepState(), in order (sized for the largest)
+        std::vector<VkDeviceSize> bytes;         // what each held when taken
+        std::vector<std::vector<uint64_t>> host; // the parts' hostState()
         double clock = 0.0;
-        bool ended = false;
+        bool ended = false, placed = true; // placed: the coupling's samples (FluidSolidCoupling::placed)
     };
     std::vector<Snapshot> snapshots_;
 };

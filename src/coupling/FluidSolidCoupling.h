@@ -54,6 +54,7 @@ public:
     void addStep(graph::RenderGraph& graph);
     // The solids' state was replaced (uploadState, loadState): place the samples anew.
     void invalidate() { placed_ = false; }
+    bool placed() const { return placed_; } // the samples were placed (a step was recorded since invalidate)
 
     uint32_t sampleCount() const { return sampleCount_ + tetSampleCount_; }
     uint32_t tetSampleCount() const { return tetSampleCount_; } // of the fracture bodies (their faces', on or off)

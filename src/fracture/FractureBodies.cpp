@@ -650,6 +650,16 @@ std::vector<sim::CarriedBuffer> FractureBodies::carried() const
             {"state", &state_, sizeof(shared::FractureState)}};
 }
 
+void FractureBodies::addRestored(graph::RenderGraph& graph, uint32_t nodes)
+{
+    if (nodes == 0 || nodes > capacity_)
+        throw std::logic_error(fmt::format("FractureBodies::addRestored: {} nodes, at most {}", nodes, capacity_));
+    nodes_ = nodes;
+    // The incidence, masses and fragments follow from the tets, as after a step with cuts.
+    writeParams();
+    addRebuild(graph);
+}
+
 void FractureBodies::saveState(graph::RenderGraph& graph, io::SolidState& state) const
 {
     state.add("fracture nodes", std::vector<uint32_t>{nodes_});
@@ -664,9 +674,7 @@ void FractureBodies::loadState(graph::RenderGraph& graph, const io::SolidState& 
                                 nodes_, capacity_));
     nodes_ = nodes;
     sim::loadCarried(context_, graph, carried(), state, file);
-    // The incidence, masses and fragments follow from the tets, as after a step with cuts.
-    writeParams();
-    addRebuild(graph);
+    addRestored(graph, nodes);
     context_.submitAndWait([&](VkCommandBuffer cmd) { graph.execute(cmd); });
     report_ = afterStep(graph);
 }

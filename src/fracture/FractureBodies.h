@@ -128,6 +128,12 @@ public:
     // given).
     FractureReport afterStep(graph::RenderGraph& graph, gpu::FrameResources* frames = nullptr);
     bool rebuiltLastStep() const { return rebuilt_; }
+    // What a saved state holds, for the current node count; a coupled world's replay snapshots
+    // copy the same on the GPU (app/RunWorld).
+    std::vector<sim::CarriedBuffer> carried() const;
+    // After carried() of `nodes` nodes was copied back (loadState, a replay): the incidence, masses
+    // and fragments recorded anew from the tets, as after a step with cuts; submit, then afterStep().
+    void addRestored(graph::RenderGraph& graph, uint32_t nodes);
     // The flat-shaded tet faces for the mesh renderer (colour by fragment or stress).
     void addSurface(graph::RenderGraph& graph);
     // The step's metrics reduced on the GPU and copied to `target` (FractureMetrics, 48 bytes),
@@ -236,7 +242,6 @@ private:
     void addObstacles(graph::RenderGraph& graph);                     // the static meshes (fracture/obstacles)
     void addElasticEnergy(graph::RenderGraph& graph, uint32_t stage); // fracture/energy
     StressInputs stressInputs() const;
-    std::vector<sim::CarriedBuffer> carried() const; // what a saved state holds, for the current node count
 
     gpu::Context& context_;
     gpu::PipelineCache pipelines_;

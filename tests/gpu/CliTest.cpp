@@ -1052,11 +1052,14 @@ TEST(Cli, ReplayedStepsGiveTheResultsOfRecordingEveryIteration)
     EXPECT_NE(bad.output.find("FLOE_RECORD_ITERATIONS is 'some'"), std::string::npos) << bad.output;
 }
 
-// The same for a fluid coupled with deformable bodies (RunWorld's snapshots of the fluid, the
-// bodies and the world's clock): the ball enters the pool at about 0.2 s, so the guard owes it
-// impulses and the bodies' contacts are live across the replayed steps; with fixed steps and with
-// the steps the world chooses under the CFL rule. A world with fracture bodies (the raft of
-// dynamic rigid bodies) cannot go back and records every iteration.
+// The same for a fluid coupled with solids (RunWorld's snapshots of the fluid, the solids, their
+// samples and the world's clock): a deformable ball entering the pool at about 0.2 s (the guard
+// owes it impulses across replayed steps), with fixed steps (two frames in flight) and with the
+// steps the world chooses under the CFL rule (one); and a glass cube of tets breaking on the
+// floor under the water at about step 95, with a tight tolerance so that most steps are replayed,
+// cuts among them (its host rebuilds the fragments after each step's read-back). A world whose
+// deformable and fracture bodies meet (the ball on the raft of dynamic rigid bodies) cannot go
+// back and records every iteration.
 TEST(Cli, CoupledReplaysGiveTheResultsOfRecordingEveryIteration)
 {
     const fs::path dir = tempDir("replay_coupled");
@@ -1065,8 +1068,10 @@ TEST(Cli, CoupledReplaysGiveTheResultsOfRecordingEveryIteration)
         const char* name;
         std::string args;
     };
+    const std::string glass = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/coupled_glass_drop.json";
     for (const Case& c :
-         {Case{"fixed", pool + " --steps 140"}, Case{"cfl", pool + " --seconds 0.25 --set Configuration.cflMethod=1"}}) {
+         {Case{"fixed", pool + " --steps 140"}, Case{"cfl", pool + " --seconds 0.25 --set Configuration.cflMethod=1"},
+          Case{"glass", glass + " --steps 110 --set Configuration.maxError=0.005 --set Configuration.maxErrorV=0.005"}}) {
         std::map<std::string, std::string> files[2];
         uint64_t replayed[2] = {};
         for (int path = 0; path < 2; ++path) {
@@ -1083,7 +1088,8 @@ TEST(Cli, CoupledReplaysGiveTheResultsOfRecordingEveryIteration)
             const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
             replayed[path] = summary["replayed_steps"].get<uint64_t>();
             EXPECT_GT(summary["metrics"]["solver_iterations"]["max"].get<double>(), 2.0) << c.name << ": not a trivial run";
-            EXPECT_GT(summary["solid_corrections"].get<uint64_t>(), 0u) << c.name << ": the ball never met the water";
+            EXPECT_GT(summary["solid_corrections"].get<uint64_t>(), 0u) << c.name << ": the solid never met the water";
+            if (std::string(c.name) == "glass") EXPECT_GT(summary["cuts"].get<uint64_t>(), 0u) << "the glass did not break";
         }
         EXPECT_EQ(replayed[0], 0u) << c.name;
         EXPECT_GT(replayed[1], 10u) << c.name << ": the forced count replayed too few steps to test anything";

@@ -6,7 +6,7 @@
 // So a run that can replay a step records what the solve needed in recent steps, with a margin; a
 // step whose solve ran out of recorded iterations before its tolerance is replayed from the
 // snapshot before it with every iteration recorded (sim::Simulation::stoppedShort,
-// app/RunCommand; a fluid with deformable bodies goes back with them, RunWorld::addSnapshot). The
+// app/RunCommand; a fluid with solids goes back with them, RunWorld::addSnapshot). The
 // results are those of recording the cap, bit for bit.
 //
 // Tried first and not kept: one workgroup that carries an unfinished solve on after the recorded
