@@ -145,7 +145,8 @@ int runCommand(const RunOptions& o)
     RunWorld world(context, shaders, graph, scene, endTime);
     if (world.fixedStep() != fixed) throw std::logic_error("floe run: the world's steps and the loop's disagree");
     sim::Simulation* fluidAlone = world.fluidOnly() ? world.fluid() : nullptr; // keeps snapshots for the last good state
-    const bool worldReplays = world.replays(); // a fluid with deformable bodies: the world's snapshots
+    // A fluid with solids: the world keeps the snapshots a replay needs (RunWorld::addSnapshot).
+    const bool worldReplays = world.replays();
 
     // --load-state: the run goes on from the saved step, bit-identical to an uninterrupted run.
     uint64_t startStep = 0;
@@ -419,9 +420,10 @@ int runCommand(const RunOptions& o)
         drain();
         if (!replayFrom || diverged) break;
         // A solve of step replayFrom ran out of its recorded iterations: every step from it on is
-        // dropped, the fluid goes back to the snapshot of the step before, and the loop goes on
-        // from there, that step recording every iteration (the results are the same as if every
-        // step had; the snapshot ring holds the step before while the two after it are in flight).
+        // dropped, the fluid (with its solids) goes back to the snapshot of the step before, and the
+        // loop goes on from there, that step recording every iteration (the results are the same as
+        // if every step had; the snapshot ring holds the step before while the two after it are in
+        // flight).
         const uint64_t redo = replayFrom->step;
         const uint32_t before = static_cast<uint32_t>((redo - 1 - startStep) % sim::Simulation::kSnapshots);
         if (worldReplays)
