@@ -258,7 +258,7 @@ private:
     double endTime_ = 0.0, clock_ = 0.0, cflSpeed_ = 0.0;
     bool ended_ = false;
     struct Snapshot {
-        std::vector<gpu::Buffer> buffers;        // the parts' stepState(), in order (sized for the largest)
+        std::vector<gpu::Buffer> buffers;        // the parts' stepState(), in order (each as large as its live buffer)
         std::vector<VkDeviceSize> bytes;         // what each held when taken
         std::vector<std::vector<uint64_t>> host; // the parts' hostState()
         double clock = 0.0;

@@ -83,6 +83,15 @@ std::string readFile(const fs::path& path)
     return s.str();
 }
 
+// Every file a run wrote into `dir` but summary.json (which holds its wall time), by name.
+std::map<std::string, std::string> runFiles(const fs::path& dir)
+{
+    std::map<std::string, std::string> files;
+    for (const auto& entry : fs::directory_iterator(dir))
+        if (entry.path().filename() != "summary.json") files[entry.path().filename().string()] = readFile(entry.path());
+    return files;
+}
+
 const std::string kScene = std::string(FLOE_SOURCE_DIR) + "/assets/scenes/falling_block.json";
 const char* kSmallScene = R"({"Configuration": {"particleRadius": 0.05, "timeStepSize": 0.005, "stopAt": 0.1},
     "FluidBlocks": [{"start": [-0.2, 0.3, -0.2], "end": [0.2, 0.7, 0.2]}],
@@ -1030,9 +1039,7 @@ TEST(Cli, ReplayedStepsGiveTheResultsOfRecordingEveryIteration)
             const Result run = shell(args);
             ASSERT_EQ(run.status, 0) << run.output;
             EXPECT_EQ(run.output.find("[vulkan "), std::string::npos) << run.output;
-            for (const auto& entry : fs::directory_iterator(out))
-                if (entry.path().filename() != "summary.json")
-                    files[path][entry.path().filename().string()] = readFile(entry.path());
+            files[path] = runFiles(out);
             const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
             replayed[path] = summary["replayed_steps"].get<uint64_t>();
             EXPECT_GT(summary["metrics"]["solver_iterations"]["max"].get<double>(), 4.0) << solver << ": not a trivial run";
@@ -1082,9 +1089,7 @@ TEST(Cli, CoupledReplaysGiveTheResultsOfRecordingEveryIteration)
                                      (out / "end.state").string() + " --out " + out.string());
             ASSERT_EQ(run.status, 0) << run.output;
             EXPECT_EQ(run.output.find("[vulkan "), std::string::npos) << run.output;
-            for (const auto& entry : fs::directory_iterator(out))
-                if (entry.path().filename() != "summary.json")
-                    files[path][entry.path().filename().string()] = readFile(entry.path());
+            files[path] = runFiles(out);
             const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
             replayed[path] = summary["replayed_steps"].get<uint64_t>();
             EXPECT_GT(summary["metrics"]["solver_iterations"]["max"].get<double>(), 2.0) << c.name << ": not a trivial run";
