@@ -20,16 +20,21 @@ void main()
     const float sound = ACOUSTIC != 0u ? eosSoundSpeed(params.flags.z, params.gravity.w, params.material.z, params.domainMax.w) : 0.0;
     float dt = sphCflTimeStep(maxSpeed, sound, control.y, sphH(), control.z, control.x, max(params.material.y, params.domainMin.w));
     // End exactly at the stop time without a sliver of a step: the last one or two steps share
-    // what is left (each between dt/2 and dt).
+    // what is left (each between dt/2 and dt). What is left within the float clock's rounding of
+    // one or two steps (a few ulp of the stop time) is that: 400 steps of 0.5 ms to 0.2 s left
+    // 0.5 ms + 8e-7 s (without the precise sum below) and the run took two half steps at the end.
     if (control.w > 0.0) {
         const float left = max(control.w - state.time.y, 0.0);
-        dt = left <= dt ? left : (left < 2.0 * dt ? 0.5 * left : dt);
+        const float rounding = 4.0 * (uintBitsToFloat(floatBitsToUint(control.w) + 1u) - control.w);
+        dt = left <= dt + rounding ? left : (left < 2.0 * dt - rounding ? 0.5 * left : dt);
     }
     // Kahan summation of the simulated time (compensation in error.w): float time stays exact to
-    // a few ulp over millions of steps.
-    const float y = dt - state.error.w;
-    const float t = state.time.y + y;
-    const float compensation = (t - state.time.y) - y;
+    // a few ulp over millions of steps. precise: without it the compiler may simplify
+    // (t - time) - y to 0 (llvmpipe did: 399 steps of 0.5 ms summed to 0.1994992 s, the plain
+    // float sum, instead of 0.1995).
+    precise const float y = dt - state.error.w;
+    precise const float t = state.time.y + y;
+    precise const float compensation = (t - state.time.y) - y;
     state.time = vec4(dt, t, maxSpeed, state.time.w + 1.0);
     const uint groups = (sphFluidCount() + SPH_GROUP_SIZE - 1u) / SPH_GROUP_SIZE;
     state.solver = uvec4(0u, 0u, groups, 0u);

@@ -854,6 +854,35 @@ TEST(Cli, ATimeLimitedRunEndsAtItsStopTimeWithTheAcousticStep)
     EXPECT_DOUBLE_EQ(summary["end_time"].get<double>(), 0.2);
 }
 
+// Fixed steps that divide the stop time end on it in as many steps: 0.2 s of 0.5 ms steps are 400
+// steps of 0.5 ms, the last within the float clock's rounding. Without the Kahan sum's precise
+// arithmetic the compiler dropped its compensation, 399 steps summed to 0.1994992 s, and the run
+// ended with two steps of 0.25 ms (401 in all, one more than SPlisHSPlasH takes).
+TEST(Cli, FixedStepsThatDivideTheStopTimeEndOnItWithoutASplitStep)
+{
+    const fs::path out = tempDir("fixed-stop");
+    const Result r =
+        floe("run " + std::string(FLOE_SOURCE_DIR) +
+             "/assets/scenes/dam_break_2d.json --set Configuration.cflMethod=0 --set Configuration.timeStepSize=0.0005 "
+             "--seconds 0.2 --frames 0 --quiet --out " +
+             out.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    std::istringstream lines(readFile(out / "metrics.csv"));
+    std::string row;
+    std::getline(lines, row); // step,time,dt,...
+    std::vector<double> dts;
+    std::string lastTime;
+    while (std::getline(lines, row)) {
+        const size_t a = row.find(','), b = row.find(',', a + 1), c = row.find(',', b + 1);
+        lastTime = row.substr(a + 1, b - a - 1);
+        dts.push_back(std::stod(row.substr(b + 1, c - b - 1)));
+    }
+    ASSERT_EQ(dts.size(), 400u);
+    EXPECT_EQ(lastTime, "0.2");
+    // The float clock's rounding: an ulp of 0.2 s is 1.5e-8 s.
+    for (size_t k = 0; k < dts.size(); ++k) EXPECT_NEAR(dts[k], 0.0005, 1e-7) << "step " << k + 1;
+}
+
 TEST(Cli, InfoNamesTheChosenDevice)
 {
     const Result r = floe("info");
