@@ -532,6 +532,13 @@ void FractureBodies::addRebuild(graph::RenderGraph& graph)
 FractureReport FractureBodies::afterStep(graph::RenderGraph& graph, gpu::FrameResources* frames)
 {
     shared::FractureState s = stateReadback_.readVector<shared::FractureState>(1)[0];
+    // Cuts only add nodes, and cut_select never selects past the buffers' capacity: any other
+    // count is a read-back of something the GPU did not write, which would size every later
+    // dispatch and download.
+    if (s.counts.x < nodes_ || s.counts.x > capacity_)
+        throw Error(fmt::format("fracture: the step read back {} nodes, with {} before it and room for {}; this is a bug",
+                                s.counts.x, nodes_, capacity_),
+                    ExitCode::Failure);
     // Constraint method: links that broke this step (extra.y) change the fragments.
     rebuilt_ = s.counts.x != nodes_ || (pieced_ && s.extra.y != 0);
     if (rebuilt_) {
