@@ -825,6 +825,24 @@ TEST(Cli, SplishSplashSceneRunsWithItsSolverAndExports)
     EXPECT_NE(csv.find("gpu_ms:sph/dfsph_density_solve"), std::string::npos);
 }
 
+// metrics.csv's time (as written) and dt columns, a row per step.
+struct StepClock {
+    std::string time;
+    double dt = 0;
+};
+std::vector<StepClock> stepClock(const fs::path& csv)
+{
+    std::istringstream lines(readFile(csv));
+    std::string row;
+    std::getline(lines, row); // step,time,dt,...
+    std::vector<StepClock> clock;
+    while (std::getline(lines, row)) {
+        const size_t a = row.find(','), b = row.find(',', a + 1), c = row.find(',', b + 1);
+        clock.push_back({row.substr(a + 1, b - a - 1), std::stod(row.substr(b + 1, c - b - 1))});
+    }
+    return clock;
+}
+
 // The GPU sums time in float, the CSV in double: the run still ends at the stop time (it once
 // kept submitting empty steps when the two sums disagreed in the last digits). The equation of
 // state's CFL step includes the speed of sound (eosSoundSpeed), so the run stays stable at 0.4 h / c.
@@ -834,18 +852,12 @@ TEST(Cli, ATimeLimitedRunEndsAtItsStopTimeWithTheAcousticStep)
     const Result r = floe("run " + std::string(FLOE_SOURCE_DIR) +
                           "/assets/scenes/dam_break_2d.json --solver eos --seconds 0.2 --frames 0 --quiet --out " + out.string());
     ASSERT_EQ(r.status, 0) << r.output;
-    std::istringstream lines(readFile(out / "metrics.csv"));
-    std::string row;
-    std::getline(lines, row); // step,time,dt,...
-    double lastTime = 0, maxDt = 0;
-    int rows = 0;
-    while (std::getline(lines, row)) {
-        const size_t a = row.find(','), b = row.find(',', a + 1), c = row.find(',', b + 1);
-        lastTime = std::stod(row.substr(a + 1, b - a - 1));
-        maxDt = std::max(maxDt, std::stod(row.substr(b + 1, c - b - 1)));
-        ++rows;
-    }
-    EXPECT_DOUBLE_EQ(lastTime, 0.2);
+    const std::vector<StepClock> clock = stepClock(out / "metrics.csv");
+    ASSERT_FALSE(clock.empty());
+    double maxDt = 0;
+    for (const StepClock& c : clock) maxDt = std::max(maxDt, c.dt);
+    const int rows = int(clock.size());
+    EXPECT_DOUBLE_EQ(std::stod(clock.back().time), 0.2);
     // h = 0.04 m, c = sqrt(1e6 Pa / 1000 kg/m^3) = 31.6 m/s: dt <= 0.4 h / c = 5.06e-4 s.
     EXPECT_LE(maxDt, 5.06e-4);
     EXPECT_GE(rows, 396); // 0.2 s / 5.06e-4 s
@@ -867,20 +879,11 @@ TEST(Cli, FixedStepsThatDivideTheStopTimeEndOnItWithoutASplitStep)
              "--seconds 0.2 --frames 0 --quiet --out " +
              out.string());
     ASSERT_EQ(r.status, 0) << r.output;
-    std::istringstream lines(readFile(out / "metrics.csv"));
-    std::string row;
-    std::getline(lines, row); // step,time,dt,...
-    std::vector<double> dts;
-    std::string lastTime;
-    while (std::getline(lines, row)) {
-        const size_t a = row.find(','), b = row.find(',', a + 1), c = row.find(',', b + 1);
-        lastTime = row.substr(a + 1, b - a - 1);
-        dts.push_back(std::stod(row.substr(b + 1, c - b - 1)));
-    }
-    ASSERT_EQ(dts.size(), 400u);
-    EXPECT_EQ(lastTime, "0.2");
+    const std::vector<StepClock> clock = stepClock(out / "metrics.csv");
+    ASSERT_EQ(clock.size(), 400u);
+    EXPECT_EQ(clock.back().time, "0.2");
     // The float clock's rounding: an ulp of 0.2 s is 1.5e-8 s.
-    for (size_t k = 0; k < dts.size(); ++k) EXPECT_NEAR(dts[k], 0.0005, 1e-7) << "step " << k + 1;
+    for (size_t k = 0; k < clock.size(); ++k) EXPECT_NEAR(clock[k].dt, 0.0005, 1e-7) << "step " << k + 1;
 }
 
 TEST(Cli, InfoNamesTheChosenDevice)
