@@ -3,6 +3,9 @@
 // counting sort's first pass (src/sim/SpatialGrid.h).
 #include "shared/grid.h"
 #include "common/dispatch.glsl"
+// Per-particle outputs, within maxStorageBufferRange (sim::SpatialGrid checks): storage buffers,
+// lavapipe's fast store (common/texel.glsl).
+#define FLOE_OUT_STORAGE
 #include "common/texel.glsl"
 #include "grid/grid_common.glsl"
 

@@ -5,6 +5,9 @@
 // cell's particles in input order.
 #include "shared/grid.h"
 #include "common/dispatch.glsl"
+// Per-particle outputs, within maxStorageBufferRange (sim::SpatialGrid checks): storage buffers,
+// lavapipe's fast store (common/texel.glsl).
+#define FLOE_OUT_STORAGE
 #include "common/texel.glsl"
 
 layout(local_size_x = GRID_GROUP_SIZE) in;

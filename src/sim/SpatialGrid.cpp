@@ -43,6 +43,12 @@ SpatialGrid::SpatialGrid(gpu::Context& context, const gpu::ShaderLibrary& shader
         throw Error(fmt::format("the {} grid needs {}x{}x{} = {} cells of {} m ({} bins), over this device's {} "
                                 "(maxTexelBufferElements); shrink the domain or enlarge particleRadius",
                                 name, spec.dims.x, spec.dims.y, spec.dims.z, spec.cells(), spec.cellSize, spec.bins(), maxCells));
+    // The passes store their per-particle outputs through storage buffers (lavapipe's fast store).
+    if (uint64_t(capacity) * 4 > context.limits().maxStorageBufferRange)
+        throw Error(fmt::format("the {} grid sorts {} entries, over this device's {} (maxStorageBufferRange {} bytes of 4-byte "
+                                "keys); use fewer particles",
+                                name, capacity, context.limits().maxStorageBufferRange / 4,
+                                context.limits().maxStorageBufferRange));
     const uint64_t n = std::max<uint64_t>(capacity, 1);
     const auto uints = [&](const std::string& what, uint64_t count) {
         return gpu::Buffer(context, {name + " " + what, count * 4, gpu::MemoryKind::DeviceLocal, VK_FORMAT_R32_UINT});

@@ -71,9 +71,13 @@ TEST_F(GpuTest, PipelinesReflectTheSharedContract)
     EXPECT_EQ(scan.pushConstantBytes(), sizeof(shared::ScanParams));
     ASSERT_NE(scan.binding(PRIM_BIND_INPUT), nullptr);
     EXPECT_EQ(scan.binding(PRIM_BIND_INPUT)->type, VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER);
-    EXPECT_EQ(scan.binding(PRIM_BIND_OUTPUT)->type, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER);
-    EXPECT_EQ(scan.binding(PRIM_BIND_OUTPUT)->texelFormat, VK_FORMAT_R32G32B32A32_UINT);
+    EXPECT_EQ(scan.binding(PRIM_BIND_OUTPUT)->type, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
     EXPECT_FALSE(scan.binding(PRIM_BIND_OUTPUT)->readOnly);
+    const gpu::Pipeline segscan = gpu::createComputePipeline(context(), shaders(), "prim/segscan_blocks_scalar");
+    ASSERT_NE(segscan.binding(PRIM_BIND_OUTPUT), nullptr);
+    EXPECT_EQ(segscan.binding(PRIM_BIND_OUTPUT)->type, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER);
+    EXPECT_EQ(segscan.binding(PRIM_BIND_OUTPUT)->texelFormat, VK_FORMAT_R32G32B32A32_SFLOAT);
+    EXPECT_FALSE(segscan.binding(PRIM_BIND_OUTPUT)->readOnly);
 
     const gpu::Pipeline integrate = gpu::createComputePipeline(context(), shaders(), "sph/integrate");
     EXPECT_EQ(integrate.localSize()[0], uint32_t(SPH_GROUP_SIZE));

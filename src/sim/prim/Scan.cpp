@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "base/Error.h"
+#include "gpu/Context.h"
 #include "graph/RenderGraph.h"
 #include "shared/prim.h"
 #include "sim/prim/Levels.h"
@@ -17,6 +19,13 @@ Scan::Scan(gpu::Context& context, const gpu::ShaderLibrary& shaders, uint32_t ca
     : reduce_(gpu::createComputePipeline(context, shaders, "prim/scan_reduce")),
       blocks_(gpu::createComputePipeline(context, shaders, "prim/scan_blocks")), capacity_(capacity)
 {
+    // prim/scan_blocks writes its output through a storage buffer (lavapipe's fast store), whole
+    // 16-byte texels.
+    const uint64_t bytes = (uint64_t(capacity) * 4 + 15) / 16 * 16;
+    if (bytes > context.limits().maxStorageBufferRange)
+        throw Error(fmt::format("a scan of {} elements needs {} bytes in one storage buffer, over this device's "
+                                "maxStorageBufferRange of {} bytes",
+                                capacity, bytes, context.limits().maxStorageBufferRange));
     zeros_ = gpu::Buffer(context, {"scan zeros", 16, gpu::MemoryKind::Upload, VK_FORMAT_R32_UINT});
     const uint32_t zero[4] = {0, 0, 0, 0};
     zeros_.write(zero, sizeof(zero));
