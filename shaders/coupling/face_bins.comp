@@ -16,11 +16,28 @@ FLOE_IN_VEC4(SOLID_CONTACT_BIND_NODE_ORIGINS, nodeOrigins);
 FLOE_IN_VEC4(SOLID_CONTACT_BIND_NODE_VELOCITIES, nodeVelocities);
 FLOE_IN_UVEC4(SOLID_CONTACT_BIND_TETS, tets);
 FLOE_IN_UVEC4(SOLID_CONTACT_BIND_FACE_NEIGHBOURS, faceNeighbours);
+FLOE_IN_UINT(SOLID_CONTACT_BIND_LABELS, labels); // per node: its fragment (the Constraint method's pieces)
 FLOE_IN_UINT(SOLID_CONTACT_BIND_FACE_START, faceStart);
 layout(std430, binding = SOLID_CONTACT_BIND_FACE_COUNTS) buffer Counts { uint counts[]; };
 layout(std430, binding = SOLID_CONTACT_BIND_FACE_ENTRIES) buffer Entries { uint entries[]; };
 layout(std430, binding = SOLID_CONTACT_BIND_STATE) buffer State { uvec4 state; };
 #include "coupling/solid_contacts_common.glsl"
+
+// A face bounds its fragment while no tet shared it at rest, or the tet that did no longer holds
+// its three nodes (a cut duplicated one), as fracture/face_bins and coupling/tet_samples tell, or,
+// between two pieces of the Constraint method, belongs to another fragment.
+bool boundaryFace(uint t, uint c, uvec3 face)
+{
+    const uint across = FLOE_LOAD_UVEC4(faceNeighbours, t)[c];
+    if (across == SOLID_CONTACT_NONE) return true;
+    const uvec4 other = FLOE_LOAD_UVEC4(tets, across);
+    bool held = true;
+    for (int k = 0; k < 3; ++k) held = held && any(equal(other, uvec4(face[k])));
+    // The Constraint method's pieces (params.triangles.z 1) copy their shared nodes: a face between
+    // two pieces is inside while they are one fragment.
+    if (params.triangles.z != 0u) held = held || FLOE_LOAD_UINT(labels, face.x) == FLOE_LOAD_UINT(labels, other.x);
+    return !held;
+}
 
 void main()
 {

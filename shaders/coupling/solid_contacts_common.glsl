@@ -10,18 +10,6 @@ uvec3 faceNodes(uvec4 tet, uint c)
     return uvec3(tet[kFaceCorners[c].x], tet[kFaceCorners[c].y], tet[kFaceCorners[c].z]);
 }
 
-// A face bounds its fragment while no tet shared it at rest, or the tet that did no longer holds
-// its three nodes (a cut duplicated one), as fracture/face_bins and coupling/tet_samples tell.
-bool boundaryFace(uint t, uint c, uvec3 face)
-{
-    const uint across = FLOE_LOAD_UVEC4(faceNeighbours, t)[c];
-    if (across == SOLID_CONTACT_NONE) return true;
-    const uvec4 other = FLOE_LOAD_UVEC4(tets, across);
-    bool held = true;
-    for (int k = 0; k < 3; ++k) held = held && any(equal(other, uvec4(face[k])));
-    return !held;
-}
-
 // A node where its velocity carries it by the end of the step (world, m).
 vec3 nodeAhead(uint n)
 {

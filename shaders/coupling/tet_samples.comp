@@ -4,7 +4,7 @@
 // corners (fixed at rest), moved its depth inside along the face's normal. It is on (Psi_b as
 // sampled) while its face bounds a fragment: no tet shared the face at rest, or the one that did
 // no longer holds its three nodes (a cut duplicated one: a crack face, as fracture/face_bins
-// tells them); a face inside a fragment keeps its samples at Psi_b 0, which the fluid's passes
+// tells them) or, between two pieces of the Constraint method, belongs to another fragment; a face inside a fragment keeps its samples at Psi_b 0, which the fluid's passes
 // skip. The surface plane for sph/solid_guard is the face's own. Written into the fluid's solid
 // samples from params.counts.z on, after the solids' step (and once at the start).
 #include "shared/coupling.h"
@@ -44,7 +44,10 @@ void main()
         const uvec4 other = FLOE_LOAD_UVEC4(tets, across);
         bool sharedFace = true;
         for (int k = 0; k < 3; ++k) sharedFace = sharedFace && any(equal(other, uvec4(face[k])));
-        boundary = !sharedFace;
+        // The Constraint method's pieces (params.limits.y 1) copy their shared nodes: a face between
+        // two pieces is inside while they are one fragment (joined by an intact constraint).
+        const bool sameFragment = params.limits.y != 0.0 && FLOE_LOAD_UINT(labels, face.x) == FLOE_LOAD_UINT(labels, other.x);
+        boundary = !(sharedFace || sameFragment);
     }
     // A fragment smaller than one fluid particle is below what the fluid resolves: its faces'
     // samples would lie deeper than the fragment is thick, and it is lighter than the particles

@@ -50,7 +50,8 @@ FLOE_SHARED_BEGIN
 
 struct CouplingParams {
     uvec4 counts; // x samples, y solid vertices (nodes), z the first sample's index in the fluid's solid arrays, w tets
-    vec4 limits;  // x the smallest fragment volume the fluid sees (m^3: one fluid particle's), yzw 0
+    vec4 limits; // x the smallest fragment volume the fluid sees (m^3: one fluid particle's), y 1: pieced tets (Constraint method),
+                 // zw 0
 };
 SHARED_SIZE(CouplingParams, 32);
 

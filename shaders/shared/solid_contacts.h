@@ -41,6 +41,7 @@
 #define SOLID_CONTACT_BIND_TRIANGLE_START 18   // uint per cell + 1: the exclusive scan of the counts
 #define SOLID_CONTACT_BIND_TRIANGLE_ENTRIES 19 // uint per entry: triangle, grouped by cell
 #define SOLID_CONTACT_BIND_VERTEX_SUMS 20      // int x 8 per vertex: move (xyz m), moves, impulse (xyz N s), 0; fixed point
+#define SOLID_CONTACT_BIND_LABELS 21           // uint per node: its fragment label (fracture bodies' labels())
 #define SOLID_CONTACT_NONE 0xFFFFFFFFu
 
 FLOE_SHARED_BEGIN
@@ -50,7 +51,8 @@ struct SolidContactParams {
     uvec4 gridDims;  // xyz cells per axis, w entries the grid holds
     vec4 contact;    // x friction coefficient, y restitution, z contact radius m, w the step dt s (faces move by v dt)
     uvec4 counts;    // x tets, y nodes, z deformable vertices, w stage (face_bins, triangle_bins: 0 count, 1 scatter)
-    uvec4 triangles; // x deformable triangles, y entries the triangle grid holds, zw 0
+    uvec4 triangles; // x deformable triangles, y entries the triangle grid holds, z 1: the fracture bodies are pieced (Constraint
+                     // method), w 0
 };
 SHARED_SIZE(SolidContactParams, 80);
 

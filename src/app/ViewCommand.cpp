@@ -442,14 +442,7 @@ int ViewSession::run()
                 bodies->setSettings(state_.bodySettings);
         }
         if (actions.fractureSettingsChanged && fracture) {
-            if ((fluid || bodies) && state_.fractureSettings.method == fracture::FractureMethod::Constraint) {
-                // A coupled fluid or deformable bodies cannot meet the Constraint method's pieces
-                // (coupling/FluidSolidCoupling, SolidContacts): said in the panel, the method kept.
-                state_.sceneError = fmt::format("the constraint method cannot share a scene with {}: its pieces' nodes are "
-                                                "copies, so the faces between pieces would count as surfaces",
-                                                fluid ? "a fluid" : "deformable bodies");
-                state_.fractureSettings.method = fracture->settings().method;
-            } else if (fracture->needsRebuild(state_.fractureSettings))
+            if (fracture->needsRebuild(state_.fractureSettings))
                 resetSimulation(); // the Constraint method's pieces are made with the bodies
             else
                 fracture->setSettings(state_.fractureSettings);

@@ -1,7 +1,9 @@
 #include "coupling/FluidSolidCoupling.h"
 
 #include <algorithm>
+#include <stdexcept>
 
+#include <fmt/format.h>
 #include <glm/geometric.hpp>
 
 #include "base/Error.h"
@@ -69,9 +71,6 @@ FluidSolidCoupling::FluidSolidCoupling(gpu::Context& context, const gpu::ShaderL
             context, {"solid vertex miters", uint64_t(std::max(vertexCount_, 1u)) * 16, gpu::MemoryKind::DeviceLocal, kVec4});
     }
     if (fracture) {
-        if (fracture->pieced())
-            throw Error("fracture bodies of the Constraint method cannot be coupled with a fluid: its pieces' nodes are copies, so "
-                        "the faces between pieces would count as surfaces; choose another Fracture.method");
         if (world.sim2D) throw Error("fracture bodies are three-dimensional; a 2D fluid cannot be coupled with them");
         // The tets as the GPU stores them (by colour), at their start positions.
         TetSurface surface;
@@ -81,6 +80,16 @@ FluidSolidCoupling::FluidSolidCoupling(gpu::Context& context, const gpu::ShaderL
         const std::vector<glm::vec4> rest = fracture->download(graph, fracture->restNodes(), nodes);
         surface.tets.resize(tets);
         sim::downloadNow(context, graph, fracture->tets(), surface.tets.data(), uint64_t(tets) * 16);
+        // The Constraint method's pieces copy the nodes they share: the sampler reads each tet by
+        // its nodes' first copies, so that a face between pieces is inside at rest (sampled whole,
+        // on while its pieces are apart: coupling/tet_samples) and the miters are the body's.
+        if (fracture->pieced()) {
+            const std::vector<uint32_t>& first = fracture->canonicalNodes();
+            if (first.size() != nodes)
+                throw std::logic_error(fmt::format("fracture bodies: {} first copies for {} nodes", first.size(), nodes));
+            for (glm::uvec4& t : surface.tets)
+                for (int k = 0; k < 4; ++k) t[k] = first[t[k]];
+        }
         for (uint32_t k = 0; k < nodes; ++k) surface.nodes.push_back(glm::vec3(x[k]) + glm::vec3(origin[k]));
         // Each body's depth: the calibrated one, within V/A of its surface.
         const uint32_t bodyCount = fracture->bodyCount();
@@ -155,7 +164,7 @@ void FluidSolidCoupling::addSamples(graph::RenderGraph& graph)
     if (tetSampleCount_ > 0) {
         const shared::CouplingParams params{
             glm::uvec4(tetSampleCount_, fracture_->nodeCount(), sampleCount_, fracture_->tetCount()),
-            glm::vec4(smallestFragment_, 0.0f, 0.0f, 0.0f)};
+            glm::vec4(smallestFragment_, fracture_->pieced() ? 1.0f : 0.0f, 0.0f, 0.0f)};
         graph.addCompute(pipelines_.compute("coupling/tet_samples"))
             .read(COUPLING_BIND_POSITIONS, fracture_->positions())
             .read(COUPLING_BIND_VELOCITIES, fracture_->velocities())

@@ -44,8 +44,8 @@ class FluidSolidCoupling {
 public:
     // Samples the solids' surfaces at the fluid's boundary spacing and attaches them to the fluid
     // (sim::Simulation::attachSolids); either kind may be absent. Throws floe::Error where the
-    // fluid cannot take solids, or for fracture bodies of the Constraint method (its pieces'
-    // nodes are copies, so the faces between pieces would count as surfaces).
+    // fluid cannot take solids. The Constraint method's pieces are sampled as their body (by
+    // their nodes' first copies), the faces between pieces on once their pieces are apart.
     FluidSolidCoupling(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph, sim::Simulation& fluid,
                        body::DeformableBodies* bodies, fracture::FractureBodies* fracture = nullptr);
     ~FluidSolidCoupling();

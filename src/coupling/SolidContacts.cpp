@@ -29,9 +29,6 @@ SolidContacts::SolidContacts(gpu::Context& context, const gpu::ShaderLibrary& sh
                              body::DeformableBodies& bodies, fracture::FractureBodies& fracture, bool clearsContact)
     : context_(context), pipelines_(context, shaders), bodies_(bodies), fracture_(fracture), clearsContact_(clearsContact)
 {
-    if (fracture.pieced())
-        throw Error("fracture bodies of the Constraint method cannot share a scene with deformable bodies: its pieces' nodes "
-                    "are copies, so the faces between pieces would count as surfaces; choose another Fracture.method");
     // Every tet face at rest (crack faces become surfaces), world positions.
     const uint32_t nodes = fracture.nodeCount(), tets = fracture.tetCount();
     const std::vector<glm::vec4> x = fracture.download(graph, fracture.positions(), nodes);
@@ -134,7 +131,7 @@ shared::SolidContactParams SolidContacts::params() const
     p.gridDims = glm::uvec4(gridDims_, capacity_);
     p.contact = glm::vec4(s.friction, s.restitution, radius_, s.timeStep);
     p.counts = glm::uvec4(fracture_.tetCount(), fracture_.nodeCount(), bodies_.particleCount(), 0u);
-    p.triangles = glm::uvec4(bodies_.triangleCount(), triangleCapacity_, 0u, 0u);
+    p.triangles = glm::uvec4(bodies_.triangleCount(), triangleCapacity_, fracture_.pieced() ? 1u : 0u, 0u);
     return p;
 }
 
@@ -161,6 +158,7 @@ void SolidContacts::addFaceBins(graph::RenderGraph& graph)
             .read(SOLID_CONTACT_BIND_NODE_VELOCITIES, fracture_.velocities())
             .read(SOLID_CONTACT_BIND_TETS, fracture_.tets())
             .read(SOLID_CONTACT_BIND_FACE_NEIGHBOURS, fracture_.faceNeighbours())
+            .read(SOLID_CONTACT_BIND_LABELS, fracture_.labels())
             .read(SOLID_CONTACT_BIND_FACE_START, faceStart_)
             .readWrite(SOLID_CONTACT_BIND_FACE_COUNTS, faceCounts_)
             .readWrite(SOLID_CONTACT_BIND_FACE_ENTRIES, faceEntries_)

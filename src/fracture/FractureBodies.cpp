@@ -84,8 +84,13 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
             for (const glm::vec3& x : body.mesh.nodes) centre += glm::dvec3(x);
             centre /= double(std::max<size_t>(body.mesh.nodes.size(), 1));
         }
+        // Each node's first copy (the node itself outside pieced bodies): a face between two pieces
+        // is one face of the input mesh.
+        std::vector<uint32_t> firstCopy(body.mesh.nodes.size(), FRACTURE_NONE);
         for (size_t n = 0; n < mesh.nodes.size(); ++n) {
             const size_t from = pieced ? pieced->origin[n] : n;
+            if (firstCopy[from] == FRACTURE_NONE) firstCopy[from] = base + uint32_t(n);
+            canonicalNodes_.push_back(firstCopy[from]);
             const glm::vec3 x = body.initial.empty() ? mesh.nodes[n] : body.initial[from];
             positions.emplace_back(x, 0.0f); // inverse masses from node_mass
             const glm::vec3 v = body.velocity + glm::cross(body.angularVelocity, x - glm::vec3(centre));
@@ -345,16 +350,20 @@ FractureBodies::FractureBodies(gpu::Context& context, const gpu::ShaderLibrary& 
         contactCandidates_ = sized("fracture contact candidates", capacity_, 4 * contactStride_, kUint);
     }
     // Each tet's neighbour across each face at rest (face c opposite corner c, as
-    // fracture/face_common.glsl numbers them), found by the faces' sorted node triples: the face
-    // contacts (Fracture.faceContacts) and the fluid coupling's samples (a face is on a
-    // fragment's boundary when its neighbour no longer holds its three nodes) read it.
+    // fracture/face_common.glsl numbers them), found by the faces' sorted node triples (of the
+    // nodes' first copies: a pieced body's tets meet across the faces between pieces too): the
+    // face contacts (Fracture.faceContacts) and the couplings' boundary faces (a face bounds a
+    // fragment when its neighbour no longer holds its three nodes, or, between pieces, belongs to
+    // another fragment) read it.
     {
         static const int kFaceCorners[4][3] = {{1, 2, 3}, {0, 3, 2}, {0, 1, 3}, {0, 2, 1}};
         std::map<std::array<uint32_t, 3>, uint32_t> open; // a face seen once: 4 tet + corner
         std::vector<glm::uvec4> across(std::max<size_t>(tets_, 1), glm::uvec4(FRACTURE_NONE));
         for (uint32_t t = 0; t < tets_; ++t)
             for (uint32_t c = 0; c < 4; ++c) {
-                std::array<uint32_t, 3> key{tets[t][kFaceCorners[c][0]], tets[t][kFaceCorners[c][1]], tets[t][kFaceCorners[c][2]]};
+                std::array<uint32_t, 3> key{canonicalNodes_[tets[t][kFaceCorners[c][0]]],
+                                            canonicalNodes_[tets[t][kFaceCorners[c][1]]],
+                                            canonicalNodes_[tets[t][kFaceCorners[c][2]]]};
                 std::sort(key.begin(), key.end());
                 const auto [it, inserted] = open.emplace(key, 4 * t + c);
                 if (inserted) continue;

@@ -201,6 +201,8 @@ public:
     const gpu::Buffer& nodeStart() const { return nodeStart_; }
     const gpu::Buffer& incidenceCorners() const { return corners_; }
     bool pieced() const { return pieced_; } // built for the Constraint method (its pieces' nodes are copies)
+    // Per node as built: the first of the copies of its input node (itself outside pieced bodies).
+    const std::vector<uint32_t>& canonicalNodes() const { return canonicalNodes_; }
     const gpu::Buffer& labels() const { return labels_; }
     const gpu::Buffer& nodeData() const { return nodeData_; }
     const gpu::Buffer& restNodes() const { return restNodes_; } // vec4 per node: rest position (body frame), body
@@ -250,6 +252,7 @@ private:
     uint64_t fingerprint_ = 0;
     uint32_t constraints_ = 0, links_ = 0, pieces_ = 0; // Constraint method
     bool pieced_ = false;                               // built for the Constraint method
+    std::vector<uint32_t> canonicalNodes_;              // per node as built: its input node's first copy
     float maxMeanEdge_ = 0.0f, minMeanEdge_ = 0.0f;
     FractureReport report_;
     bool rebuilt_ = false;

@@ -306,21 +306,11 @@ void validateScene(const Scene& scene, const std::string& where)
     };
     const bool bothKinds = !scene.fractureBodies.empty() && !scene.deformableBodies.empty();
     if (!scene.fractureBodies.empty()) {
-        if (bothKinds && scene.fracture.method == "constraint")
-            throw Error(fmt::format("{}: Fracture.method constraint with DeformableBodies; expected another method: the "
-                                    "constraint method's pieces copy their nodes, so the deformable bodies would meet the faces "
-                                    "between them as surfaces",
-                                    where));
         if (withFluid) {
             checkCoupledSolver("FractureBodies");
             if (scene.config.sim2D)
                 throw Error(fmt::format("{}: FractureBodies with a 2D fluid (Configuration.sim2D); expected a 3D scene: the "
                                         "fracture bodies are tetrahedral",
-                                        where));
-            if (scene.fracture.method == "constraint")
-                throw Error(fmt::format("{}: Fracture.method constraint with FluidBlocks; expected another method: the "
-                                        "constraint method's pieces copy their nodes, so the fluid would see the faces between "
-                                        "them as surfaces",
                                         where));
         }
         checkFracturePlacement(scene, where);

@@ -392,19 +392,13 @@ Scene parseScene(const json& root, const std::string& where, const std::filesyst
     // solids). They collide with the domain's walls, the static RigidBodies' meshes (a fluid's
     // tank) and deformable bodies (coupling/SolidContacts). Elsewhere they stay static, and a
     // warning says why.
-    const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
     for (auto& [body, section] : dynamicBodies) {
-        std::string why;
-        if (scene.config.sim2D)
-            why = "the scene is 2D (Configuration.sim2D)";
-        else if (withFluid && scene.fracture.method == "constraint")
-            why = "Fracture.method is constraint, whose pieces cannot be coupled with a fluid";
-        else if (!scene.deformableBodies.empty() && scene.fracture.method == "constraint")
-            why = "Fracture.method is constraint, whose pieces cannot meet DeformableBodies";
-        if (why.empty()) {
+        if (!scene.config.sim2D) {
             scene.fractureBodies.push_back(dynamicRigidBody(body, where, section));
         } else {
-            scene.warnings.push_back(fmt::format("{}: {} is dynamic; Floe keeps it static here: {}", where, section, why));
+            scene.warnings.push_back(fmt::format("{}: {} is dynamic; Floe keeps it static here: the scene is 2D "
+                                                 "(Configuration.sim2D)",
+                                                 where, section));
             scene.rigidBodies.push_back(std::move(body));
         }
     }

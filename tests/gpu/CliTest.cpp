@@ -372,19 +372,27 @@ TEST(Cli, FluidAndFractureBodiesRunCoupledInOneScene)
         EXPECT_TRUE(fs::exists(out / file)) << file;
     EXPECT_EQ(io::readPly(out / "particles_000060.ply").positions.size(), summary["fluid_particles"].get<size_t>());
 
-    // --solver as for a fluid scene; PCISPH, a 2D fluid and the constraint method are refused. A scene without the domain's corners
-    // runs: the bodies collide with the tank's mesh.
+    // --solver as for a fluid scene; PCISPH and a 2D fluid are refused. The Constraint method's
+    // pieces are coupled too. A scene without the domain's corners runs: the bodies collide with
+    // the tank's mesh.
     const Result iisph = floe("run " + scene + " --steps 3 --frames 0 --quiet --solver iisph --out " + out.string());
     ASSERT_EQ(iisph.status, 0) << iisph.output;
     EXPECT_EQ(nlohmann::json::parse(readFile(out / "summary.json"))["solver"], "iisph");
     const std::vector<std::pair<std::string, std::string>> refused = {{"--solver pcisph", "PCISPH"},
-                                                                      {"--set Configuration.sim2D=true", "Configuration.sim2D"},
-                                                                      {"--set Fracture.method=constraint", "Fracture.method"}};
+                                                                      {"--set Configuration.sim2D=true", "Configuration.sim2D"}};
     for (const auto& [flag, key] : refused) {
         const Result bad = floe("run " + scene + " --steps 2 --frames 0 --quiet " + flag + " --out " + out.string());
         EXPECT_EQ(bad.status, 2) << flag << ": " << bad.output;
         EXPECT_NE(bad.output.find(key), std::string::npos) << flag << ": " << bad.output;
     }
+    const Result pieced =
+        floe("run " + scene + " --steps 60 --frames 0 --validate --quiet --set Fracture.method=constraint --out " +
+             (out / "pieced").string());
+    ASSERT_EQ(pieced.status, 0) << pieced.output;
+    const nlohmann::json piecedSummary = nlohmann::json::parse(readFile(out / "pieced" / "summary.json"));
+    EXPECT_EQ(piecedSummary["status"], "ok");
+    EXPECT_EQ(piecedSummary["validation_messages"], 0);
+    EXPECT_EQ(piecedSummary["kind"], "fluid and fracture bodies");
     nlohmann::json noDomain = nlohmann::json::parse(readFile(scene));
     noDomain["Floe"].erase("domainMin");
     noDomain["Floe"].erase("domainMax");

@@ -9,6 +9,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <glm/geometric.hpp>
@@ -610,6 +611,71 @@ TEST_F(CouplingTest, FluidAndFractureBodyExchangeMomentumEquallyAndOppositely)
         float deepest = 0.0f;
         EXPECT_EQ(particlesInside(c, fluid(c), &deepest), 0) << "the deepest " << deepest << " m inside";
     }
+}
+
+// The Constraint method pre-fractures a body into pieces whose shared nodes are copies. The fluid
+// sees such a body as the whole body while its pieces hold together: the same samples on, at the
+// same places and with the same weights, as the unbroken glass cube of a continuum method (the
+// faces between pieces are inside). Once its links break (a link scale of 1e-9 breaks every
+// constraint under any load) the pieces' faces turn on, and no fluid particle enters a piece.
+TEST_F(CouplingTest, ConstraintPiecesShowTheFluidTheSurfaceOfTheirFragments)
+{
+    const auto scene = [](const char* fracture) {
+        return nlohmann::json::parse(fmt::format(R"({{
+      "Configuration": {{"particleRadius": 0.0125, "density0": 1000, "simulationMethod": 4, "timeStepSize": 0.002,
+                        "cflMethod": 0, "maxError": 0.05}},
+      "Materials": [{{"id": "Fluid", "viscosity": 0.01}}],
+      "RigidBodies": [{{"geometryFile": "../meshes/UnitBox.obj", "translation": [0, 0.35, 0], "scale": [0.5, 0.7, 0.5],
+                        "isWall": true, "inverted": true}}],
+      "FluidBlocks": [{{"denseMode": 0, "start": [-0.25, 0.0, -0.25], "end": [0.25, 0.15, 0.25]}}],
+      "Floe": {{"domainMin": [-0.3, -0.05, -0.3], "domainMax": [0.3, 0.75, 0.3]}},
+      "Fracture": {},
+      "FractureBodies": [{{"shape": "cube", "size": [0.12, 0.12, 0.12], "resolution": 4, "material": "glass",
+                           "density": 2500, "translation": [0, 0.25, 0], "velocity": [0, -2, 0]}}]
+    }})",
+                                                 fracture));
+    };
+    const auto active = [&](Coupled& c) {
+        const uint32_t first = c.coupling->deformableSampleCount(), n = c.coupling->sampleCount();
+        const std::vector<glm::vec4> all = download<glm::vec4>(c.fluid->solidSamples(), n);
+        std::vector<glm::vec4> on;
+        for (uint32_t b = first; b < n; ++b)
+            if (all[b].w > 0.0f) on.push_back(all[b]);
+        std::sort(on.begin(), on.end(), [](const glm::vec4& a, const glm::vec4& b) {
+            return std::tie(a.x, a.y, a.z, a.w) < std::tie(b.x, b.y, b.z, b.w);
+        });
+        return on;
+    };
+    Coupled whole = build(scene(R"({"method": "none", "substeps": 2})"));
+    Coupled pieced = build(scene(R"({"method": "constraint", "pieces": 16, "substeps": 2})"));
+    ASSERT_TRUE(pieced.fracture && pieced.fracture->pieced());
+    step(whole, 1);
+    step(pieced, 1);
+    const std::vector<glm::vec4> a = active(whole), b = active(pieced);
+    ASSERT_GT(a.size(), 100u);
+    ASSERT_EQ(a.size(), b.size()) << "the fluid sees faces between the pieces";
+    // Each of the whole cube's samples has its twin among the pieces' (the nearest, with its weight).
+    float worst = 0.0f, worstWeight = 0.0f;
+    for (const glm::vec4& p : a) {
+        const glm::vec4* nearest = &b.front();
+        for (const glm::vec4& q : b)
+            if (glm::length(glm::vec3(q) - glm::vec3(p)) < glm::length(glm::vec3(*nearest) - glm::vec3(p))) nearest = &q;
+        worst = std::max(worst, glm::length(glm::vec3(*nearest) - glm::vec3(p)));
+        worstWeight = std::max(worstWeight, std::fabs(nearest->w - p.w) / p.w);
+    }
+    std::printf("largest distance to the twin %.3g m, weight difference %.3g\n", worst, worstWeight);
+    EXPECT_LT(worst, 1e-5f);
+    EXPECT_LT(worstWeight, 1e-5f);
+
+    // Every constraint breaks at the first load: the pieces' own faces turn on, and the fluid stays out of them.
+    Coupled loose = build(scene(R"({"method": "constraint", "pieces": 16, "linkScale": 1e-9, "substeps": 2})"));
+    step(loose, 60);
+    const size_t apart = active(loose).size();
+    std::printf("glass cube: %zu samples on, whole or held in 16 pieces; %zu with its pieces apart after 60 steps\n", a.size(),
+                apart);
+    EXPECT_GT(apart, a.size() + a.size() / 2) << "the faces between broken pieces stayed off";
+    float deepest = 0.0f;
+    EXPECT_EQ(particlesInside(loose, fluid(loose), &deepest), 0) << "the deepest " << deepest << " m inside";
 }
 
 // A small deformable box (0.1 m, resolution 6: vertices of 2.5 g, lighter than a fluid particle's

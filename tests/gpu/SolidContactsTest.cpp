@@ -118,6 +118,7 @@ protected:
         for (size_t k = 0; k < x.size(); ++k) p += double(x[k].w) * glm::dvec3(glm::vec3(v[k]));
         return p;
     }
+    void checkFaceBins(const std::string& fracture);
     glm::dvec3 fractureMomentum(Solids& s)
     {
         const uint32_t n = s.fracture->nodeCount();
@@ -131,23 +132,37 @@ protected:
 };
 
 // A deformable ball above an iron slab of tets (`sink` m into it: negative above), the tests move
-// it down into contact, moving down and sideways, the slab's nodes moving too.
-nlohmann::json restingBall(float sink)
+// it down into contact, moving down and sideways, the slab's nodes moving too. `fracture`: the
+// scene's Fracture section.
+nlohmann::json restingBall(float sink, const std::string& fracture = "{}")
 {
     return nlohmann::json::parse(fmt::format(R"({{
       "Configuration": {{"timeStepSize": 0.005, "gravitation": [0, -9.81, 0]}},
+      "Fracture": {},
       "Floe": {{"domainMin": [-1, 0, -1], "domainMax": [1, 2, 1]}},
       "Deformable": {{"omega": 2, "stiffness": 0.8, "friction": 0.3, "restitution": 0.2}},
       "DeformableBodies": [{{"shape": "sphere", "radius": 0.15, "resolution": 3, "translation": [0.07, {}, 0.03]}}],
       "FractureBodies": [{{"shape": "cuboid", "size": [0.8, 0.2, 0.6], "resolution": 6, "material": "iron",
                            "translation": [0, 0.1, 0]}}]
     }})",
-                                             0.2f + 0.15f - sink));
+                                             fracture, 0.2f + 0.15f - sink));
 }
 
+// Also for the Constraint method, whose pieces copy the nodes they share: the faces between
+// pieces are inside while the pieces hold together.
 TEST_F(SolidContactsTest, FaceBinsHoldEveryBoundaryFaceInTheCellsItsBoxTouches)
 {
-    Solids s = build(restingBall(-0.02f)); // 2 cm above the slab
+    for (const std::string fracture : {"{}", R"({"method": "constraint", "pieces": 12})"}) {
+        SCOPED_TRACE(fracture);
+        checkFaceBins(fracture);
+        if (HasFatalFailure()) return;
+    }
+}
+
+void SolidContactsTest::checkFaceBins(const std::string& fracture)
+{
+    Solids s = build(restingBall(-0.02f, fracture)); // 2 cm above the slab
+    ASSERT_EQ(s.fracture->pieced(), fracture != "{}");
     // Moving nodes: the faces are binned where the step's velocities carry them.
     const uint32_t n = s.fracture->nodeCount();
     std::vector<glm::vec4> v(n);
