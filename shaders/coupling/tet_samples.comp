@@ -4,9 +4,10 @@
 // corners (fixed at rest), moved its depth inside along the face's normal. It is on (Psi_b as
 // sampled) while its face bounds a fragment: no tet shared the face at rest, or the one that did
 // no longer holds its three nodes (a cut duplicated one: a crack face, as fracture/face_bins
-// tells them) or, between two pieces of the Constraint method, belongs to another fragment; a face inside a fragment keeps its samples at Psi_b 0, which the fluid's passes
-// skip. The surface plane for sph/solid_guard is the face's own. Written into the fluid's solid
-// samples from params.counts.z on, after the solids' step (and once at the start).
+// tells them) or, between two pieces of the Constraint method, belongs to another fragment; a
+// face inside a fragment keeps its samples at Psi_b 0, which the fluid's passes skip. The surface
+// plane for sph/solid_guard is the face's own. Written into the fluid's solid samples from
+// params.counts.z on, after the solids' step (and once at the start).
 #include "shared/coupling.h"
 #include "common/dispatch.glsl"
 #include "common/texel.glsl"
