@@ -15,6 +15,8 @@ FLOE_IN_VEC4(SPH_BIND_FIELDS, fields);
 FLOE_RW_VEC4(SPH_BIND_VELOCITIES, velocities);
 FLOE_RW_VEC4(SPH_BIND_SOLVER_STATE, solverState);
 FLOE_OUT_FLOAT(SPH_BIND_WALL_COEFFICIENTS, wallCoefficients); // with SOLIDS: sph/integrate adds its part
+FLOE_IN_FLOAT(SPH_BIND_PRESSURE_TERMS, pressureTerms); // the neighbours' kappa_v (the last jacobi_update's)
+#define PRESSURE_ACCEL_TERM(j) FLOE_LOAD_FLOAT(pressureTerms, j)
 #include "sph/pressure_accel.glsl"
 
 void main()

@@ -36,6 +36,11 @@ FLOE_RW_FLOAT(SPH_BIND_WALL_COEFFICIENTS, wallCoefficients);
 FLOE_IN_VEC4(SPH_BIND_SOLIDS, solids);
 FLOE_IN_UINT(SPH_BIND_SOLID_START, solidStart);
 FLOE_IN_VEC4(SPH_BIND_SOLID_VELOCITIES, solidVelocities);
+// 1 (IISPH, DFSPH): the neighbours' p / rho^2 from the array their solve keeps (sph/pressure_accel.glsl);
+// 0: from their fields (PCISPH keeps no such array).
+layout(constant_id = 15) const uint PRESSURE_TERMS_ARRAY = 0u;
+FLOE_IN_FLOAT(SPH_BIND_PRESSURE_TERMS, pressureTerms);
+#define PRESSURE_ACCEL_TERM(j) (PRESSURE_TERMS_ARRAY != 0u ? FLOE_LOAD_FLOAT(pressureTerms, j) : pressureTerm(FLOE_LOAD_VEC4(fields, j)))
 #include "sph/pressure_accel.glsl"
 FLOE_IN_VEC4(SPH_BIND_WALL_VISCOSITY, wallViscosityTerms); // WALL_VISCOSITY_TERMS: sph/density's
 #include "sph/viscosity.glsl"

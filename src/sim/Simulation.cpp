@@ -307,6 +307,7 @@ void Simulation::addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared
         .read(SPH_BIND_CELL_START, grid_.cellStart())
         .read(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
         .read(SPH_BIND_FIELDS, fields_)
+        .read(SPH_BIND_PRESSURE_TERMS, pressureTerms_)
         .readWrite(SPH_BIND_VELOCITIES, sortedVelocities_)
         .readWrite(SPH_BIND_SOLVER_STATE, sortedSolverState_)
         .write(SPH_BIND_WALL_COEFFICIENTS, wallCoefficients_)
@@ -628,11 +629,13 @@ void Simulation::addStep(graph::RenderGraph& graph)
                                                           : SPH_INTEGRATE_PRESSURE;
     const bool divergenceCoefficients = solver == PressureSolver::Dfsph && settings_.divergenceSolver;
     graph
-        .addCompute(pipelines_.compute("sph/integrate", with({{2, mode},
-                                                              {8, solver == PressureSolver::Pcisph ? 0u : 1u},
-                                                              xsph,
-                                                              {13, divergenceCoefficients ? 1u : 0u},
-                                                              wallTerms})))
+        .addCompute(pipelines_.compute("sph/integrate",
+                                       with({{2, mode},
+                                             {8, solver == PressureSolver::Pcisph ? 0u : 1u},
+                                             xsph,
+                                             {13, divergenceCoefficients ? 1u : 0u},
+                                             wallTerms,
+                                             {15, solver == PressureSolver::Iisph || solver == PressureSolver::Dfsph ? 1u : 0u}})))
         .read(SPH_BIND_STATE, state_)
         .read(SPH_BIND_WALLS, walls_)
         .read(SPH_BIND_POSITIONS, sortedPositions_)
@@ -643,6 +646,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .read(SPH_BIND_CELL_START, grid_.cellStart())
         .read(SPH_BIND_BOUNDARY_TERMS, boundaryTerms_)
         .read(SPH_BIND_FIELDS, fields_)
+        .read(SPH_BIND_PRESSURE_TERMS, pressureTerms_)
         .read(SPH_BIND_PREDICTED, predicted_)
         .read(SPH_BIND_IN0, sortedIds_)
         .read(SPH_BIND_PLANES, planes_)
