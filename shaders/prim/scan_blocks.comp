@@ -16,8 +16,8 @@ FLOE_IN_UINT(PRIM_BIND_BLOCK_SUMS, blockCarries);
 // storage buffer's uvec4 store is one vector scatter where imageStore takes a per-lane path, which
 // made the fluid grid's table scan (142k bins in SPlisHSPlasH's 3D dam break) 0.61 against 0.37 ms
 // per step. gpu::Buffer allocates whole 16-byte texels and the graph binds the whole allocation, so
-// a partial last texel lies inside the array. A uvec4 store of a scalar array would be four
-// per-lane stores: slower than imageStore (1.5-2.0 ms there).
+// a partial last texel lies inside the array. A texel stored as four uints of a scalar array
+// takes four per-lane stores: slower than imageStore (1.5-2.0 ms there).
 layout(std430, binding = PRIM_BIND_OUTPUT) buffer OutputBlock { uvec4 outputValues[]; };
 
 // Index checks (common/texel.glsl's FLOE_INDEX_CHECKS): outside the array a load is poison and a

@@ -9,7 +9,6 @@
 #include <memory>
 #include <random>
 #include <string>
-#include <tuple>
 
 #include <fmt/format.h>
 #include <glm/geometric.hpp>
@@ -641,9 +640,6 @@ TEST_F(CouplingTest, ConstraintPiecesShowTheFluidTheSurfaceOfTheirFragments)
         std::vector<glm::vec4> on;
         for (uint32_t b = first; b < n; ++b)
             if (all[b].w > 0.0f) on.push_back(all[b]);
-        std::sort(on.begin(), on.end(), [](const glm::vec4& a, const glm::vec4& b) {
-            return std::tie(a.x, a.y, a.z, a.w) < std::tie(b.x, b.y, b.z, b.w);
-        });
         return on;
     };
     Coupled whole = build(scene(R"({"method": "none", "substeps": 2})"));
