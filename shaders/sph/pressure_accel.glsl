@@ -21,8 +21,8 @@ layout(constant_id = 8) const uint MIRROR_BOUNDARY_PRESSURE = 1u;
 // PRESSURE_ACCEL_TERM(j) (sph/jacobi_accel), from the SPH_BIND_PRESSURE_TERMS array the solve keeps.
 // Every pass that writes a pressure of IISPH or DFSPH into fields writes pressureTerm of it into
 // that array too (sph/density, iisph_setup, dfsph_pressure_setup, jacobi_update), so the array's
-// float is the fields' expression to the bit: one gathered float per pair instead of two, and a
-// gathered float costs a list walk on lavapipe about 0.15-0.3 ms in SPlisHSPlasH's dam break.
+// float is the fields' expression to the bit: an R32F texel per pair instead of an RGBA32F one
+// (sph/integrate 1.03-1.37 against 1.27-1.46 GPU ms per step, DFSPH in SPlisHSPlasH's dam break).
 #ifndef PRESSURE_ACCEL_TERM
 #define PRESSURE_ACCEL_TERM(j) pressureTerm(PRESSURE_ACCEL_FIELD(j))
 #endif
