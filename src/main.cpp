@@ -4,10 +4,12 @@
 #include <stdexcept>
 
 #include "app/Commands.h"
+#include "base/CrashReport.h"
 #include "base/Error.h"
 
 int main(int argc, char** argv)
 {
+    floe::installCrashReport("floe");
     try {
         return floe::runCli(argc, argv);
     } catch (const floe::Error& e) {
