@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 namespace floe {
+#if !defined(__SANITIZE_ADDRESS__)
 namespace {
 
 const char* gProgram = "floe";
@@ -34,6 +35,7 @@ void report(int signal)
 }
 
 } // namespace
+#endif
 
 void installCrashReport(const char* program)
 {
