@@ -416,7 +416,9 @@ TEST(Pieces, VoronoiPiecesShareNoNodeAndLinksRestoreTheMesh)
         uint32_t merged = 0;
         for (uint32_t n = 0; n < parent.size(); ++n) merged += find(n) == n ? 1 : 0;
         EXPECT_EQ(merged, mesh.nodes.size());
-        if (sites == 1) EXPECT_TRUE(p.links.empty());
+        if (sites == 1) {
+            EXPECT_TRUE(p.links.empty());
+        }
     }
     // The sites are seeded: the same seed gives the same pieces.
     EXPECT_EQ(preFracture(mesh, 20, 7).tetPiece, preFracture(mesh, 20, 7).tetPiece);
