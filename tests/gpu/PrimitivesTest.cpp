@@ -230,15 +230,22 @@ INSTANTIATE_TEST_SUITE_P(Sizes, PrimitiveTest, ::testing::ValuesIn(kSizes), size
 // the next compile.
 TEST_F(GpuTest, SegmentedScanAllWidthsAndHeadPatterns)
 {
+    static_assert(PRIM_SEGSCAN_BLOCK_SIZE == 1024u && PRIM_GROUP_SIZE * 4u == 1024u,
+                  "the sizes below are the block edges of both variants; change them with the blocks");
     std::mt19937 rng(77);
-    sim::SegmentedScan scan(context(), shaders(), 300001u);
-    for (const uint32_t n : {1u, 511u, 512u, 513u, 1024u, 1025u, 300001u})
+    constexpr uint32_t threeLevels = 1024u * 1024u + 1u; // a block of block sums of block sums
+    sim::SegmentedScan scan(context(), shaders(), threeLevels);
+    for (const uint32_t n : {1u, 1023u, 1024u, 1025u, 2049u, 300001u})
         for (const uint32_t vec4s : {0u, 1u, 2u, 3u})
             for (const uint32_t headEvery : {0u, 1u, 2u, 1000u}) {
                 SCOPED_TRACE(fmt::format("n {} vec4PerRecord {} headEvery {}", n, vec4s, headEvery));
                 checkSegmentedScan(*this, context(), shaders(), graph(), n, vec4s, headEvery, rng, &scan);
                 if (HasFatalFailure()) return;
             }
+    for (const uint32_t vec4s : {0u, 3u}) {
+        SCOPED_TRACE(fmt::format("three levels: n {} vec4PerRecord {}", threeLevels, vec4s));
+        checkSegmentedScan(*this, context(), shaders(), graph(), threeLevels, vec4s, 1000u, rng, &scan);
+    }
 }
 
 } // namespace
