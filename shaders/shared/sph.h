@@ -93,6 +93,11 @@
 // symmetric (x: its diagonal, w: Mueller's sum_b Psi_b lap W_ib; y: xy, xz, yz; z: d_i), read by
 // sph/nonpressure and EOS's sph/integrate instead of walking the samples again.
 #define SPH_BIND_WALL_VISCOSITY 34
+// 2 vec4 per particle, written by sph/density for the equation of state (viscous, cubic kernel,
+// no XSPH) and read per pair by its sph/integrate: (x_j, rho_j) and (v_j, p_j / rho_j^2), the
+// neighbour's data of a pair in two texel fetches where positions, velocities and fields took
+// three (on lavapipe every fetch is a call that spills the loop's vectors, docs/fluids.md).
+#define SPH_BIND_PAIR_DATA 35
 #define SPH_BIND_SOLVER_STATE 19 // vec4 per particle, kept from step to step: x DFSPH kappa dt^2, y DFSPH kappa_v dt
 // Predicates of the recorded solver iterations' conditional regions per solve (pressure, DFSPH
 // divergence): one uint per iteration, the most iterations any solver setting allows.

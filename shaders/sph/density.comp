@@ -52,6 +52,10 @@ FLOE_IN_VEC4(SPH_BIND_VELOCITIES, velocities);
 FLOE_IN_VEC4(SPH_BIND_SOLVER_STATE, solverState);
 FLOE_OUT_FLOAT(SPH_BIND_PRESSURE_TERMS, pressureTerms);
 FLOE_OUT_VEC4(SPH_BIND_WALL_VISCOSITY, wallViscosityTerms); // WALL_VISCOSITY_TERMS: 3 per particle
+// 1 (the equation of state, sph/integrate's PAIR_DATA): each particle's (x, rho) and (v, p / rho^2)
+// for the pairs of sph/integrate (SPH_BIND_PAIR_DATA).
+layout(constant_id = 16) const uint PAIR_DATA = 0u;
+FLOE_OUT_VEC4(SPH_BIND_PAIR_DATA, pairData);
 
 // The walls' viscosity (SPH_BIND_WALL_VISCOSITY) as sums: the matrix's diagonal and Mueller's
 // Laplacian sum (w), its off-diagonal xy, xz, yz, and the moving solids' part that does not depend
@@ -233,6 +237,10 @@ void main()
         FLOE_STORE_FLOAT(pressureTerms, i, pressureTerm(f));
     }
     FLOE_STORE_VEC4(fields, i, f);
+    if (PAIR_DATA != 0u) {
+        FLOE_STORE_VEC4(pairData, 2u * i, vec4(xi, rho));
+        FLOE_STORE_VEC4(pairData, 2u * i + 1u, vec4(FLOE_LOAD_VEC4(velocities, i).xyz, pressureTerm(f)));
+    }
     FLOE_STORE_VEC4(boundaryTerms, i, vec4(gradBoundary, boundaryNeighbours));
     // Overflowed: capacity + 1 tells the later passes to walk the grid instead of the list.
     FLOE_STORE_UINT(neighbourCounts, i, overflow ? capacity + 1u : listed);

@@ -44,6 +44,10 @@ FLOE_IN_FLOAT(SPH_BIND_PRESSURE_TERMS, pressureTerms);
 #include "sph/pressure_accel.glsl"
 FLOE_IN_VEC4(SPH_BIND_WALL_VISCOSITY, wallViscosityTerms); // WALL_VISCOSITY_TERMS: sph/density's
 #include "sph/viscosity.glsl"
+// 1 (the equation of state, viscous, the cubic set without XSPH): a pair's neighbour as sph/density
+// stored it, (x_j, rho_j) and (v_j, p_j / rho_j^2), two fetches instead of three (SPH_BIND_PAIR_DATA).
+layout(constant_id = 16) const uint PAIR_DATA = 0u;
+FLOE_IN_VEC4(SPH_BIND_PAIR_DATA, pairData);
 
 // EOS's whole velocity update, v = v + dt (g + a_visc) (+ XSPH) + dt a_p: the work of
 // sph/nonpressure and of the pressure acceleration in one walk over the list (an equation of state
@@ -58,7 +62,12 @@ vec3 eosVelocity(uint i, vec3 xi, float rhoi, float pi)
     const float pi_rho2 = pi / (rhoi * rhoi);
     vec3 viscosity = vec3(0.0), smoothing = vec3(0.0), pressure = vec3(0.0);
 #define FLUID_PAIR(j, gradient)                                                           \
-    {                                                                                     \
+    if (PAIR_DATA != 0u) {                                                                \
+        const vec4 xj = FLOE_LOAD_VEC4(pairData, 2u * (j));                               \
+        const vec4 vj = FLOE_LOAD_VEC4(pairData, 2u * (j) + 1u);                          \
+        pressure -= (pi_rho2 + vj.w) * (gradient);                                        \
+        VISCOSITY_PAIR_V(xj, vj.xyz, xj.w, gradient, viscosity, smoothing)                \
+    } else {                                                                              \
         const vec4 fj = FLOE_LOAD_VEC4(fields, j);                                        \
         pressure -= (pi_rho2 + fj.y / (fj.x * fj.x)) * (gradient);                        \
         if (viscous) {                                                                    \

@@ -9,15 +9,19 @@
 // rhoj its density, gradient = m_j grad W_ij (the neighbour list's entry where the particles have not
 // moved since, which saves the kernel's gradient per pair); needs xi, vi, rhoi, regulariser in scope
 // and the velocities bound. XSPH (a specialization constant) adds the smoothing sum only when on.
+// VISCOSITY_PAIR_V(pj, vj, rhoj, ...): the same with the neighbour's velocity given (pj's w, its
+// mass, is read only by Mueller's set and XSPH).
 #ifndef FLOE_SPH_VISCOSITY_GLSL
 #define FLOE_SPH_VISCOSITY_GLSL
 
 layout(constant_id = 9) const uint XSPH = 0u; // 1: the XSPH factor is above 0
 
-#define VISCOSITY_PAIR(j, pj, rhoj, gradient, viscosity, smoothing)                       \
+#define VISCOSITY_PAIR(j, pj, rhoj, gradient, viscosity, smoothing) \
+    VISCOSITY_PAIR_V(pj, FLOE_LOAD_VEC4(velocities, j).xyz, rhoj, gradient, viscosity, smoothing)
+#define VISCOSITY_PAIR_V(pj, vj, rhoj, gradient, viscosity, smoothing)                    \
     {                                                                                     \
         const vec3 xij_ = xi - (pj).xyz;                                                  \
-        const vec3 vij_ = vi - FLOE_LOAD_VEC4(velocities, j).xyz;                         \
+        const vec3 vij_ = vi - (vj);                                                      \
         const float twoOverRho_ = 2.0 / (rhoi + (rhoj));                                  \
         if (KERNEL == SPH_KERNEL_MUELLER)                                                 \
             viscosity -= (twoOverRho_ * (pj).w) * vij_ * viscosityLaplacian(length(xij_), 2.0 * sphH(), DIMS); \

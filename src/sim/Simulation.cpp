@@ -83,6 +83,11 @@ Simulation::Simulation(gpu::Context& context, const gpu::ShaderLibrary& shaders,
     // maxStorageBufferRange / 48 particles (2.8M on lavapipe) walks the samples instead.
     wallTermsFit_ = n * 48 <= context.limits().maxStorageBufferRange;
     wallViscosity_ = deviceBuffer(context, "walls' viscosity terms", wallTermsFit_ ? std::max<uint64_t>(n, 1) * 48 : 48, kVec4);
+    // Through a storage buffer's binding too: beyond maxStorageBufferRange / 32 particles the
+    // equation of state reads its pairs' neighbours from the three arrays instead.
+    pairDataFit_ = n * 32 <= context.limits().maxStorageBufferRange;
+    pairData_ =
+        deviceBuffer(context, "pair data ((x, rho), (v, p / rho^2))", pairDataFit_ ? std::max<uint64_t>(n, 1) * 32 : 32, kVec4);
     predicted_ = deviceBuffer(context, "predicted velocities", n * 16, kVec4);
     solverVectors_ =
         deviceBuffer(context, "solver vectors (pressure accelerations, predicted positions, corrections)", n * 16, kVec4);
@@ -421,11 +426,17 @@ void Simulation::addStep(graph::RenderGraph& graph)
     const bool storeWallTerms =
         solver != PressureSolver::Pbf && settings_.wallViscosity() > 0.0f && boundaryCount_ + solidCount_ > 0 && wallTermsFit_;
     const gpu::SpecConstant wallTerms{14, storeWallTerms ? 1u : 0u};
+    // The equation of state's pairs read their neighbour in two fetches (SPH_BIND_PAIR_DATA): where
+    // it is viscous and neither Mueller's set nor XSPH needs the neighbour's mass.
+    const bool pairData = solver == PressureSolver::Eos && settings_.viscosity > 0.0f && settings_.xsph <= 0.0f &&
+                          !settings_.muellerKernels() && pairDataFit_;
+    const gpu::SpecConstant pairDataSpec{16, pairData ? 1u : 0u};
     graph
         .addCompute(pipelines_.compute("sph/density", with({{2, solver == PressureSolver::Dfsph ? 1u : 0u},
                                                             {3, listTexels_ ? 1u : 0u},
                                                             {4, divergenceSetup ? 1u : 0u},
-                                                            wallTerms})))
+                                                            wallTerms,
+                                                            pairDataSpec})))
         .read(SPH_BIND_POSITIONS, sortedPositions_)
         .read(SPH_BIND_CELL_START, grid_.cellStart())
         .read(SPH_BIND_BOUNDARY, boundary_)
@@ -443,6 +454,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .read(SPH_BIND_SOLVER_STATE, sortedSolverState_)
         .write(SPH_BIND_PRESSURE_TERMS, pressureTerms_)
         .write(SPH_BIND_WALL_VISCOSITY, wallViscosity_)
+        .write(SPH_BIND_PAIR_DATA, pairData_)
         .readWrite(SPH_BIND_STATE, state_)
         .push(p)
         .dispatchThreads(n);
@@ -635,7 +647,8 @@ void Simulation::addStep(graph::RenderGraph& graph)
                                              xsph,
                                              {13, divergenceCoefficients ? 1u : 0u},
                                              wallTerms,
-                                             {15, solver == PressureSolver::Iisph || solver == PressureSolver::Dfsph ? 1u : 0u}})))
+                                             {15, solver == PressureSolver::Iisph || solver == PressureSolver::Dfsph ? 1u : 0u},
+                                             pairDataSpec})))
         .read(SPH_BIND_STATE, state_)
         .read(SPH_BIND_WALLS, walls_)
         .read(SPH_BIND_POSITIONS, sortedPositions_)
@@ -663,6 +676,7 @@ void Simulation::addStep(graph::RenderGraph& graph)
         .read(SPH_BIND_SOLID_START, solidCount_ > 0 ? solidGrid_->cellStart() : boundaryStart_)
         .read(SPH_BIND_SOLID_VELOCITIES, sortedSolidVelocities_)
         .read(SPH_BIND_WALL_VISCOSITY, wallViscosity_)
+        .read(SPH_BIND_PAIR_DATA, pairData_)
         .push(p)
         .dispatchThreads(n);
     if (solidCount_ > 0) {

@@ -161,6 +161,8 @@ private:
     gpu::Buffer wallViscosity_;                // 3 vec4 per sorted particle: the walls' viscosity terms (SPH_BIND_WALL_VISCOSITY)
     bool wallTermsFit_ = true;                 // wallViscosity_ holds them (else 48 bytes, unused: the passes walk)
     gpu::Buffer pressureTerms_;                // IISPH/DFSPH: p / rho^2 per sorted particle (SPH_BIND_PRESSURE_TERMS)
+    gpu::Buffer pairData_;                     // EOS: (x, rho), (v, p / rho^2) per sorted particle (SPH_BIND_PAIR_DATA)
+    bool pairDataFit_ = false;                 // pairData_ fits one storage buffer binding
     gpu::Buffer anchors_;                      // PBF: the sorted positions the grid was built with
     gpu::Buffer boundaryTerms_;                // per particle and step: G_b = sum_b Psi_b grad W_ib, boundary neighbours
     gpu::Buffer neighbours_, neighbourCounts_; // the fluid neighbour lists sph/density builds each step
