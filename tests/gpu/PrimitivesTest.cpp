@@ -233,7 +233,7 @@ TEST_F(GpuTest, SegmentedScanAllWidthsAndHeadPatterns)
     static_assert(PRIM_SEGSCAN_BLOCK_SIZE == 1024u && PRIM_GROUP_SIZE * 4u == 1024u,
                   "the sizes below are the block edges of both variants; change them with the blocks");
     std::mt19937 rng(77);
-    constexpr uint32_t threeLevels = 1024u * 1024u + 1u; // a block of block sums of block sums
+    constexpr uint32_t threeLevels = 1024u * 1024u + 1u; // 1025 blocks, their sums in 2 blocks, and those in 1
     sim::SegmentedScan scan(context(), shaders(), threeLevels);
     for (const uint32_t n : {1u, 1023u, 1024u, 1025u, 2049u, 300001u})
         for (const uint32_t vec4s : {0u, 1u, 2u, 3u})
