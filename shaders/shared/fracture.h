@@ -151,6 +151,14 @@ struct FractureObstaclePush {
 };
 SHARED_SIZE(FractureObstaclePush, 32);
 
+// fracture/wall_approach's and fracture/obstacle_approach's push constants.
+struct FractureApproachPush {
+    vec4 origin; // the static meshes' grid (obstacle_approach only): xyz its lowest corner m, w its cell size m
+    uvec4 dims;  // xyz cells, w triangles
+    vec4 reach;  // x the step T s, y the margin m (the largest mean edge), z the tolerance per substep as a speed m/s, w 0
+};
+SHARED_SIZE(FractureApproachPush, 48);
+
 // GPU-side state of a step; cut passes are dispatched indirectly from it.
 struct FractureState {
     uvec4 counts;    // x nodes, y contact this step (0/1), z fracture events (total), w cuts (total)

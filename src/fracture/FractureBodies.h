@@ -10,7 +10,8 @@
 // fragments: grid, contacts]; collide; [obstacles]; colour runs x tet_goals; [Constraint: link_solve,
 // piece_match]; [round_check]), then up to iterationLimit - iterations more such rounds, launched
 // indirectly while the walls find nodes deeper than wallTolerance; finish; [Constraint: piece_velocity]; stress; separation; load
-// (the step's peak per node)); bounce (restitution at the walls, per fragment: sort by label, segmented scan); [cutting methods:
+// (the step's peak per node)); bounce (restitution at the walls, per fragment: sort by label, segmented scan); [rounds past the
+// iterations: wall_approach, or obstacle_approach with static meshes]; [cutting methods:
 // energy]; then either candidate sort and cuts x (cut_select, which first finishes the cut before; [radius_connected: cut_reach
 // rounds | wave: cut_wave rounds]; cut_classify; cut_split; scan; cut_duplicate; cut_rewrite), a last cut_select that only
 // finishes, or [Constraint] constraint_update; the state copied for the host. afterStep() reads it and, if cuts added nodes or
@@ -264,7 +265,8 @@ private:
     gpu::Buffer roundArgs_, roundTemplate_; // the gated rounds' indirect launches, and their full group counts
     std::vector<glm::uvec4> roundLaunches_; // the group counts recorded this step (one entry per distinct count)
     bool gatedRound_ = false;
-    bool wallsNear_ = true; // the last step ran rounds past the iterations or ended with nodes approaching a wall fast
+    bool wallsNear_ =
+        true; // the last step ran rounds past the iterations or ended with nodes approaching a wall or a static mesh fast
     // Static meshes: their triangles and the grid of triangle lists (geometry/ObstacleGrid.h).
     sim::ObstacleBuffers obstacles_;
     gpu::Buffer pushedBy_, normalRecords_, normalSums_; // the meshes' normals per node, and per fragment (fracture/bounce)

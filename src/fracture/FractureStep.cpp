@@ -64,15 +64,23 @@ void FractureBodies::addStep(graph::RenderGraph& graph)
     if (roundsGoOn()) {
         // The tolerance per substep as a speed: slower nodes cannot go that deep by their own motion.
         const float substep = settings_.timeStep / float(std::max(settings_.substeps, 1u));
-        const glm::vec3 push(settings_.timeStep, maxMeanEdge_, settings_.wallTolerance * minMeanEdge_ / substep);
-        graph.addCompute(pipelines_.compute("fracture/wall_approach"))
-            .read(FRACTURE_BIND_PARAMS, params_)
+        const shared::FractureApproachPush push{
+            obstacles_.origin, obstacles_.dims,
+            glm::vec4(settings_.timeStep, maxMeanEdge_, settings_.wallTolerance * minMeanEdge_ / substep, 0.0f)};
+        // With static meshes, the variant that also looks at their faces near each node.
+        auto pass = graph.addCompute(
+            pipelines_.compute(obstacles_.triangles > 0 ? "fracture/obstacle_approach" : "fracture/wall_approach"));
+        pass.read(FRACTURE_BIND_PARAMS, params_)
             .read(FRACTURE_BIND_POSITIONS, positions_)
             .read(FRACTURE_BIND_VELOCITIES, velocities_)
             .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
             .readWrite(FRACTURE_BIND_STATE, state_)
-            .push(push)
-            .dispatchThreads(nodes_);
+            .push(push);
+        if (obstacles_.triangles > 0)
+            pass.read(FRACTURE_BIND_OBSTACLE_TRIANGLES, obstacles_.corners)
+                .read(FRACTURE_BIND_OBSTACLE_CELLS, obstacles_.cells)
+                .read(FRACTURE_BIND_OBSTACLE_ENTRIES, obstacles_.entries);
+        pass.dispatchThreads(nodes_);
     }
     if (settings_.method == FractureMethod::Constraint) {
         addConstraintUpdate(graph);
@@ -120,9 +128,9 @@ void FractureBodies::addSubstep(graph::RenderGraph& graph, uint32_t substep)
     // and drops gained up to 110 % of their energy (docs/fracture.md, *Energy*).
     const uint32_t always = std::max(settings_.iterations, 1u);
     // Recorded where the walls may be met hard: after a step that ran them or that ended with a node
-    // approaching a wall fast (fracture/wall_approach), with static meshes, or when nothing is known
-    // yet.
-    const bool near = wallsNear_ || obstacles_.triangles > 0 || allPasses_;
+    // approaching a wall or a static mesh's face fast (fracture/wall_approach, obstacle_approach),
+    // or when nothing is known yet.
+    const bool near = wallsNear_ || allPasses_;
     const uint32_t rounds = near && roundsGoOn() ? std::max(always, settings_.iterationLimit) : always;
     for (uint32_t k = 0; k < rounds; ++k) {
         gatedRound_ = k >= always;

@@ -756,6 +756,87 @@ TEST_F(FractureTest, WallApproachCountsTheNodesAsTheCpuDoes)
     EXPECT_LE(r.approaching, maybe);
 }
 
+// The nearest point of triangle abc to p (Ericson, Real-Time Collision Detection, 5.1.5), in double.
+glm::dvec3 nearestOnTriangle(const glm::dvec3& p, const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c)
+{
+    const glm::dvec3 ab = b - a, ac = c - a, ap = p - a;
+    const double d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
+    if (d1 <= 0.0 && d2 <= 0.0) return a;
+    const glm::dvec3 bp = p - b;
+    const double d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
+    if (d3 >= 0.0 && d4 <= d3) return b;
+    const double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return a + d1 / (d1 - d3) * ab;
+    const glm::dvec3 cp = p - c;
+    const double d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
+    if (d6 >= 0.0 && d5 <= d6) return c;
+    const double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return a + d2 / (d2 - d6) * ac;
+    const double va = d3 * d6 - d5 * d4;
+    if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b);
+    const double denom = 1.0 / (va + vb + vc);
+    return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+// fracture/obstacle_approach against the CPU, which tests every face of the mesh (no grid): a
+// cube falling fast just above a table (a static box mesh), far from the domain's walls. A node
+// counts when a face lies nearer than |v| T + |g| T^2 / 2 + the largest mean edge and the node
+// moves against that face's front normal faster than the tolerance per substep: the cube's lower
+// nodes, not its upper ones. The same cube high above the table, and one moving away from it,
+// count none. Nodes within float rounding of a bound may count either way. Until 2026-11-30 a
+// scene with static meshes recorded the rounds past the iterations for every step.
+TEST_F(FractureTest, ObstacleApproachCountsTheNodesAsTheCpuDoes)
+{
+    const geometry::TriangleMesh table = boxMesh({-1.0f, 0.4f, -1.0f}, {1.0f, 0.6f, 1.0f});
+    struct Case {
+        float height;  // of the cube's centre (m)
+        float falling; // downward speed (m/s)
+        bool some;     // nodes must count
+    };
+    for (const Case c : {Case{0.95f, 3.0f, true}, Case{3.0f, 3.0f, false}, Case{0.95f, -3.0f, false}}) {
+        SCOPED_TRACE(fmt::format("cube at {} m, falling at {} m/s", c.height, c.falling));
+        FractureSettings s;
+        s.domainMin = glm::vec3(-10.0f);
+        s.domainMax = glm::vec3(10.0f, 20.0f, 10.0f);
+        s.method = FractureMethod::None;
+        FractureBodyInstance b = body(TetShape::Cube, 6, "glass", glm::vec3(0.05f, c.height, 0.0f), 0.4f, glm::vec3(0.4f));
+        b.velocity = glm::vec3(0.5f, -c.falling, 0.0f);
+        FractureBodies bodies(context(), shaders(), graph(), {b}, s, {table});
+        bodies.addStep(graph());
+        submit();
+        const FractureReport r = bodies.afterStep(graph());
+        const std::vector<glm::vec4> x = worldPositions(bodies);
+        const std::vector<glm::vec4> v = download<glm::vec4>(bodies.velocities(), bodies.nodeCount());
+        const std::vector<glm::vec4> info = download<glm::vec4>(bodies.bodyInfo(), 1);
+        const double edge = info[0].w, step = s.timeStep, substep = step / s.substeps;
+        const double speed = s.wallTolerance * edge / substep, g = glm::length(s.gravity);
+        uint32_t surely = 0, maybe = 0;
+        for (size_t n = 0; n < x.size(); ++n) {
+            const glm::dvec3 p(x[n]), u(v[n]);
+            const double reach = glm::length(u) * step + 0.5 * g * step * step + edge;
+            const double e = 1e-5 * (1.0 + reach), f = 1e-5 * (1.0 + speed);
+            bool in = false, near = false;
+            for (const glm::uvec3& t : table.triangles) {
+                const glm::dvec3 a(table.vertices[t.x]), bb(table.vertices[t.y]), cc(table.vertices[t.z]);
+                const double towards = -glm::dot(u, glm::normalize(glm::cross(bb - a, cc - a)));
+                const double gap = glm::length(p - nearestOnTriangle(p, a, bb, cc));
+                in = in || (gap < reach - e && towards > speed + f);
+                near = near || (gap < reach + e && towards > speed - f);
+            }
+            surely += in ? 1u : 0u;
+            maybe += near ? 1u : 0u;
+        }
+        EXPECT_GE(r.approaching, surely);
+        EXPECT_LE(r.approaching, maybe);
+        if (c.some) {
+            EXPECT_GT(surely, 0u) << "the lower nodes approach the table's top";
+            EXPECT_LT(maybe, uint32_t(x.size())) << "the upper nodes are beyond reach";
+        } else {
+            EXPECT_EQ(maybe, 0u);
+        }
+    }
+}
+
 // Rounds past Fracture.iterations run only while a contact finds a node deeper than the
 // tolerance (fracture/round_check): a step in flight runs exactly the iterations, the landing
 // runs more. The cube with holes of fracture_cube_with_holes.json (glass, its orientation,

@@ -60,6 +60,7 @@ TEST_F(GpuTest, SharedStructsRoundTrip)
     roundTrip<shared::FractureParams>(*this, context(), shaders(), graph(), "FractureParams");
     roundTrip<shared::FractureState>(*this, context(), shaders(), graph(), "FractureState");
     roundTrip<shared::FractureObstaclePush>(*this, context(), shaders(), graph(), "FractureObstaclePush");
+    roundTrip<shared::FractureApproachPush>(*this, context(), shaders(), graph(), "FractureApproachPush");
 }
 
 // Reflection reads what the shaders declare: workgroup sizes from the shared header, push
