@@ -121,6 +121,9 @@ public:
     // passes keep positions relative to each body's origin (body/origins) and write these last.
     const gpu::Buffer& positions() const { return world_; }
     const gpu::Buffer& relativePositions() const { return positions_; } // to each body's origin (tests)
+    // vec4 per particle: its position at the step's start, relative to its body's origin (the
+    // continuous contacts' start point).
+    const gpu::Buffer& previousPositions() const { return previous_; }
     const gpu::Buffer& velocities() const { return velocities_; }
     const gpu::Buffer& triangles() const { return triangleBuffer_; } // uvec4 per triangle
     // The triangles around each particle: uint per particle + 1, its first entry in incident(),
