@@ -2,10 +2,9 @@
 // The fracture bodies' boundary faces into the grid of the contacts with deformable bodies
 // (shared/solid_contacts.h), each face in every cell its box, grown by the contact radius,
 // touches: stage 0 counts the faces per cell, stage 1 (after the counts' exclusive scan and
-// their reset) writes them. Entries past the grid's room are counted, not written. A face's box
-// holds it at the step's start and where its nodes' velocities carry it by the end of the step:
-// the deformable vertices meet it there, and coupling/vertex_faces' continuous test meets it
-// anywhere along the way.
+// their reset) writes them. Entries past the grid's room are counted, not written. Faces are
+// placed where their nodes' velocities carry them by the end of the step (the deformable
+// vertices they meet are at its end).
 #include "shared/solid_contacts.h"
 #include "common/dispatch.glsl"
 #include "common/texel.glsl"
@@ -48,10 +47,9 @@ void main()
     const uvec3 face = faceNodes(FLOE_LOAD_UVEC4(tets, t), c);
     if (!boundaryFace(t, c, face)) return;
     const vec3 a = nodeAhead(face.x), b = nodeAhead(face.y), d = nodeAhead(face.z);
-    const vec3 a0 = nodeNow(face.x), b0 = nodeNow(face.y), d0 = nodeNow(face.z);
     const float r = params.contact.z, size = params.gridOrigin.w;
     const ivec3 dims = ivec3(params.gridDims.xyz);
-    const vec3 lo = min(min(min(a, b), d), min(min(a0, b0), d0)) - r, hi = max(max(max(a, b), d), max(max(a0, b0), d0)) + r;
+    const vec3 lo = min(min(a, b), d) - r, hi = max(max(a, b), d) + r;
     // Non-finite corners (a diverged body) bin nowhere; the blow-up reports itself elsewhere.
     if (any(isnan(lo)) || any(isnan(hi)) || any(isinf(lo)) || any(isinf(hi))) return;
     const ivec3 c0 = max(ivec3(floor((lo - params.gridOrigin.xyz) / size)), ivec3(0));

@@ -17,10 +17,4 @@ vec3 nodeAhead(uint n)
            params.contact.w * FLOE_LOAD_VEC4(nodeVelocities, n).xyz;
 }
 
-// A node at the step's start (world, m): the fracture bodies step after the deformable ones.
-vec3 nodeNow(uint n)
-{
-    return FLOE_LOAD_VEC4(nodePositions, n).xyz + FLOE_LOAD_VEC4(nodeOrigins, n).xyz;
-}
-
 #endif

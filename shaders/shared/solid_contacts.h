@@ -1,13 +1,13 @@
 // Contacts between deformable bodies and fracture bodies (dynamic rigid bodies are fracture
 // bodies; src/coupling/SolidContacts.cpp, shaders/coupling/face_bins, vertex_faces,
 // triangle_bins, node_triangles, vertex_pushes_apply, node_impulses_apply), both ways:
-// - the fracture bodies' boundary faces, over the step (from where they are to where their
-//   nodes' velocities carry them), are binned into a grid; a deformable vertex whose move in the
-//   step crosses a face from the front (relative to the face) is put the contact radius in front
-//   of the crossing, else one that ends its step within the radius of the nearest face (or up to
-//   it behind) the radius in front of it, and the approaching part of its velocity relative to
-//   the face is taken out with the impulse of a two-body contact (vertex against the face's
-//   point, restitution, Coulomb friction);
+// - the fracture bodies' boundary faces, placed where their nodes' velocities carry them by the
+//   end of the step, are binned into a grid; a deformable vertex whose move in the step crosses a
+//   face from the front is put the contact radius in front of the crossing, else one that ends
+//   its step within the radius of the nearest face (or up to it behind) the radius in front of
+//   it, and the approaching part of its velocity relative to the face is taken out with the
+//   impulse of a two-body contact (vertex against the face's point, restitution, Coulomb
+//   friction);
 // - the deformable triangles are binned into a grid of the same cells; each fracture node (where
 //   its velocity carries it) within the radius of the nearest triangle, or up to it behind,
 //   pushes that triangle's vertices back (the node's position is the fracture bodies' to keep:

@@ -164,8 +164,7 @@ void SolidContactsTest::checkFaceBins(const std::string& fracture)
 {
     Solids s = build(restingBall(-0.02f, fracture)); // 2 cm above the slab
     ASSERT_EQ(s.fracture->pieced(), fracture != "{}");
-    // Moving nodes: the faces are binned over the step, from where they are to where the step's
-    // velocities carry them.
+    // Moving nodes: the faces are binned where the step's velocities carry them.
     const uint32_t n = s.fracture->nodeCount();
     std::vector<glm::vec4> v(n);
     for (uint32_t k = 0; k < n; ++k) v[k] = glm::vec4(1.2f * std::sin(float(k)), -4.0f + 0.04f * float(k % 7), 0.8f, 0.0f);
@@ -176,7 +175,7 @@ void SolidContactsTest::checkFaceBins(const std::string& fracture)
     const auto start = download<uint32_t>(s.contacts->faceStart(), s.contacts->cells() + 1);
     const auto entries = download<uint32_t>(s.contacts->faceEntries(), s.contacts->capacity());
     // The CPU's grid.
-    const std::vector<glm::dvec3> x = nodesAhead(s, p.contact.w), x0 = nodesAhead(s, 0.0f);
+    const std::vector<glm::dvec3> x = nodesAhead(s, p.contact.w);
     const auto tet = tets(s);
     std::map<uint32_t, std::multiset<uint32_t>> expected;
     const glm::ivec3 dims(p.gridDims);
@@ -185,14 +184,10 @@ void SolidContactsTest::checkFaceBins(const std::string& fracture)
     uint64_t total = 0;
     const std::vector<uint32_t> faces = boundaryFaces(s);
     for (uint32_t f : faces) {
-        glm::vec3 lo(1e30f), hi(-1e30f);
-        for (int k = 0; k < 3; ++k)
-            for (const std::vector<glm::dvec3>* at : {&x, &x0}) {
-                lo = glm::min(lo, glm::vec3((*at)[tet[f / 4][kFaceCorners[f % 4][k]]]));
-                hi = glm::max(hi, glm::vec3((*at)[tet[f / 4][kFaceCorners[f % 4][k]]]));
-            }
-        lo -= r;
-        hi += r;
+        glm::vec3 corner[3];
+        for (int k = 0; k < 3; ++k) corner[k] = glm::vec3(x[tet[f / 4][kFaceCorners[f % 4][k]]]);
+        const glm::vec3 lo = glm::min(glm::min(corner[0], corner[1]), corner[2]) - r;
+        const glm::vec3 hi = glm::max(glm::max(corner[0], corner[1]), corner[2]) + r;
         const glm::ivec3 c0 = glm::max(glm::ivec3(glm::floor((lo - origin) / size)), glm::ivec3(0));
         const glm::ivec3 c1 = glm::min(glm::ivec3(glm::floor((hi - origin) / size)), dims - 1);
         for (int z = c0.z; z <= c1.z; ++z)
@@ -250,8 +245,8 @@ TEST_F(SolidContactsTest, VertexContactsMatchTheCpu)
     const auto sums = download<glm::ivec4>(s.contacts->nodeSums(), nodes);
     const shared::SolidContactParams p = s.contacts->params();
 
-    // The CPU: every boundary face (no grid). First the earliest face the move crosses from the
-    // front, relative to the face (its nodes' mean move dt v), then the nearest within r.
+    // The CPU: every boundary face (no grid). First the earliest face (where the step carries it)
+    // that the move crosses from the front, then the nearest within r.
     const std::vector<glm::dvec3> ahead = nodesAhead(s, p.contact.w);
     const auto tet = tets(s);
     const std::vector<uint32_t> faces = boundaryFaces(s); // ascending: the lower face wins a tie
@@ -284,20 +279,17 @@ TEST_F(SolidContactsTest, VertexContactsMatchTheCpu)
                 for (int c = 0; c < 3; ++c) sumsCpu[k[c]] -= w[c] * glm::dvec3(glm::vec3(j));
             expectedX = onPlane + double(r) * n - origin;
         };
-        // Moller and Trumbore against each face where the step carries it, from p0 moved with it.
+        // Moller and Trumbore against each face where the step carries it.
         double earliest = 2.0;
         uint32_t hitFace = 0;
         glm::dvec3 hitWeights(0.0);
         for (uint32_t f : faces) {
             const std::array<uint32_t, 3> k = corners(f);
-            const glm::dvec3 a = ahead[k[0]], e1 = ahead[k[1]] - a, e2 = ahead[k[2]] - a;
-            glm::dvec3 move(0.0);
-            for (uint32_t c : k) move += glm::dvec3(glm::vec3(nodeV[c]));
-            const glm::dvec3 q0 = p0 + move * (double(p.contact.w) / 3.0), d = xi - q0;
+            const glm::dvec3 a = ahead[k[0]], e1 = ahead[k[1]] - a, e2 = ahead[k[2]] - a, d = xi - p0;
             const glm::dvec3 pv = glm::cross(d, e2);
             const double det = glm::dot(e1, pv);
             if (!(det > 1e-20)) continue;
-            const glm::dvec3 tv = q0 - a, qv = glm::cross(tv, e1);
+            const glm::dvec3 tv = p0 - a, qv = glm::cross(tv, e1);
             const double u = glm::dot(tv, pv) / det, w = glm::dot(d, qv) / det, t = glm::dot(e2, qv) / det;
             if (u < 0 || u > 1 || w < 0 || u + w > 1 || t < 0 || t > 1 || t >= earliest) continue;
             earliest = t;
