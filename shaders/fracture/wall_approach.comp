@@ -9,6 +9,12 @@
 // no launches it would skip (on lavapipe each skipped launch costs about 5 us: a cube with holes
 // at rest took 102 GPU ms per step with 29 skipped rounds recorded, 71 without).
 //
+// In a step in which something outside the bodies pushed them (a coupled fluid, a deformable
+// body: EXTERNAL_CONTACT), every node within the reach counts, however it moves: the next step's
+// pushes may drive it into the wall before it moves fast. Without that rule a shard of
+// coupled_dam_break_glass's pane, pushed by the water into the tank's wall, ran the rounds past
+// the iterations one step late (step 235) once static meshes no longer recorded them every step.
+//
 // Compiled with OBSTACLES=1 as fracture/obstacle_approach, for a scene with static triangle
 // meshes (fracture/obstacles): a node also counts when a mesh's face lies within that reach and
 // the node moves against the face's front normal faster than the tolerance. The faces looked at
@@ -18,7 +24,7 @@
 // without a look: the count only decides what the next step records, and too many costs time,
 // too few energy. Until 2026-11-30 a scene with static meshes recorded the rounds for every step
 // (64 rounds per substep): a cube of tets floating in a pool, whose tank is such a mesh, took
-// 21.7-25.7 GPU ms per step on lavapipe with them, 19.4-23.0 without (docs/fracture.md).
+// 27.2-29.5 GPU ms per step on lavapipe with them, 22.7-24.3 without (docs/fracture.md).
 #include "fracture/fracture_common.glsl"
 #if OBSTACLES
 #include "common/triangle.glsl"
@@ -27,6 +33,7 @@
 FLOE_IN_VEC4(FRACTURE_BIND_POSITIONS, positions);
 FLOE_IN_VEC4(FRACTURE_BIND_VELOCITIES, velocities);
 FLOE_IN_VEC4(FRACTURE_BIND_NODE_ORIGIN, origins);
+FLOE_IN_UINT(FRACTURE_BIND_EXTERNAL_CONTACT, externalContact);
 #if OBSTACLES
 FLOE_IN_VEC4(FRACTURE_BIND_OBSTACLE_TRIANGLES, triangles);
 FLOE_IN_UINT(FRACTURE_BIND_OBSTACLE_CELLS, cells);
@@ -39,8 +46,8 @@ layout(push_constant) uniform Push { FractureApproachPush push; };
 const int kMaxCells = 64;
 
 // Whether a face of the static meshes lies within `reach` of p while the node moves against its
-// front normal faster than `speed`.
-bool approachesAFace(vec3 p, vec3 v, float reach, float speed)
+// front normal faster than `speed` (or in any way, when `pushed`).
+bool approachesAFace(vec3 p, vec3 v, float reach, float speed, bool pushed)
 {
     const float size = push.origin.w;
     const ivec3 dims = ivec3(push.dims.xyz);
@@ -60,7 +67,7 @@ bool approachesAFace(vec3 p, vec3 v, float reach, float speed)
                                c = FLOE_LOAD_VEC4(triangles, 3u * t + 2u).xyz;
                     const vec3 e = cross(b - a, c - a); // the front normal (counter-clockwise seen from the front)
                     const float area2 = dot(e, e);
-                    if (!(area2 > 0.0) || !(dot(v, e) < -speed * sqrt(area2))) continue;
+                    if (!(area2 > 0.0) || !(pushed || -dot(v, e) > speed * sqrt(area2))) continue;
                     const vec3 w = nearestOnTriangle(p, a, b, c);
                     const vec3 d = p - (w.x * a + w.y * b + w.z * c);
                     if (dot(d, d) < reach * reach) return true;
@@ -79,14 +86,15 @@ void main()
     const vec3 p = x.xyz + FLOE_LOAD_VEC4(origins, n).xyz;
     const vec3 v = FLOE_LOAD_VEC4(velocities, n).xyz;
     const float step = push.reach.x, speed = push.reach.z;
+    const bool pushed = FLOE_LOAD_UINT(externalContact, 0) != 0u; // from outside this step: any motion counts
     const float reach = length(v) * step + 0.5 * length(params.gravity.xyz) * step * step + push.reach.y;
     bool approaching = false;
     for (int a = 0; a < 3; ++a) {
-        approaching = approaching || (p[a] - params.domainMin[a] < reach && -v[a] > speed);
-        approaching = approaching || (params.domainMax[a] - p[a] < reach && v[a] > speed);
+        approaching = approaching || (p[a] - params.domainMin[a] < reach && (pushed || -v[a] > speed));
+        approaching = approaching || (params.domainMax[a] - p[a] < reach && (pushed || v[a] > speed));
     }
 #if OBSTACLES
-    approaching = approaching || approachesAFace(p, v, reach, speed);
+    approaching = approaching || approachesAFace(p, v, reach, speed, pushed);
 #endif
     if (approaching) atomicAdd(state.rounds.w, 1u);
 }

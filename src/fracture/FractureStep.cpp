@@ -74,6 +74,7 @@ void FractureBodies::addStep(graph::RenderGraph& graph)
             .read(FRACTURE_BIND_POSITIONS, positions_)
             .read(FRACTURE_BIND_VELOCITIES, velocities_)
             .read(FRACTURE_BIND_NODE_ORIGIN, origins_)
+            .read(FRACTURE_BIND_EXTERNAL_CONTACT, externalContact_)
             .readWrite(FRACTURE_BIND_STATE, state_)
             .push(push);
         if (obstacles_.triangles > 0)
