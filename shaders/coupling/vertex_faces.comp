@@ -15,13 +15,14 @@
 // takes the vertex r in front of the crossing, with the same impulse at the crossing's weights.
 // The crossing lies on the move and on a face, whose box grown by r (coupling/face_bins) touches
 // the crossing's cell: the cells that the box of p0 and x overlaps hold every face the move may
-// cross. A box over more than kMaxCells cells (metres per step) is not looked in. Before (until 2026-11-30) only the end
-// point was tested: a deformable ball at 10 m/s went through a fixed iron plate 4 cm thick at
-// the 4 ms step (SolidContactsTest.AFastBallDoesNotPassThroughAThinPlate). The move relative to
-// the face (the segment from p0 plus the face's mean move) was tried and not kept: a face that
-// moves onto a vertex (a shard of the pane in solids_ball_through_glass) carried it along its
-// whole move, which shape matching turned into speed, and the run stopped at step 81 with
-// energy from nowhere. A face that meets a still vertex is left to the end point's test.
+// cross. A box over more than kMaxCells cells (metres per step) is not looked in. Before (until
+// 2026-11-30) only the end point was tested: a deformable ball at 10 m/s went through a fixed
+// iron plate 4 cm thick at the 4 ms step (SolidContactsTest.AFastBallDoesNotPassThroughAThinPlate).
+// The move relative to the face (the segment from p0 plus the face's mean move) was tried and
+// not kept: a face that moves onto a vertex (a shard of the pane in solids_ball_through_glass)
+// carried it along its whole move, which shape matching turned into speed, and the run stopped
+// at step 81 with energy from nowhere. A face that meets a still vertex is left to the end
+// point's test.
 #include "shared/solid_contacts.h"
 #include "common/dispatch.glsl"
 #include "common/texel.glsl"

@@ -44,8 +44,7 @@
 #define SOLID_CONTACT_BIND_TRIANGLE_ENTRIES 19 // uint per entry: triangle, grouped by cell
 #define SOLID_CONTACT_BIND_VERTEX_SUMS 20      // int x 8 per vertex: move (xyz m), moves, impulse (xyz N s), 0; fixed point
 #define SOLID_CONTACT_BIND_LABELS 21           // uint per node: its fragment label (fracture bodies' labels())
-#define SOLID_CONTACT_BIND_VERTEX_PREVIOUS                                                                                         \
-    22 // vec4 per deformable vertex: xyz m at the step's start, relative to its body's origin
+#define SOLID_CONTACT_BIND_VERTEX_PREVIOUS 22  // vec4 per vertex: xyz m at the step's start, to its body's origin
 #define SOLID_CONTACT_NONE 0xFFFFFFFFu
 
 FLOE_SHARED_BEGIN

@@ -265,8 +265,9 @@ private:
     gpu::Buffer roundArgs_, roundTemplate_; // the gated rounds' indirect launches, and their full group counts
     std::vector<glm::uvec4> roundLaunches_; // the group counts recorded this step (one entry per distinct count)
     bool gatedRound_ = false;
-    bool wallsNear_ =
-        true; // the last step ran rounds past the iterations or ended with nodes approaching a wall or a static mesh fast
+    // The last step ran rounds past the iterations or ended with nodes approaching a wall or a
+    // static mesh fast (or near one, pushed from outside).
+    bool wallsNear_ = true;
     // Static meshes: their triangles and the grid of triangle lists (geometry/ObstacleGrid.h).
     sim::ObstacleBuffers obstacles_;
     gpu::Buffer pushedBy_, normalRecords_, normalSums_; // the meshes' normals per node, and per fragment (fracture/bounce)
