@@ -12,6 +12,7 @@
 
 #include "FractureReference.h"
 #include "GpuTest.h"
+#include "Triangle.h"
 #include "fracture/FractureBodies.h"
 #include "fracture/Pieces.h"
 #include "fracture/TetShapes.h"
@@ -110,6 +111,25 @@ protected:
         const std::vector<glm::vec4> o = download<glm::vec4>(bodies.origins(), bodies.nodeCount());
         for (size_t n = 0; n < x.size(); ++n) x[n] += glm::vec4(glm::vec3(o[n]), 0.0f);
         return x;
+    }
+    // What fracture/wall_approach and obstacle_approach read after a step: the nodes' world
+    // positions and velocities, the step T, the largest mean edge (the margin), the tolerance per
+    // substep as a speed and |g|; reach(n) = |v_n| T + |g| T^2 / 2 + the edge.
+    struct Approach {
+        std::vector<glm::vec4> x, v;
+        double step = 0.0, edge = 0.0, speed = 0.0, g = 0.0;
+        double reach(size_t n) const { return glm::length(glm::dvec3(v[n])) * step + 0.5 * g * step * step + edge; }
+    };
+    Approach approach(FractureBodies& bodies, const FractureSettings& s)
+    {
+        Approach a;
+        a.x = worldPositions(bodies);
+        a.v = download<glm::vec4>(bodies.velocities(), bodies.nodeCount());
+        a.edge = download<glm::vec4>(bodies.bodyInfo(), 1)[0].w;
+        a.step = s.timeStep;
+        a.speed = s.wallTolerance * a.edge / (a.step / s.substeps);
+        a.g = glm::length(s.gravity);
+        return a;
     }
     Snapshot snapshot(FractureBodies& bodies)
     {
@@ -725,14 +745,12 @@ TEST_F(FractureTest, WallApproachCountsTheNodesAsTheCpuDoes)
     bodies.addStep(graph());
     submit();
     const FractureReport r = bodies.afterStep(graph());
-    const std::vector<glm::vec4> x = worldPositions(bodies);
-    const std::vector<glm::vec4> v = download<glm::vec4>(bodies.velocities(), bodies.nodeCount());
-    const std::vector<glm::vec4> info = download<glm::vec4>(bodies.bodyInfo(), 1);
-    const double edge = info[0].w, step = s.timeStep, substep = step / s.substeps;
-    const double speed = s.wallTolerance * edge / substep, g = glm::length(s.gravity);
+    const Approach ap = approach(bodies, s);
+    const std::vector<glm::vec4>&x = ap.x, &v = ap.v;
+    const double speed = ap.speed, edge = ap.edge;
     uint32_t surely = 0, maybe = 0;
     for (size_t n = 0; n < x.size(); ++n) {
-        const double reach = glm::length(glm::dvec3(v[n])) * step + 0.5 * g * step * step + edge;
+        const double reach = ap.reach(n);
         bool in = false, near = false;
         for (int a = 0; a < 3; ++a) {
             const double toLow = double(x[n][a]) - s.domainMin[a], toHigh = s.domainMax[a] - double(x[n][a]);
@@ -754,28 +772,6 @@ TEST_F(FractureTest, WallApproachCountsTheNodesAsTheCpuDoes)
     EXPECT_LT(maybe, uint32_t(x.size())) << "the upper nodes are beyond reach";
     EXPECT_GE(r.approaching, surely);
     EXPECT_LE(r.approaching, maybe);
-}
-
-// The nearest point of triangle abc to p (Ericson, Real-Time Collision Detection, 5.1.5), in double.
-glm::dvec3 nearestOnTriangle(const glm::dvec3& p, const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c)
-{
-    const glm::dvec3 ab = b - a, ac = c - a, ap = p - a;
-    const double d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
-    if (d1 <= 0.0 && d2 <= 0.0) return a;
-    const glm::dvec3 bp = p - b;
-    const double d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
-    if (d3 >= 0.0 && d4 <= d3) return b;
-    const double vc = d1 * d4 - d3 * d2;
-    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) return a + d1 / (d1 - d3) * ab;
-    const glm::dvec3 cp = p - c;
-    const double d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
-    if (d6 >= 0.0 && d5 <= d6) return c;
-    const double vb = d5 * d2 - d1 * d6;
-    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) return a + d2 / (d2 - d6) * ac;
-    const double va = d3 * d6 - d5 * d4;
-    if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) return b + (d4 - d3) / ((d4 - d3) + (d5 - d6)) * (c - b);
-    const double denom = 1.0 / (va + vb + vc);
-    return a + ab * (vb * denom) + ac * (vc * denom);
 }
 
 // fracture/obstacle_approach against the CPU, which tests every face of the mesh (no grid): a
@@ -810,21 +806,20 @@ TEST_F(FractureTest, ObstacleApproachCountsTheNodesAsTheCpuDoes)
         bodies.addStep(graph());
         submit();
         const FractureReport r = bodies.afterStep(graph());
-        const std::vector<glm::vec4> x = worldPositions(bodies);
-        const std::vector<glm::vec4> v = download<glm::vec4>(bodies.velocities(), bodies.nodeCount());
-        const std::vector<glm::vec4> info = download<glm::vec4>(bodies.bodyInfo(), 1);
-        const double edge = info[0].w, step = s.timeStep, substep = step / s.substeps;
-        const double speed = s.wallTolerance * edge / substep, g = glm::length(s.gravity);
+        const Approach ap = approach(bodies, s);
+        const std::vector<glm::vec4>& x = ap.x;
+        const double speed = ap.speed;
         uint32_t surely = 0, maybe = 0;
         for (size_t n = 0; n < x.size(); ++n) {
-            const glm::dvec3 p(x[n]), u(v[n]);
-            const double reach = glm::length(u) * step + 0.5 * g * step * step + edge;
+            const glm::dvec3 p(x[n]), u(ap.v[n]);
+            const double reach = ap.reach(n);
             const double e = 1e-5 * (1.0 + reach), f = 1e-5 * (1.0 + speed);
             bool in = false, near = false;
             for (const glm::uvec3& t : table.triangles) {
                 const glm::dvec3 a(table.vertices[t.x]), bb(table.vertices[t.y]), cc(table.vertices[t.z]);
                 const double towards = -glm::dot(u, glm::normalize(glm::cross(bb - a, cc - a)));
-                const double gap = glm::length(p - nearestOnTriangle(p, a, bb, cc));
+                glm::dvec3 w;
+                const double gap = glm::length(p - test::closestOnTriangle(p, a, bb, cc, w));
                 in = in || (gap < reach - e && (c.pushed || towards > speed + f));
                 near = near || (gap < reach + e && (c.pushed || towards > speed - f));
             }

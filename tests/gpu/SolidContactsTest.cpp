@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "GpuTest.h"
+#include "Triangle.h"
 #include "app/DeformablePart.h"
 #include "app/FracturePart.h"
 #include "body/DeformableBodies.h"
@@ -40,38 +41,6 @@ struct Solids {
     std::unique_ptr<fracture::FractureBodies> fracture;
     std::unique_ptr<coupling::SolidContacts> contacts;
 };
-
-// Ericson's closest point on a triangle, with its barycentric weights (the shader's).
-glm::dvec3 closest(const glm::dvec3& p, const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c, glm::dvec3& w)
-{
-    const glm::dvec3 ab = b - a, ac = c - a, ap = p - a;
-    const double d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
-    if (d1 <= 0 && d2 <= 0) return w = {1, 0, 0}, a;
-    const glm::dvec3 bp = p - b;
-    const double d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
-    if (d3 >= 0 && d4 <= d3) return w = {0, 1, 0}, b;
-    const double vc = d1 * d4 - d3 * d2;
-    if (vc <= 0 && d1 >= 0 && d3 <= 0) {
-        const double v = d1 / (d1 - d3);
-        return w = {1 - v, v, 0}, a + v * ab;
-    }
-    const glm::dvec3 cp = p - c;
-    const double d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
-    if (d6 >= 0 && d5 <= d6) return w = {0, 0, 1}, c;
-    const double vb = d5 * d2 - d1 * d6;
-    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
-        const double t = d2 / (d2 - d6);
-        return w = {1 - t, 0, t}, a + t * ac;
-    }
-    const double va = d3 * d6 - d5 * d4;
-    if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) {
-        const double t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return w = {0, 1 - t, t}, b + t * (c - b);
-    }
-    const double denom = 1.0 / (va + vb + vc);
-    const double v = vb * denom, t = vc * denom;
-    return w = {1 - v - t, v, t}, a + ab * v + ac * t;
-}
 
 class SolidContactsTest : public GpuTest {
 protected:
@@ -308,13 +277,13 @@ TEST_F(SolidContactsTest, VertexContactsMatchTheCpu)
             for (uint32_t f : faces) {
                 const std::array<uint32_t, 3> k = corners(f);
                 glm::dvec3 w;
-                const double d = glm::length(xi - closest(xi, ahead[k[0]], ahead[k[1]], ahead[k[2]], w));
+                const double d = glm::length(xi - closestOnTriangle(xi, ahead[k[0]], ahead[k[1]], ahead[k[2]], w));
                 if (d < nearest) nearest = d, best = f;
             }
             if (nearest <= r) {
                 const std::array<uint32_t, 3> k = corners(best);
                 glm::dvec3 w;
-                const glm::dvec3 q = closest(xi, ahead[k[0]], ahead[k[1]], ahead[k[2]], w);
+                const glm::dvec3 q = closestOnTriangle(xi, ahead[k[0]], ahead[k[1]], ahead[k[2]], w);
                 const glm::dvec3 n = glm::normalize(glm::cross(ahead[k[1]] - ahead[k[0]], ahead[k[2]] - ahead[k[0]]));
                 const double side = glm::dot(xi - q, n);
                 if (side < r) {
@@ -437,13 +406,14 @@ TEST_F(SolidContactsTest, NodeContactsMatchTheCpu)
         uint32_t best = 0;
         for (uint32_t t = 0; t < tri.size(); ++t) {
             glm::dvec3 w;
-            const double d = glm::length(ahead[n] - closest(ahead[n], world(tri[t].x), world(tri[t].y), world(tri[t].z), w));
+            const double d =
+                glm::length(ahead[n] - closestOnTriangle(ahead[n], world(tri[t].x), world(tri[t].y), world(tri[t].z), w));
             if (d < nearest) nearest = d, best = t;
         }
         if (!(nearest <= r)) continue;
         const uint32_t k[3] = {tri[best].x, tri[best].y, tri[best].z};
         glm::dvec3 b;
-        const glm::dvec3 q = closest(ahead[n], world(k[0]), world(k[1]), world(k[2]), b);
+        const glm::dvec3 q = closestOnTriangle(ahead[n], world(k[0]), world(k[1]), world(k[2]), b);
         const glm::dvec3 normal = glm::normalize(glm::cross(world(k[1]) - world(k[0]), world(k[2]) - world(k[0])));
         const double side = glm::dot(ahead[n] - q, normal);
         if (!(side < r)) continue;
