@@ -4,10 +4,12 @@
 #include <cmath>
 #include <span>
 
+#include <fmt/format.h>
 #include <glm/common.hpp>
 #include <glm/geometric.hpp>
 #include <glm/vector_relational.hpp>
 
+#include "base/Error.h"
 #include "fracture/TetShapes.h"
 #include "shared/sph.h"
 #include "sim/sph/BoundarySampler.h"
@@ -266,6 +268,10 @@ const SettingsTable& FractureSceneSettings::table()
 
 namespace {
 
+// Triangle tests sampleFluid may spend finding the fluid on a static body's solid side (about
+// 20-50 s on this machine's core); beyond, the scene is refused.
+constexpr double kMaxLeaveOutTests = 1e9;
+
 // SPlisHSPlasH's FluidBlocks sampling (SimulatorBase::createFluidBlocks, 2.16): a lattice that
 // starts 2r inside the block's minimum corner with round(extent / shift) - 1 particles per axis,
 // so that a block touching a wall puts its first layer one spacing 2r from it (where a wall's
@@ -471,6 +477,44 @@ FluidSampling sampleFluid(const Scene& scene)
         out.positions.resize(kept);
         out.velocities.resize(kept);
     };
+    // Fluid on a static body's solid side (RigidBody::fluidOnSolidSide: inside an obstacle, outside
+    // a container; the scene loader warned) is left out too. The winding number costs a pass over
+    // the mesh per particle, so only the particles in the body's box are tested, and a test that
+    // would take minutes is refused instead.
+    for (size_t i = 0; i < scene.rigidBodies.size(); ++i) {
+        const RigidBody& body = scene.rigidBodies[i];
+        if (!body.fluidOnSolidSide) continue;
+        geometry::Bounds box;
+        for (const glm::vec3& v : body.mesh.vertices) box.add(v);
+        const auto inBox = [&](const glm::vec3& p) {
+            return glm::all(glm::greaterThanEqual(p, box.lo)) && glm::all(glm::lessThanEqual(p, box.hi));
+        };
+        uint64_t tested = 0;
+        for (const glm::vec4& p : out.positions) tested += body.inverted || inBox(glm::vec3(p));
+        const double work = double(tested) * double(body.mesh.triangles.size());
+        if (work > kMaxLeaveOutTests)
+            throw Error(fmt::format("{}: RigidBodies[{}] ({}): part of the fluid starts {} it, and finding which of {} particles "
+                                    "against {} triangles would take {:.2g} triangle tests (at most {:.2g}); expected the fluid "
+                                    "on the body's fluid side (move the fluid or the body)",
+                                    scene.file.string(), i, body.geometryFile, body.inverted ? "outside" : "inside", tested,
+                                    body.mesh.triangles.size(), work, kMaxLeaveOutTests));
+        size_t kept = 0;
+        for (size_t k = 0; k < out.positions.size(); ++k) {
+            const glm::vec3 p(out.positions[k]);
+            const bool inside = inBox(p) && geometry::contains(body.mesh, p);
+            if (inside != body.inverted) continue;
+            out.positions[kept] = out.positions[k];
+            out.velocities[kept] = out.velocities[k];
+            ++kept;
+        }
+        out.positions.resize(kept);
+        out.velocities.resize(kept);
+        if (out.positions.empty())
+            throw Error(fmt::format("{}: RigidBodies[{}] ({}): all of the fluid starts {} it; expected the fluid on the body's "
+                                    "fluid side{}",
+                                    scene.file.string(), i, body.geometryFile, body.inverted ? "outside" : "inside",
+                                    body.orientationGiven ? " (the scene's inverted or mapInvert says which side that is)" : ""));
+    }
     for (const DeformableBody& body : scene.deformableBodies) leaveOut(body.mesh);
     for (const FractureBody& body : scene.fractureBodies) {
         geometry::TriangleMesh surface;

@@ -79,6 +79,9 @@ struct RigidBody {
     bool isWall = false;           // SPlisHSPlasH: only affects drawing
     bool inverted = false;         // the fluid is inside the mesh (SPlisHSPlasH's mapInvert)
     bool orientationGiven = false; // inverted or mapInvert in the file; else found from where the fluid is
+    // Part of the fluid starts on the body's solid side (inside an obstacle, outside a container):
+    // sampleFluid leaves that fluid out (set by the scene loader, which warns).
+    bool fluidOnSolidSide = false;
     // A dynamic body (SPlisHSPlasH's isDynamic): the scene loader turns it into an unbreakable
     // fracture body, its closed mesh filled with stiff tets (a solid's inertia), so it moves, is
     // coupled with a fluid and collides with the domain's walls and other fracture bodies.
