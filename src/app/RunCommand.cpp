@@ -68,12 +68,29 @@ int runCommand(const RunOptions& o)
             const float h = 2.0f * scene.config.particleRadius;
             const float nu = std::max(scene.sph.viscosity, scene.sph.wallViscosity());
             const float bound = shared::SPH_VISCOUS_STEP * h * h / nu;
-            if (!scene.sph.cflMethod && nu > 0.0f && scene.config.timeStepSize > bound)
-                scene.warnings.push_back(
-                    fmt::format("Configuration.timeStepSize {} s is above the explicit viscosity's stability bound "
-                                "{} h^2 / nu = {:.3g} s (nu {} m^2/s); the run may blow up (cflMethod 1 keeps "
-                                "dt below it)",
-                                scene.config.timeStepSize, shared::SPH_VISCOUS_STEP, bound, nu));
+            // sim::Simulation takes the viscosity in substeps where it can (not for an equation
+            // of state, whose integration walk does it, nor beside solids).
+            const bool solidsToo = !scene.deformableBodies.empty() || !scene.fractureBodies.empty();
+            const uint32_t substeps = scene.sph.pressureSolver() == sim::PressureSolver::Eos || solidsToo
+                                          ? 0u
+                                          : scene.sph.viscousSubsteps(scene.config.timeStepSize, h);
+            if (!scene.sph.cflMethod && nu > 0.0f && scene.config.timeStepSize > bound) {
+                if (substeps > 1)
+                    scene.warnings.push_back(
+                        fmt::format("Configuration.timeStepSize {} s is above the explicit viscosity's stability bound "
+                                    "{} h^2 / nu = {:.3g} s (nu {} m^2/s): the viscosity takes {} substeps per step",
+                                    scene.config.timeStepSize, shared::SPH_VISCOUS_STEP, bound, nu, substeps));
+                else
+                    scene.warnings.push_back(fmt::format(
+                        "Configuration.timeStepSize {} s is above the explicit viscosity's stability bound "
+                        "{} h^2 / nu = {:.3g} s (nu {} m^2/s); the run may blow up (cflMethod 1 keeps "
+                        "dt below it{})",
+                        scene.config.timeStepSize, shared::SPH_VISCOUS_STEP, bound, nu,
+                        scene.sph.pressureSolver() == sim::PressureSolver::Eos
+                            ? "; an equation of state takes its viscosity in one step"
+                        : solidsToo ? "; beside solids the viscosity takes no substeps"
+                                    : fmt::format("; more than {} substeps are not taken", sim::SphSettings::kMaxViscousSubsteps)));
+            }
         }
     }
     const bool solids = !scene.deformableBodies.empty() || !scene.fractureBodies.empty();

@@ -49,6 +49,9 @@ public:
     // app/RunWorld): from the next step on, each step is dt s, whatever Configuration.cflMethod
     // says; 0 gives the steps back to the settings (fixed, or the CFL rule on the GPU).
     void setHostTimeStep(float dt) { hostTimeStep_ = dt; }
+    // Substeps of the explicit viscosity in a step (SphSettings::viscousSubsteps: a fixed step above
+    // its stability bound; 1 beside solids, whose viscous reaction is one term of the step).
+    uint32_t viscousSubsteps() const;
     // The step the settings' CFL rule gives after a step whose fastest point moved at maxSpeed
     // m/s (sphCflTimeStep, as sph/step_begin computes it on the GPU): the largest step a host
     // may choose for this fluid.
@@ -158,6 +161,7 @@ private:
     // Per-particle vectors of the solves: IISPH/DFSPH pressure accelerations (m/s^2), PCISPH
     // predicted positions (m), PBF position corrections (m).
     gpu::Buffer solverVectors_;
+    gpu::Buffer viscousScratch_;               // the viscosity's substeps' velocities (allocated when a step needs them)
     gpu::Buffer wallViscosity_;                // 3 vec4 per sorted particle: the walls' viscosity terms (SPH_BIND_WALL_VISCOSITY)
     bool wallTermsFit_ = true;                 // wallViscosity_ holds them (else 48 bytes, unused: the passes walk)
     gpu::Buffer pressureTerms_;                // IISPH/DFSPH: p / rho^2 per sorted particle (SPH_BIND_PRESSURE_TERMS)

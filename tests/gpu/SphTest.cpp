@@ -359,13 +359,15 @@ struct StepCase {
     float xsph = 0.0f;
     bool referenceConvergence = false;
     bool relaxed = false; // DFSPH's iteration: IISPH's relaxed Jacobi instead of kappa increments
+    bool viscous = false; // nu 0.125 m^2/s: the step is 2.5 times the explicit viscosity's bound, 3 substeps
 };
 
 // Readable parameters in test listings (gtest would print the struct's bytes, padding included).
 void PrintTo(const StepCase& c, std::ostream* os)
 {
     *os << c.solver << ' ' << c.dims << "D" << (c.mueller ? " Mueller" : "") << (c.xsph > 0.0f ? " XSPH" : "")
-        << (c.referenceConvergence ? " reference error" : "") << (c.relaxed ? " relaxed" : "");
+        << (c.referenceConvergence ? " reference error" : "") << (c.relaxed ? " relaxed" : "")
+        << (c.viscous ? " viscous substeps" : "");
 }
 
 class StepTest : public SphTest, public ::testing::WithParamInterface<StepCase> {};
@@ -397,8 +399,8 @@ TEST_P(StepTest, TenStepsMatchTheCpuReference)
     sim::SphSettings settings;
     settings.solver = c.solver;
     settings.kernelSet = c.mueller ? "mueller2003" : "cubic";
-    settings.viscosity = 0.01f;
-    settings.boundaryViscosity = 0.005f;
+    settings.viscosity = c.viscous ? 0.125f : 0.01f;
+    settings.boundaryViscosity = c.viscous ? 0.05f : 0.005f;
     settings.xsph = c.xsph;
     settings.stiffness = 2e5f;
     settings.boundaryLayers = 2;
@@ -444,6 +446,10 @@ TEST_P(StepTest, TenStepsMatchTheCpuReference)
     p.xsph = settings.xsph;
     p.stiffness = settings.stiffness;
     p.dt = dt;
+    p.viscousSubsteps = int(simulation.viscousSubsteps());
+    if (c.viscous) {
+        EXPECT_EQ(p.viscousSubsteps, 3) << "the viscous cases' step is 2.5 bounds";
+    }
     std::vector<glm::dvec3> samples(world.boundary.begin(), world.boundary.end());
     const reference::SphReferenceBoundary boundary = reference::referenceBoundary(p, samples, simulation.boundaryScale());
     reference::SphReferenceState state;
@@ -485,11 +491,13 @@ INSTANTIATE_TEST_SUITE_P(
                       StepCase{"dfsph", 3, false}, StepCase{"dfsph", 3, true}, StepCase{"dfsph", 3, false, 0.0f, true},
                       StepCase{"dfsph", 3, false, 0.0f, false, true}, StepCase{"pcisph", 2, false}, StepCase{"pcisph", 3, false},
                       StepCase{"pcisph", 3, false, 0.0f, true}, StepCase{"pbf", 2, false}, StepCase{"pbf", 3, false},
-                      StepCase{"pbf", 3, false, 0.3f, true}, StepCase{"eos", 3, false, 0.3f}),
+                      StepCase{"pbf", 3, false, 0.3f, true}, StepCase{"eos", 3, false, 0.3f},
+                      StepCase{"dfsph", 3, false, 0.0f, false, false, true}, StepCase{"iisph", 2, false, 0.3f, false, false, true},
+                      StepCase{"pbf", 3, false, 0.0f, false, false, true}),
     [](const auto& c) {
-        return fmt::format("{}{}D{}{}{}{}", c.param.solver, c.param.dims, c.param.mueller ? "Mueller" : "",
+        return fmt::format("{}{}D{}{}{}{}{}", c.param.solver, c.param.dims, c.param.mueller ? "Mueller" : "",
                            c.param.xsph > 0.0f ? "Xsph" : "", c.param.referenceConvergence ? "ReferenceError" : "",
-                           c.param.relaxed ? "Relaxed" : "");
+                           c.param.relaxed ? "Relaxed" : "", c.param.viscous ? "ViscousSubsteps" : "");
     });
 
 TEST_F(SphTest, OverflowingNeighbourListsWalkTheGridInstead)

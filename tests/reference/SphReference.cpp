@@ -137,6 +137,27 @@ std::vector<glm::dvec3> predictVelocities(const SphReferenceParams& p, const std
     return vStar;
 }
 
+// predictVelocities in p.viscousSubsteps substeps: each with nu / k from the velocities the last
+// left, gravity and XSPH in the last one only (sim::Simulation's sph/nonpressure passes).
+std::vector<glm::dvec3> substepVelocities(const SphReferenceParams& p, const std::vector<glm::dvec3>& x,
+                                          const std::vector<glm::dvec3>& v, const std::vector<double>& m,
+                                          const std::vector<double>& rho, const SphReferenceBoundary& b, const Neighbours& nb,
+                                          const glm::dvec3& gravity)
+{
+    const int k = std::max(p.viscousSubsteps, 1);
+    SphReferenceParams q = p;
+    q.viscosity /= k;
+    q.boundaryViscosity /= k;
+    std::vector<glm::dvec3> out = v;
+    for (int s = 0; s < k; ++s) {
+        SphReferenceParams step = q;
+        const bool last = s + 1 == k;
+        if (!last) step.xsph = 0;
+        out = predictVelocities(step, x, out, m, rho, b, nb, last ? gravity : glm::dvec3(0));
+    }
+    return out;
+}
+
 // Pressure accelerations of given pressures (digest-001 Alg. 7 with Akinci weights); the wall
 // term mirrors the pressure (p_b = p_i, rho_b = rho0) or, for PCISPH, is Akinci's one-sided one.
 std::vector<glm::dvec3> pressureAccelerations(const SphReferenceParams& p, const SphReferenceState& s,
@@ -259,7 +280,7 @@ void referenceStep(const SphReferenceParams& p, SphReferenceState& s, const SphR
         // Viscosity at the final positions with the last iteration's densities, over the same pairs.
         nb = findNeighbours(p, s, b);
         nb.fluid = fixed.fluid;
-        const std::vector<glm::dvec3> vFinal = predictVelocities(p, s.x, s.v, s.m, rho, b, nb, glm::dvec3(0));
+        const std::vector<glm::dvec3> vFinal = substepVelocities(p, s.x, s.v, s.m, rho, b, nb, glm::dvec3(0));
         for (size_t i = 0; i < n; ++i) {
             // The walls see the move from x - dt v_pbf to x (sph/integrate's PBF mode).
             glm::dvec3 x = s.x[i] - dt * s.v[i];
@@ -363,7 +384,7 @@ void referenceStep(const SphReferenceParams& p, SphReferenceState& s, const SphR
         }
     }
 
-    const std::vector<glm::dvec3> vStar = predictVelocities(p, s.x, v, s.m, rho, b, nb, p.gravity);
+    const std::vector<glm::dvec3> vStar = substepVelocities(p, s.x, v, s.m, rho, b, nb, p.gravity);
 
     if (p.solver == Solver::Iisph) {
         std::vector<double> aii(n), source(n);

@@ -20,7 +20,8 @@ struct SphReferenceParams {
     double viscosity = 0; // nu
     double boundaryViscosity = 0;
     double xsph = 0;
-    bool mueller = false; // Müller 2003 kernel set
+    int viscousSubsteps = 1; // the viscosity in k substeps of dt / k, gravity and XSPH in the last (sim::Simulation)
+    bool mueller = false;    // Müller 2003 kernel set
     enum class Solver { None, Eos, Iisph, Dfsph, Pcisph, Pbf } solver = Solver::Iisph;
     int eosKind = 0; // SPH_EOS_*
     double stiffness = 1e5, gamma = 7;

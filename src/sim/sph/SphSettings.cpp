@@ -1,6 +1,7 @@
 #include "sim/sph/SphSettings.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -239,6 +240,16 @@ float SphSettings::acousticTimeStep(float spacing, float rho0) const
 {
     const float c = shared::eosSoundSpeed(eosKind(), rho0, stiffness, exponent);
     return c > 0.0f ? 0.4f * spacing / c : 0.0f;
+}
+
+uint32_t SphSettings::viscousSubsteps(float dt, float spacing) const
+{
+    const float nu = std::max(viscosity, wallViscosity());
+    if (!(nu > 0.0f) || !(dt > 0.0f)) return 1;
+    const double bound = double(shared::SPH_VISCOUS_STEP) * spacing * spacing / nu;
+    const double k = std::ceil(double(dt) / bound * (1.0 - 1e-6)); // a step at the bound takes one
+    if (k <= 1.0) return 1;
+    return k > double(kMaxViscousSubsteps) ? 0u : static_cast<uint32_t>(k);
 }
 
 std::vector<std::string> SphSettings::substitutions() const

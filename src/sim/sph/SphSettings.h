@@ -87,6 +87,12 @@ struct SphSettings {
     float tolerance() const { return limits(pressureSolver()).tolerance; }
     // The equation of state's acoustic step bound 0.4 h / c (s) at spacing h (m), rest density rho0.
     float acousticTimeStep(float spacing, float rho0) const;
+    // Substeps of the explicit viscosity in a step of dt seconds (sim::Simulation): 1 within its
+    // stability bound SPH_VISCOUS_STEP h^2 / nu (the larger of the fluid's and the walls' nu),
+    // else enough to stay within it, up to kMaxViscousSubsteps; 0 past that (the step is too
+    // large for substeps to be worth it: the run warns and takes it whole).
+    uint32_t viscousSubsteps(float dt, float spacing) const;
+    static constexpr uint32_t kMaxViscousSubsteps = 32;
     float wallViscosity() const { return boundaryViscosity < 0.0f ? viscosity : boundaryViscosity; }
     // Substitutions made for SPlisHSPlasH values Floe does not implement, for the warnings.
     std::vector<std::string> substitutions() const;
