@@ -23,8 +23,8 @@ namespace {
 class FluidPart final : public RunPart {
 public:
     FluidPart(gpu::Context& context, sim::Simulation& fluid, const coupling::FluidSolidCoupling* coupling, double energyLimit,
-              bool alone)
-        : fluid_(fluid), coupling_(coupling), energyLimit_(energyLimit), alone_(alone)
+              bool alone, uint64_t leftOut)
+        : fluid_(fluid), coupling_(coupling), energyLimit_(energyLimit), alone_(alone), leftOut_(leftOut)
     {
         for (uint32_t f = 0; f < kMaxFramesInFlight; ++f) {
             readbacks_.emplace_back(context, gpu::BufferDesc{fmt::format("fluid metrics read-back {}", f),
@@ -158,6 +158,7 @@ public:
         s["kernel"] = fluid_.settings().muellerKernels() ? "mueller2003" : "cubic";
         if (solver() == sim::PressureSolver::Eos) s["eos"] = fluid_.settings().eos;
         s[alone_ ? "particles" : "fluid_particles"] = fluid_.count();
+        if (leftOut_ > 0) s["fluid_left_out"] = leftOut_; // sampled where a solid stands (scene/Scene.h, sampleFluid)
         s["boundary_particles"] = fluid_.boundaryCount();
         s["dimensions"] = fluid_.world().sim2D ? 2 : 3;
         if (coupling_) {
@@ -183,8 +184,9 @@ public:
     }
     std::string describe() const override
     {
-        return fmt::format("{} particles, {} boundary particles, {}", fluid_.count(), fluid_.boundaryCount(),
-                           sim::pressureSolverName(solver()));
+        return fmt::format("{} particles{}, {} boundary particles, {}", fluid_.count(),
+                           leftOut_ > 0 ? fmt::format(", {} left out where solids stand", leftOut_) : std::string(),
+                           fluid_.boundaryCount(), sim::pressureSolverName(solver()));
     }
 
 private:
@@ -193,6 +195,7 @@ private:
     const coupling::FluidSolidCoupling* coupling_;
     double energyLimit_;
     bool alone_;
+    uint64_t leftOut_;
     std::vector<gpu::Buffer> readbacks_, solidSpeeds_;
     std::array<sim::Simulation::RecordedIterations, kMaxFramesInFlight> recorded_{}; // per frame slot
     uint64_t replays_ = 0; // steps taken again with every iteration recorded
@@ -204,9 +207,9 @@ private:
 } // namespace
 
 std::unique_ptr<RunPart> makeFluidPart(gpu::Context& context, sim::Simulation& fluid, const coupling::FluidSolidCoupling* coupling,
-                                       double energyLimit, bool alone)
+                                       double energyLimit, bool alone, uint64_t leftOut)
 {
-    return std::make_unique<FluidPart>(context, fluid, coupling, energyLimit, alone);
+    return std::make_unique<FluidPart>(context, fluid, coupling, energyLimit, alone, leftOut);
 }
 
 } // namespace floe

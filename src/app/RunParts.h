@@ -22,10 +22,11 @@ std::unique_ptr<RunPart> makeDeformablePart(gpu::Context& context, const gpu::Sh
 std::unique_ptr<RunPart> makeFracturePart(gpu::Context& context, const gpu::ShaderLibrary& shaders, graph::RenderGraph& graph,
                                           const Scene& scene, const fracture::FractureSettings* settings,
                                           fracture::FractureBodies*& bodies, bool withFluid);
-// The scene's fluid, sampled clear of the solids. `alone`: no solids; its own energy bound and
-// its CFL steps apply (else the world checks fluid and solids together).
+// The scene's fluid, sampled clear of the solids (`leftOut`: the particles sampleFluid left out).
+// `alone`: no solids; its own energy bound and its CFL steps apply (else the world checks fluid
+// and solids together).
 std::unique_ptr<RunPart> makeFluidPart(gpu::Context& context, sim::Simulation& fluid, const coupling::FluidSolidCoupling* coupling,
-                                       double energyLimit, bool alone);
+                                       double energyLimit, bool alone, uint64_t leftOut);
 
 // The fracture part's initial elastic energy (J): the world's energy limit includes it.
 double initialStrainEnergy(const RunPart& fracturePart);

@@ -95,7 +95,7 @@ RunWorld::RunWorld(gpu::Context& context, const gpu::ShaderLibrary& shaders, gra
     if (solids) coupling_ = std::make_unique<coupling::FluidSolidCoupling>(context, shaders, graph, *fluid_, bodies_, fracture_);
     energyLimit_ = energyBound(scene, world_, sampled);
     for (const auto& part : parts_) energyLimit_ += initialStrainEnergy(*part);
-    parts_.insert(parts_.begin(), makeFluidPart(context, *fluid_, coupling_.get(), energyLimit_, !solids));
+    parts_.insert(parts_.begin(), makeFluidPart(context, *fluid_, coupling_.get(), energyLimit_, !solids, sampled.leftOut));
     if (choosesSteps_) {
         // The first step from the fastest initial fluid particle, vertex or tet node (the samples
         // move as the solid's points; the coupling places them at the first step).

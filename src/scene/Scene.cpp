@@ -474,6 +474,7 @@ FluidSampling sampleFluid(const Scene& scene)
             out.velocities[kept] = out.velocities[i];
             ++kept;
         }
+        out.leftOut += out.positions.size() - kept;
         out.positions.resize(kept);
         out.velocities.resize(kept);
     };
@@ -507,6 +508,7 @@ FluidSampling sampleFluid(const Scene& scene)
             out.velocities[kept] = out.velocities[k];
             ++kept;
         }
+        out.leftOut += out.positions.size() - kept;
         out.positions.resize(kept);
         out.velocities.resize(kept);
         if (out.positions.empty())

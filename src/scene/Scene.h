@@ -236,6 +236,7 @@ struct Scene {
 // rest density; velocities xyz in m/s.
 struct FluidSampling {
     std::vector<glm::vec4> positions, velocities;
+    uint64_t leftOut = 0; // particles of the blocks and models left out where solids stand (or outside a container)
 };
 FluidSampling sampleFluid(const Scene& scene);
 uint64_t

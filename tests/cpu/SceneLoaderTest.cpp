@@ -763,6 +763,8 @@ TEST_F(SceneFile, FluidOnASolidsSideIsLeftOutWithAWarning)
     ASSERT_GT(inObstacle, 0);
     ASSERT_GT(outsideContainer, 0);
     const FluidSampling kept = sampleFluid(scene);
+    EXPECT_EQ(lattice.leftOut, 0u);
+    EXPECT_EQ(kept.leftOut, lattice.positions.size() - expected.size()) << "the count summary.json reports";
     ASSERT_EQ(kept.positions.size(), expected.size());
     ASSERT_EQ(kept.velocities.size(), expected.size());
     for (size_t k = 0; k < expected.size(); ++k) EXPECT_EQ(kept.positions[k], expected[k]) << k;
