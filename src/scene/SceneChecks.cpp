@@ -295,13 +295,16 @@ void checkKindsApart(const Scene& scene, const std::string& where)
 void validateScene(const Scene& scene, const std::string& where)
 {
     const bool withFluid = !scene.fluidBlocks.empty() || !scene.fluidModels.empty();
-    // Coupled (coupling/FluidSolidCoupling): a solver whose iterations read the boundary only
-    // through G_b. (One step for both: fixed, or chosen by the world under cflMethod, app/RunWorld.)
+    // Coupled (coupling/FluidSolidCoupling): DFSPH, IISPH and WCSPH. PCISPH and PBF were coupled
+    // in trials and exchanged momentum exactly, but floating bodies sat a third too deep
+    // (docs/coupling.md). (One step for both: fixed, or chosen by the world under cflMethod,
+    // app/RunWorld.)
     const auto checkCoupledSolver = [&](const char* solids) {
         const sim::PressureSolver solver = scene.sph.pressureSolver();
         if (solver == sim::PressureSolver::Pcisph || solver == sim::PressureSolver::Pbf)
             throw Error(fmt::format("{}: Configuration.simulationMethod: {} with {}; expected DFSPH, IISPH or an equation of "
-                                    "state (WCSPH), the solvers coupled with solids",
+                                    "state (WCSPH), the solvers coupled with solids (with PCISPH and PBF, floating bodies "
+                                    "sat about a third too deep: docs/coupling.md)",
                                     where, sim::pressureSolverTitle(solver), solids));
     };
     const bool bothKinds = !scene.fractureBodies.empty() && !scene.deformableBodies.empty();

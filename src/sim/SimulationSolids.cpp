@@ -52,8 +52,9 @@ void Simulation::checkSolidSolver(const SphSettings& settings) const
 {
     const PressureSolver solver = settings.pressureSolver();
     if (solver == PressureSolver::Pcisph || solver == PressureSolver::Pbf)
-        throw Error(fmt::format("the {} solver cannot be coupled with solids: its iterations walk the static boundary "
-                                "samples again; coupled scenes run with DFSPH, IISPH or an equation of state (WCSPH)",
+        throw Error(fmt::format("the {} solver cannot be coupled with solids: coupled, floating bodies sat about a third "
+                                "too deep (docs/coupling.md); coupled scenes run with DFSPH, IISPH or an equation of state "
+                                "(WCSPH)",
                                 pressureSolverTitle(solver)));
 }
 
