@@ -454,22 +454,11 @@ FluidSampling sampleFluid(const Scene& scene)
         }
         addVelocities(out.velocities, std::span(out.positions).subspan(first), m.initialVelocity, m.initialAngularVelocity, flat);
     }
-    // Fluid sampled where a solid stands is left out: the solid takes that room (its coupling
-    // would otherwise throw those particles out in the first steps). So is fluid closer than the
-    // particle radius r to the solid's surface: a particle's volume reaches r around it, and one
-    // on the surface (a block's lattice meets a box's faces) lies 0.75 h from the layer of the
-    // solid's samples, where it rests about h from them: a tet cube placed in a pool started
-    // with particles at 79 % compression and was thrown up at 1.5 m/s in the first step.
-    const auto leaveOut = [&](const geometry::TriangleMesh& mesh) {
-        geometry::Bounds box;
-        for (const glm::vec3& v : mesh.vertices) box.add(v);
-        box.lo -= glm::vec3(r);
-        box.hi += glm::vec3(r);
+    // The particles `drop` names are left out (counted), the others kept in order.
+    const auto removeWhere = [&](const auto& drop) {
         size_t kept = 0;
         for (size_t i = 0; i < out.positions.size(); ++i) {
-            const glm::vec3 p(out.positions[i]);
-            const bool near = glm::all(glm::greaterThanEqual(p, box.lo)) && glm::all(glm::lessThanEqual(p, box.hi));
-            if (near && fracture::surfaceDistance(mesh, p) < r) continue;
+            if (drop(glm::vec3(out.positions[i]))) continue;
             out.positions[kept] = out.positions[i];
             out.velocities[kept] = out.velocities[i];
             ++kept;
@@ -477,6 +466,26 @@ FluidSampling sampleFluid(const Scene& scene)
         out.leftOut += out.positions.size() - kept;
         out.positions.resize(kept);
         out.velocities.resize(kept);
+    };
+    // A mesh's box grown by r: only particles in it can lie inside or within r of the mesh.
+    const auto nearBox = [&](const geometry::TriangleMesh& mesh) {
+        geometry::Bounds box;
+        for (const glm::vec3& v : mesh.vertices) box.add(v);
+        box.lo -= glm::vec3(r);
+        box.hi += glm::vec3(r);
+        return [box](const glm::vec3& p) {
+            return glm::all(glm::greaterThanEqual(p, box.lo)) && glm::all(glm::lessThanEqual(p, box.hi));
+        };
+    };
+    // Fluid sampled where a solid stands is left out: the solid takes that room (its coupling
+    // would otherwise throw those particles out in the first steps). So is fluid closer than the
+    // particle radius r to the solid's surface: a particle's volume reaches r around it, and one
+    // on the surface (a block's lattice meets a box's faces) lies 0.75 h from the layer of the
+    // solid's samples, where it rests about h from them: a tet cube placed in a pool started
+    // with particles at 79 % compression and was thrown up at 1.5 m/s in the first step.
+    const auto leaveOut = [&](const geometry::TriangleMesh& mesh) {
+        const auto near = nearBox(mesh);
+        removeWhere([&](const glm::vec3& p) { return near(p) && fracture::surfaceDistance(mesh, p) < r; });
     };
     // Fluid on a static body's solid side (RigidBody::fluidOnSolidSide: inside an obstacle, outside
     // a container; the scene loader warned) is left out too, and so is fluid within r of its
@@ -488,15 +497,9 @@ FluidSampling sampleFluid(const Scene& scene)
     for (size_t i = 0; i < scene.rigidBodies.size(); ++i) {
         const RigidBody& body = scene.rigidBodies[i];
         if (!body.fluidOnSolidSide) continue;
-        geometry::Bounds box;
-        for (const glm::vec3& v : body.mesh.vertices) box.add(v);
-        box.lo -= glm::vec3(r);
-        box.hi += glm::vec3(r);
-        const auto inBox = [&](const glm::vec3& p) {
-            return glm::all(glm::greaterThanEqual(p, box.lo)) && glm::all(glm::lessThanEqual(p, box.hi));
-        };
+        const auto near = nearBox(body.mesh);
         uint64_t tested = 0;
-        for (const glm::vec4& p : out.positions) tested += inBox(glm::vec3(p));
+        for (const glm::vec4& p : out.positions) tested += near(glm::vec3(p));
         const double work = 2.0 * double(tested) * double(body.mesh.triangles.size());
         if (work > kMaxLeaveOutTests)
             throw Error(fmt::format("{}: RigidBodies[{}] ({}): part of the fluid starts {} it, and finding which of {} particles "
@@ -504,22 +507,11 @@ FluidSampling sampleFluid(const Scene& scene)
                                     "on the body's fluid side (move the fluid or the body)",
                                     scene.file.string(), i, body.geometryFile, body.inverted ? "outside" : "inside", tested,
                                     body.mesh.triangles.size(), work, kMaxLeaveOutTests));
-        size_t kept = 0;
-        for (size_t k = 0; k < out.positions.size(); ++k) {
-            const glm::vec3 p(out.positions[k]);
-            if (inBox(p)) {
-                const float d = fracture::surfaceDistance(body.mesh, p); // negative inside
-                if ((d < 0.0f) != body.inverted || std::fabs(d) < r) continue;
-            } else if (body.inverted) {
-                continue; // outside the container's box
-            }
-            out.positions[kept] = out.positions[k];
-            out.velocities[kept] = out.velocities[k];
-            ++kept;
-        }
-        out.leftOut += out.positions.size() - kept;
-        out.positions.resize(kept);
-        out.velocities.resize(kept);
+        removeWhere([&](const glm::vec3& p) {
+            if (!near(p)) return body.inverted;                      // outside the container's box
+            const float d = fracture::surfaceDistance(body.mesh, p); // negative inside
+            return (d < 0.0f) != body.inverted || std::fabs(d) < r;
+        });
         if (out.positions.empty())
             throw Error(fmt::format("{}: RigidBodies[{}] ({}): all of the fluid starts {} it; expected the fluid on the body's "
                                     "fluid side{}",

@@ -321,13 +321,6 @@ void Simulation::addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared
     graph.endGroup();
 }
 
-uint32_t Simulation::viscousSubsteps() const
-{
-    if (solidCount_ > 0) return 1;
-    const float dt = hostTimeStep_ > 0.0f ? hostTimeStep_ : settings_.cflMethod ? 0.0f : world_.timeStep;
-    return std::max(settings_.viscousSubsteps(dt, 2.0f * world_.particleRadius), 1u);
-}
-
 float Simulation::cflTimeStep(float maxSpeed) const
 {
     if (!settings_.cflMethod) return world_.timeStep;
@@ -518,55 +511,10 @@ void Simulation::addStep(graph::RenderGraph& graph)
     }
 
     if (solver == PressureSolver::Dfsph && settings_.divergenceSolver) addDfsphDivergenceSolve(graph, p);
-    shared::SphParams nonPressure = p;
-    if (solver == PressureSolver::Pbf) nonPressure.gravity = glm::vec4(0.0f, 0.0f, 0.0f, world_.restDensity); // in pbf_predict
-    // XSPH's sum only when its factor is on; the list's gradients wherever PBF has not moved the
-    // particles since they were listed. EOS needs no v* before its pressure: sph/integrate does
-    // this pass's work in the same walk as the pressure's (SPH_INTEGRATE_EOS).
+    // XSPH's sum only when its factor is on. EOS needs no v* before its pressure: sph/integrate
+    // does this pass's work in the same walk as the pressure's (SPH_INTEGRATE_EOS).
     const gpu::SpecConstant xsph{9, settings_.xsph > 0.0f ? 1u : 0u};
-    if (solver != PressureSolver::Eos) {
-        // A fixed step above the explicit viscosity's stability bound takes the viscosity in k
-        // substeps of dt / k (nu / k each; gravity and XSPH in the last), each from the velocities
-        // the last one left, so that a fixed-step scene of a viscous fluid (SPlisHSPlasH's
-        // implicit-viscosity scenes at 1 ms) does not blow up. Not beside solids: their viscous
-        // reaction (sph/solid_impulses) is one term of the step's velocities.
-        const uint32_t substeps = viscousSubsteps();
-        if (substeps > 1 && viscousScratch_.size() == 0)
-            viscousScratch_ = deviceBuffer(context_, "viscosity substep velocities", uint64_t(particles_.count) * 16, kVec4);
-        const gpu::Buffer* in = &sortedVelocities_;
-        for (uint32_t s = 0; s < substeps; ++s) {
-            const bool last = s + 1 == substeps;
-            const gpu::Buffer& out = (substeps - 1 - s) % 2 == 0 ? predicted_ : viscousScratch_;
-            shared::SphParams sub = nonPressure;
-            sub.material.y /= float(substeps);
-            sub.domainMin.w /= float(substeps);
-            if (!last) {
-                sub.gravity = glm::vec4(0.0f, 0.0f, 0.0f, world_.restDensity);
-                sub.material.w = 0.0f; // XSPH
-            }
-            graph
-                .addCompute(
-                    pipelines_.compute("sph/nonpressure", with({xsph, {10, solver == PressureSolver::Pbf ? 0u : 1u}, wallTerms})))
-                .read(SPH_BIND_STATE, state_)
-                .read(SPH_BIND_POSITIONS, sortedPositions_)
-                .read(SPH_BIND_ANCHORS, anchors)
-                .read(SPH_BIND_VELOCITIES, *in)
-                .read(SPH_BIND_NEIGHBOURS, neighbours_)
-                .read(SPH_BIND_NEIGHBOUR_COUNTS, neighbourCounts_)
-                .read(SPH_BIND_CELL_START, grid_.cellStart())
-                .read(SPH_BIND_BOUNDARY, boundary_)
-                .read(SPH_BIND_BOUNDARY_START, boundaryStart_)
-                .read(SPH_BIND_FIELDS, fields_)
-                .read(SPH_BIND_SOLIDS, sortedSolids_)
-                .read(SPH_BIND_SOLID_START, solidCount_ > 0 ? solidGrid_->cellStart() : boundaryStart_)
-                .read(SPH_BIND_SOLID_VELOCITIES, sortedSolidVelocities_)
-                .read(SPH_BIND_WALL_VISCOSITY, wallViscosity_)
-                .write(SPH_BIND_PREDICTED, out)
-                .push(sub)
-                .dispatchThreads(n);
-            in = &out;
-        }
-    }
+    if (solver != PressureSolver::Eos) addNonPressure(graph, p, anchors, wallTerms, xsph);
 
     if (solver == PressureSolver::Iisph) {
         graph

@@ -140,6 +140,9 @@ private:
     void addJacobiIterations(graph::RenderGraph& graph, const shared::SphParams& params, const IterationLimits& limits,
                              uint32_t system, uint32_t errorMode, const gpu::Buffer& arguments, uint32_t counter);
     void addDfsphDivergenceSolve(graph::RenderGraph& graph, const shared::SphParams& params);
+    // sph/nonpressure's v* into predicted_, in viscousSubsteps() passes (SimulationNonPressure.cpp).
+    void addNonPressure(graph::RenderGraph& graph, const shared::SphParams& params, const gpu::Buffer& anchors,
+                        const gpu::SpecConstant& wallTerms, const gpu::SpecConstant& xsph);
     // The iterations a solve (counter 0: the pressure solve, 1: DFSPH's divergence) records this step.
     int iterationsToRecord(const IterationLimits& limits, uint32_t counter);
     std::vector<gpu::SpecConstant> spec() const;
