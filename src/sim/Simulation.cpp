@@ -167,16 +167,15 @@ void Simulation::buildBoundary(graph::RenderGraph& graph)
         const uint32_t column = uint32_t(std::clamp(std::isnan(bin) ? 0.0f : bin, 0.0f, float(rowBins - 1)));
         keys[b] = uint32_t((uint64_t(cell(x.y, 1)) + uint64_t(g.dims.y) * cell(x.z, 2)) * rowBins + column);
     }
-    std::vector<uint32_t> order(boundaryCount_);
-    for (uint32_t b = 0; b < boundaryCount_; ++b) order[b] = b;
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
-    std::vector<glm::vec4> samples;
-    samples.reserve(boundaryCount_);
-    for (uint32_t b : order) samples.emplace_back(world_.boundary[b], 0.0f);
-    std::vector<uint32_t> start(bins + 1);
-    for (uint64_t bin = 0, k = 0; bin <= bins; ++bin) {
-        while (k < boundaryCount_ && keys[order[k]] < bin) ++k;
-        start[bin] = uint32_t(k);
+    // A counting sort by bin (stable: a bin's samples keep the sampler's order), which also
+    // gives the table; std::stable_sort took 17 ms for SPlisHSPlasH's 3D tank (192k samples).
+    std::vector<uint32_t> start(bins + 1, 0);
+    for (uint32_t b = 0; b < boundaryCount_; ++b) ++start[keys[b] + 1];
+    for (uint64_t bin = 0; bin < bins; ++bin) start[bin + 1] += start[bin];
+    std::vector<glm::vec4> samples(boundaryCount_);
+    {
+        std::vector<uint32_t> next(start.begin(), start.end() - 1);
+        for (uint32_t b = 0; b < boundaryCount_; ++b) samples[next[keys[b]]++] = glm::vec4(world_.boundary[b], 0.0f);
     }
     boundary_ = deviceBuffer(context_, "boundary particles (position, Psi)", uint64_t(std::max(boundaryCount_, 1u)) * 16, kVec4);
     boundaryStart_ = deviceBuffer(context_, "boundary bin start", (bins + 1) * 4, VK_FORMAT_R32_UINT);
