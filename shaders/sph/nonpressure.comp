@@ -1,6 +1,15 @@
 #version 460
 // Non-pressure accelerations and the predicted velocity v* = v + dt (g + a_visc) (+ XSPH), with the
 // viscosity of sph/viscosity.glsl. (EOS folds this into sph/integrate: nothing waits for v* there.)
+//
+// Viscosity substeps (sim::Simulation::addNonPressure): a step above the explicit viscosity's
+// stability bound SPH_VISCOUS_STEP h^2 / nu takes it in k substeps of dt / k, each from the
+// velocities the last one left (nu / k with the step's dt; gravity and XSPH in the last). The step
+// records K passes of this shader, pass s of K in params.iisph.xy (a solver's field, unused here).
+// With params.iisph.z 0 the host chose k = K (a fixed step); with 1 the step is the GPU's (CFL,
+// at most K bounds, sph/step_begin) and each pass takes k = ceil(dt / bound) from it, as the host
+// rounds (SphSettings::viscousSubsteps): the last k passes run, the first K - k copy the
+// velocities on, so that the passes' ping-pong ends where it always does.
 #define FLUID_ANCHOR(j) FLOE_LOAD_VEC4(anchors, j).xyz
 #include "sph/sph_common.glsl"
 
@@ -31,10 +40,21 @@ void main()
     if (i >= sphFluidCount()) return;
     const vec3 xi = FLOE_LOAD_VEC4(positions, i).xyz;
     const vec3 vi = FLOE_LOAD_VEC4(velocities, i).xyz;
+    const uint pass = uint(params.iisph.x), passes = max(uint(params.iisph.y), 1u);
+    uint substeps = passes;
+    if (params.iisph.z != 0.0) {
+        const float bound = SPH_VISCOUS_STEP * sphH() * sphH() / max(params.material.y, params.domainMin.w);
+        substeps = uint(clamp(ceil(state.time.x / bound * (1.0 - 1e-6)), 1.0, float(passes)));
+    }
+    if (pass + substeps < passes) { // before this step's first substep
+        FLOE_STORE_VEC4(predicted, i, vec4(vi, 0.0));
+        return;
+    }
+    const bool last = pass + 1u == passes;
     const float rhoi = FLOE_LOAD_VEC4(fields, i).x;
-    const float nu = params.material.y;
-    const float nuBoundary = params.domainMin.w;
-    const float xsph = params.material.w;
+    const float nu = params.material.y / float(substeps);
+    const float nuBoundary = params.domainMin.w / float(substeps);
+    const float xsph = last ? params.material.w : 0.0;
     const float regulariser = 0.01 * sphH() * sphH();
 
     vec3 viscosity = vec3(0.0);
@@ -57,7 +77,7 @@ void main()
         }
     }
     const vec3 wall = wallViscosity(i, xi, vi, rhoi, regulariser, nuBoundary);
-    const vec3 a = params.gravity.xyz + viscosityPrefactor() * (nu * viscosity + nuBoundary * wall);
+    const vec3 a = (last ? params.gravity.xyz : vec3(0.0)) + viscosityPrefactor() * (nu * viscosity + nuBoundary * wall);
     vec3 vStar = vi + state.time.x * a + xsph * smoothing;
     if (DIMS == 2u) vStar.z = 0.0;
     FLOE_STORE_VEC4(predicted, i, vec4(vStar, 0.0));

@@ -382,12 +382,19 @@ void Simulation::addStep(graph::RenderGraph& graph)
     // The iteration predicates start at 0 each step: only a check that ran sets one.
     if (solver != PressureSolver::Eos && solver != PressureSolver::None && context_.caps().conditionalRendering)
         graph.addFill("sph/iteration_flags_clear", iterationFlags_, 0);
+    // Under CFL with viscosity substeps the step may reach K viscous bounds: step_begin's bound
+    // is that of nu / K (sphCflTimeStep).
+    shared::SphParams begin = p;
+    if (gpuChoosesViscousSubsteps()) {
+        begin.material.y /= float(viscousSubsteps());
+        begin.domainMin.w /= float(viscousSubsteps());
+    }
     graph.addCompute(pipelines_.compute("sph/step_begin", with({{2, solver == PressureSolver::Eos ? 1u : 0u}})))
         .readWrite(SPH_BIND_STATE, state_)
         .readWrite(SPH_BIND_OUT0, arguments_)
         .readWrite(SPH_BIND_OUT1, divergenceArguments_)
         .read(SPH_BIND_IN0, reducedB_)
-        .push(p)
+        .push(begin)
         .dispatch(1);
     if (solver == PressureSolver::Pbf) {
         // PBF finds neighbours at the positions predicted with gravity (Macklin & Müller Alg. 1).

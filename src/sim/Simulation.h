@@ -49,9 +49,12 @@ public:
     // app/RunWorld): from the next step on, each step is dt s, whatever Configuration.cflMethod
     // says; 0 gives the steps back to the settings (fixed, or the CFL rule on the GPU).
     void setHostTimeStep(float dt) { hostTimeStep_ = dt; }
-    // Substeps of the explicit viscosity in a step (SphSettings::viscousSubsteps: a fixed step above
-    // its stability bound; 1 beside solids, whose viscous reaction is one term of the step).
+    // Substeps of the explicit viscosity a step records (SphSettings::viscousSubsteps: a fixed step
+    // above its stability bound; under CFL those of the largest step, up to kMaxViscousSubsteps;
+    // 1 beside solids, whose viscous reaction is one term of the step, and for an equation of state).
     uint32_t viscousSubsteps() const;
+    // Whether each step runs as many of those as its own step needs (CFL steps chosen on the GPU).
+    bool gpuChoosesViscousSubsteps() const;
     // The step the settings' CFL rule gives after a step whose fastest point moved at maxSpeed
     // m/s (sphCflTimeStep, as sph/step_begin computes it on the GPU): the largest step a host
     // may choose for this fluid.

@@ -11,9 +11,21 @@ namespace floe::sim {
 
 uint32_t Simulation::viscousSubsteps() const
 {
-    if (solidCount_ > 0) return 1;
-    const float dt = hostTimeStep_ > 0.0f ? hostTimeStep_ : settings_.cflMethod ? 0.0f : world_.timeStep;
-    return std::max(settings_.viscousSubsteps(dt, 2.0f * world_.particleRadius), 1u);
+    // Not beside solids (their viscous reaction, sph/solid_impulses, is one term of the step's
+    // velocities), nor for an equation of state (sph/integrate takes its viscosity in its walk).
+    if (solidCount_ > 0 || settings_.pressureSolver() == PressureSolver::Eos) return 1;
+    const float spacing = 2.0f * world_.particleRadius;
+    if (hostTimeStep_ > 0.0f) return std::max(settings_.viscousSubsteps(hostTimeStep_, spacing), 1u);
+    if (!settings_.cflMethod) return std::max(settings_.viscousSubsteps(world_.timeStep, spacing), 1u);
+    // CFL: as many as the largest step needs, up to the most worth recording; the step is then
+    // kept within that many bounds (sph/step_begin) and each step runs the substeps it needs.
+    const uint32_t k = settings_.viscousSubsteps(settings_.cflMaxTimeStepSize, spacing);
+    return k == 0 ? SphSettings::kMaxViscousSubsteps : k;
+}
+
+bool Simulation::gpuChoosesViscousSubsteps() const
+{
+    return settings_.cflMethod && !(hostTimeStep_ > 0.0f) && viscousSubsteps() > 1;
 }
 
 void Simulation::addNonPressure(graph::RenderGraph& graph, const shared::SphParams& params, const gpu::Buffer& anchors,
@@ -26,25 +38,20 @@ void Simulation::addNonPressure(graph::RenderGraph& graph, const shared::SphPara
     std::vector<gpu::SpecConstant> constants = spec();
     constants.insert(constants.end(), {xsph, {10, solver == PressureSolver::Pbf ? 0u : 1u}, wallTerms});
     const gpu::Pipeline& pipeline = pipelines_.compute("sph/nonpressure", constants);
-    // A fixed step above the explicit viscosity's stability bound takes the viscosity in k
-    // substeps of dt / k (nu / k each; gravity and XSPH in the last), each from the velocities the
-    // last one left, so that a fixed-step scene of a viscous fluid (SPlisHSPlasH's
-    // implicit-viscosity scenes at 1 ms) does not blow up. Not beside solids: their viscous
-    // reaction (sph/solid_impulses) is one term of the step's velocities.
+    // A step above the explicit viscosity's stability bound takes the viscosity in substeps
+    // (sph/nonpressure has the scheme), so that a viscous fluid at a fixed step (SPlisHSPlasH's
+    // implicit-viscosity scenes at 1 ms) does not blow up, and one under CFL is not held at the
+    // bound (the pressure solve's cost, a tenth or less of it per step, at up to K bounds).
     const uint32_t substeps = viscousSubsteps();
     if (substeps > 1 && viscousScratch_.size() == 0)
         viscousScratch_ =
             deviceBuffer(context_, "viscosity substep velocities", uint64_t(particles_.count) * 16, VK_FORMAT_R32G32B32A32_SFLOAT);
+    const float gpuChooses = gpuChoosesViscousSubsteps() ? 1.0f : 0.0f;
     const gpu::Buffer* in = &sortedVelocities_;
     for (uint32_t s = 0; s < substeps; ++s) {
         const gpu::Buffer& out = (substeps - 1 - s) % 2 == 0 ? predicted_ : viscousScratch_; // the last: predicted_
         shared::SphParams sub = nonPressure;
-        sub.material.y /= float(substeps);
-        sub.domainMin.w /= float(substeps);
-        if (s + 1 < substeps) {
-            sub.gravity = glm::vec4(0.0f, 0.0f, 0.0f, world_.restDensity);
-            sub.material.w = 0.0f; // XSPH
-        }
+        sub.iisph = glm::vec4(float(s), float(substeps), gpuChooses, 0.0f);
         graph.addCompute(pipeline)
             .read(SPH_BIND_STATE, state_)
             .read(SPH_BIND_POSITIONS, sortedPositions_)

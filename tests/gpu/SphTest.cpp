@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 
 #include <fmt/format.h>
 #include <glm/geometric.hpp>
@@ -360,6 +361,9 @@ struct StepCase {
     bool referenceConvergence = false;
     bool relaxed = false; // DFSPH's iteration: IISPH's relaxed Jacobi instead of kappa increments
     bool viscous = false; // nu 0.125 m^2/s: the step is 2.5 times the explicit viscosity's bound, 3 substeps
+    // With `viscous`: CFL steps of at most 4 bounds (4 substeps recorded), each running the
+    // substeps its own step needs (the reference steps with the GPU's steps).
+    bool cfl = false;
 };
 
 // Readable parameters in test listings (gtest would print the struct's bytes, padding included).
@@ -367,7 +371,7 @@ void PrintTo(const StepCase& c, std::ostream* os)
 {
     *os << c.solver << ' ' << c.dims << "D" << (c.mueller ? " Mueller" : "") << (c.xsph > 0.0f ? " XSPH" : "")
         << (c.referenceConvergence ? " reference error" : "") << (c.relaxed ? " relaxed" : "")
-        << (c.viscous ? " viscous substeps" : "");
+        << (c.viscous ? " viscous substeps" : "") << (c.cfl ? " CFL" : "");
 }
 
 class StepTest : public SphTest, public ::testing::WithParamInterface<StepCase> {};
@@ -407,6 +411,16 @@ TEST_P(StepTest, TenStepsMatchTheCpuReference)
     settings.boundarySpacing = 0.5f;
     settings.convergence = c.referenceConvergence ? "reference" : "compressed";
     settings.dfsphIteration = c.relaxed ? "relaxed" : "increments";
+    const float viscousBound = shared::SPH_VISCOUS_STEP * h * h / std::max(settings.viscosity, settings.boundaryViscosity);
+    if (c.cfl) {
+        settings.cflMethod = 1;
+        settings.cflMaxTimeStepSize = 4.0f * viscousBound;
+        // Within 1.5 to 4 bounds (at the block's 0.3-1.5 m/s the CFL rule gives 0.8-4, the first step
+        // 4): so that steps run 2, 3 or 4 substeps. (Shorter steps make the block's start more
+        // violent: DFSPH removes its density error in one step, whatever the step.)
+        settings.cflMinTimeStepSize = 1.5f * viscousBound;
+        settings.cflFactor = 0.06f;
+    }
 
     // A block with a random jiggle (so that pressures differ) falling into the box's corner.
     std::mt19937 rng(3);
@@ -448,7 +462,8 @@ TEST_P(StepTest, TenStepsMatchTheCpuReference)
     p.dt = dt;
     p.viscousSubsteps = int(simulation.viscousSubsteps());
     if (c.viscous) {
-        EXPECT_EQ(p.viscousSubsteps, 3) << "the viscous cases' step is 2.5 bounds";
+        EXPECT_EQ(p.viscousSubsteps, c.cfl ? 4 : 3) << "the viscous cases' step is 2.5 bounds, or at most 4 under CFL";
+        EXPECT_EQ(simulation.gpuChoosesViscousSubsteps(), c.cfl);
     }
     std::vector<glm::dvec3> samples(world.boundary.begin(), world.boundary.end());
     const reference::SphReferenceBoundary boundary = reference::referenceBoundary(p, samples, simulation.boundaryScale());
@@ -459,7 +474,15 @@ TEST_P(StepTest, TenStepsMatchTheCpuReference)
         state.m.push_back(positions[i].w);
     }
     const std::vector<sim::StepMetrics> metrics = run(simulation, 10, 1);
+    std::set<int> substepCounts;
     for (int step = 0; step < 10; ++step) {
+        if (c.cfl) {
+            // The GPU's step, and its substeps as sph/nonpressure rounds them.
+            p.dt = metrics[step].dt;
+            p.viscousSubsteps = int(
+                std::clamp(std::ceil(metrics[step].dt / viscousBound * (1.0f - 1e-6f)), 1.0f, float(simulation.viscousSubsteps())));
+            substepCounts.insert(p.viscousSubsteps);
+        }
         reference::referenceStep(p, state, boundary);
         if (p.solver != Solver::None && p.solver != Solver::Eos) {
             EXPECT_LE(std::abs(int(metrics[step].iterations) - state.iterations), 1)
@@ -481,6 +504,12 @@ TEST_P(StepTest, TenStepsMatchTheCpuReference)
     }
     EXPECT_LT(worst, 1e-4 * h) << "positions after 10 steps differ by up to " << worst << " m";
     EXPECT_GT(moved, 0.01 * h) << "the scene must move for the comparison to mean something";
+    if (c.cfl) {
+        // Steps that run all 4 recorded substeps and steps that copy past some of them.
+        EXPECT_GE(substepCounts.size(), 2u);
+        EXPECT_EQ(*substepCounts.rbegin(), 4);
+        EXPECT_GT(*substepCounts.begin(), 1) << "every step above the bound";
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -493,11 +522,13 @@ INSTANTIATE_TEST_SUITE_P(
                       StepCase{"pcisph", 3, false, 0.0f, true}, StepCase{"pbf", 2, false}, StepCase{"pbf", 3, false},
                       StepCase{"pbf", 3, false, 0.3f, true}, StepCase{"eos", 3, false, 0.3f},
                       StepCase{"dfsph", 3, false, 0.0f, false, false, true}, StepCase{"iisph", 2, false, 0.3f, false, false, true},
-                      StepCase{"pbf", 3, false, 0.0f, false, false, true}),
+                      StepCase{"pbf", 3, false, 0.0f, false, false, true},
+                      StepCase{"dfsph", 3, false, 0.0f, false, false, true, true},
+                      StepCase{"iisph", 2, false, 0.3f, false, false, true, true}),
     [](const auto& c) {
-        return fmt::format("{}{}D{}{}{}{}{}", c.param.solver, c.param.dims, c.param.mueller ? "Mueller" : "",
+        return fmt::format("{}{}D{}{}{}{}{}{}", c.param.solver, c.param.dims, c.param.mueller ? "Mueller" : "",
                            c.param.xsph > 0.0f ? "Xsph" : "", c.param.referenceConvergence ? "ReferenceError" : "",
-                           c.param.relaxed ? "Relaxed" : "", c.param.viscous ? "ViscousSubsteps" : "");
+                           c.param.relaxed ? "Relaxed" : "", c.param.viscous ? "ViscousSubsteps" : "", c.param.cfl ? "Cfl" : "");
     });
 
 TEST_F(SphTest, OverflowingNeighbourListsWalkTheGridInstead)
