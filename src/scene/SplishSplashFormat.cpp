@@ -379,8 +379,8 @@ void parseMaterials(const json& value, const std::string& where, Scene& scene)
             if (viscosity > 1)
                 scene.warnings.push_back(fmt::format(
                     "{}: {}.viscosityMethod {} ({}) is an implicit viscosity solver Floe does not have: Floe's explicit "
-                    "viscosity (Koschier et al.) runs instead with the object's viscosity {} m^2/s, {} m^2/s at walls, and "
-                    "the time step limited to its stability bound (docs/fluids.md)",
+                    "viscosity (Koschier et al.) runs instead with the object's viscosity {} m^2/s, {} m^2/s at walls, in "
+                    "substeps within its stability bound h^2 / (16 nu) (docs/fluids.md, Time step)",
                     where, section, viscosity, name, nu, nuWall));
         }
         for (size_t k = 1; k + 1 < materialMethods().size(); ++k)
