@@ -167,6 +167,11 @@ public:
         }
         s["wall_contacts"] = wallContacts_;
         if (fluid_.adaptiveRecording()) s["replayed_steps"] = replays_; // sim/sph/IterationRecording.h
+        // The viscosity's passes per step above its stability bound (sph/nonpressure): the host's
+        // count at a fixed step, the most a CFL step runs (each runs what its own step needs).
+        if (fluid_.viscousSubsteps() > 1)
+            s["viscous_substeps"] = {{"recorded", fluid_.viscousSubsteps()},
+                                     {"per_step", fluid_.gpuChoosesViscousSubsteps() ? "ceil(dt / bound)" : "all"}};
         nlohmann::ordered_json& m = s["metrics"];
         m["dt"] = dt_.json();
         m["density_error_avg"] = densityAvg_.json();

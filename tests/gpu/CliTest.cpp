@@ -225,6 +225,33 @@ TEST(Cli, AViscousFluidAtAFixedStepAboveItsBoundTakesSubstepsAndRunsStable)
     const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
     EXPECT_EQ(summary["status"], "ok") << summary.dump();
     EXPECT_EQ(summary["steps"].get<uint64_t>(), 500u) << summary.dump();
+    EXPECT_EQ(summary["viscous_substeps"]["recorded"], 4) << summary.dump();
+    EXPECT_EQ(summary["viscous_substeps"]["per_step"], "all") << summary.dump();
+}
+
+// The same fluid under CFL with steps of at most 1 ms: each step takes the substeps its own step
+// needs (up to 4), where the CFL rule used to hold every step at the bound, 0.26 ms (at least
+// 1923 steps for 0.5 s).
+TEST(Cli, AViscousFluidUnderCflTakesStepsOfSeveralBoundsInSubsteps)
+{
+    const fs::path dir = tempDir("viscous_cfl");
+    const std::string box = std::string(FLOE_SOURCE_DIR) + "/assets/meshes/UnitBox.obj";
+    const fs::path scene = writeScene(dir, "viscous.json", R"({
+        "Configuration": {"particleRadius": 0.025, "timeStepSize": 0.001, "cflMethod": 1, "cflMaxTimeStepSize": 0.001,
+                          "sim2D": true, "maxError": 0.1},
+        "Materials": [{"id": "Fluid", "viscosityMethod": 1, "Standard viscosity": {"viscosity": 0.6, "viscosityBoundary": 0.6}}],
+        "RigidBodies": [{"geometryFile": ")" + box + R"(", "translation": [0, 1, 0], "scale": [2, 2, 1]}],
+        "FluidBlocks": [{"start": [-0.3, 0.8, -0.5], "end": [0.3, 1.6, 0.5], "initialVelocity": [0, -2, 0]}]})");
+    const fs::path out = dir / "out";
+    const Result r = floe("run " + scene.string() + " --seconds 0.5 --frames 0 --out " + out.string());
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json summary = nlohmann::json::parse(readFile(out / "summary.json"));
+    EXPECT_EQ(summary["status"], "ok") << summary.dump();
+    EXPECT_EQ(summary["viscous_substeps"]["recorded"], 4) << summary.dump();
+    EXPECT_EQ(summary["viscous_substeps"]["per_step"], "ceil(dt / bound)") << summary.dump();
+    const double bound = 0.0625 * 0.05 * 0.05 / 0.6;
+    EXPECT_GT(summary["metrics"]["dt"]["max"].get<double>(), 3.0 * bound) << summary.dump();
+    EXPECT_LT(summary["steps"].get<uint64_t>(), 1000u) << summary.dump();
 }
 
 // A set-up is never silent (issue 18): from the first second a heartbeat names its stage, for
