@@ -278,6 +278,12 @@ PanelActions drawPanels(PanelState& s, const sim::Simulation* simulation, const 
                            simulation->boundaryCount(), boundaryCount);
         ImGui::Text("t = %.4f s, %llu steps, dt = %.3g ms", s.simTime, static_cast<unsigned long long>(s.steps),
                     1000.0 * s.last.dt);
+        if (simulation->viscousSubsteps() > 1) {
+            ImGui::Text("viscosity in %s%u substeps per step", simulation->gpuChoosesViscousSubsteps() ? "up to " : "",
+                        simulation->viscousSubsteps());
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("the step is above the explicit viscosity's stability bound h^2 / (16 nu) (docs/fluids.md)");
+        }
     }
     if (bodies && simulation) {
         ImGui::Text("coupled with %u bodies, %u particles, %u triangles", bodies->bodyCount(), bodies->particleCount(),
