@@ -102,6 +102,11 @@ public:
     // Per sorted particle of the last step: G_b (xyz) and its boundary neighbours (w).
     const gpu::Buffer& boundaryTerms() const { return boundaryTerms_; }
     uint32_t boundaryCount() const { return boundaryCount_; }
+    // Per sorted particle of the last step: its fluid neighbours as sph/density listed them (entry
+    // k of particle s at k * count() + s: m_j grad W_ij, j) and their count (capacity + 1: the
+    // list overflowed, the grid is walked instead).
+    const gpu::Buffer& neighbourList() const { return neighbours_; }
+    const gpu::Buffer& neighbourCounts() const { return neighbourCounts_; }
     float boundaryScale() const { return boundaryScale_; } // gamma of the boundary weights
     // Solids coupled to the fluid (Akinci et al. 2012, two-way): `count` moving boundary samples
     // that the coupling (coupling/FluidSolidCoupling) writes into solidSamples(),

@@ -584,6 +584,84 @@ TEST_F(SphTest, OverflowingNeighbourListsWalkTheGridInstead)
     EXPECT_GT(moved, 0.01 * h) << "the block must spring apart for the comparison to mean something";
 }
 
+TEST_F(SphTest, DensityPassListsEveryNeighbourBruteForceFinds)
+{
+    // sph/density's lists (a 64-bit candidate mask per strip of bins within the support's chord,
+    // then the neighbours' entries) must hold exactly the pairs within the support, also for
+    // particles on cell borders, on fine fractions of a cell, and outside the grid (clamped into
+    // its last cells). Nothing moves (no solver, gravity or viscosity), so the step's sorted
+    // positions are the state after it. (Written for a test build that found the candidates from
+    // 10-bit codes of their positions in their cells; it failed with a slack too small or with the
+    // clamped particles' codes decoded as any other.)
+    const float r = 0.02f, h = 2.0f * r;
+    sim::WorldSettings world;
+    world.particleRadius = r;
+    world.domainMin = glm::vec3(0.0f);
+    world.domainMax = glm::vec3(0.48f, 0.4f, 0.32f);
+    world.domainWalls = false;
+    world.gravity = glm::vec3(0.0f);
+    world.timeStep = 0.001f;
+    sim::SphSettings settings;
+    settings.solver = "none";
+    settings.viscosity = 0.0f;
+    settings.boundaryViscosity = 0.0f;
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    std::vector<glm::vec4> positions, velocities;
+    const float mass = 1000.0f * h * h * h;
+    const glm::vec3 extent(0.48f, 0.4f, 0.32f);
+    for (int i = 0; i < 700; ++i) positions.emplace_back(extent * glm::vec3(u(rng), u(rng), u(rng)), mass);
+    // On a cell's border along one axis (the cell is the support 2h), or on multiples of 1/1024
+    // of a cell along every axis.
+    const float cell = 2.0f * h;
+    for (int i = 0; i < 300; ++i) {
+        glm::vec3 p = extent * glm::vec3(u(rng), u(rng), u(rng));
+        if (i % 2 == 0) {
+            p[i % 3] = cell * float(int(p[i % 3] / cell));
+        } else {
+            const glm::vec3 c = glm::floor(p / cell);
+            p = cell * (c + glm::vec3(float(rng() % 1024), float(rng() % 1024), float(rng() % 1024)) / 1024.0f);
+        }
+        positions.emplace_back(p, mass);
+    }
+    // Outside the grid: clamped into its last cells.
+    for (int i = 0; i < 40; ++i)
+        positions.emplace_back(glm::vec3(0.9f + 0.01f * float(i % 4), 0.39f * u(rng), 0.3f * u(rng)), mass);
+    velocities.assign(positions.size(), glm::vec4(0.0f));
+    sim::Simulation simulation(context(), shaders(), graph(), world, settings, positions, velocities);
+    run(simulation, 1, 1);
+    const sim::SimulationState state = simulation.download(graph());
+    const uint32_t n = simulation.count();
+    std::vector<uint32_t> counts(n);
+    sim::downloadNow(context(), graph(), simulation.neighbourCounts(), counts.data(), n * 4ull);
+    const uint32_t capacity = shared::sphNeighbourCapacity(3);
+    std::vector<glm::uvec4> list(uint64_t(n) * capacity);
+    sim::downloadNow(context(), graph(), simulation.neighbourList(), list.data(), list.size() * 16ull);
+    const float support = 2.0f * h;
+    size_t pairs = 0, checked = 0;
+    for (uint32_t s = 0; s < n; ++s) {
+        ASSERT_LE(counts[s], capacity) << "slot " << s << " overflowed: the test's density is too high";
+        std::set<uint32_t> listed;
+        for (uint32_t k = 0; k < counts[s]; ++k) listed.insert(list[uint64_t(k) * n + s].w);
+        ASSERT_EQ(listed.size(), counts[s]) << "slot " << s << " lists a neighbour twice";
+        for (uint32_t j = 0; j < n; ++j) {
+            if (j == s) continue;
+            const glm::vec3 d = glm::vec3(state.positions[s]) - glm::vec3(state.positions[j]);
+            const float d2 = glm::dot(d, d);
+            if (std::abs(d2 - support * support) < 1e-5f * support * support) continue; // float rounding decides
+            const bool neighbour = d2 < support * support;
+            pairs += neighbour;
+            ++checked;
+            EXPECT_EQ(listed.count(j) == 1, neighbour) << fmt::format(
+                "slot {} at ({}, {}, {}) and slot {} at ({}, {}, {}), {} m apart", s, state.positions[s].x, state.positions[s].y,
+                state.positions[s].z, j, state.positions[j].x, state.positions[j].y, state.positions[j].z, std::sqrt(d2));
+            if (HasFailure()) return;
+        }
+    }
+    EXPECT_GT(pairs, size_t(10) * n) << "the test must have neighbours";
+    EXPECT_GT(checked, pairs);
+}
+
 TEST_F(SphTest, TheNeighbourListThroughATexelViewGivesTheSameSteps)
 {
     // sph/density writes the neighbour list to a storage buffer, or through a storage texel view
