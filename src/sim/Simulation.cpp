@@ -386,8 +386,9 @@ void Simulation::addStep(graph::RenderGraph& graph)
     // is that of nu / K (sphCflTimeStep).
     shared::SphParams begin = p;
     if (gpuChoosesViscousSubsteps()) {
-        begin.material.y /= float(viscousSubsteps());
-        begin.domainMin.w /= float(viscousSubsteps());
+        const float substeps = float(viscousSubsteps());
+        begin.material.y /= substeps;
+        begin.domainMin.w /= substeps;
     }
     graph.addCompute(pipelines_.compute("sph/step_begin", with({{2, solver == PressureSolver::Eos ? 1u : 0u}})))
         .readWrite(SPH_BIND_STATE, state_)

@@ -205,6 +205,21 @@ TEST(Cli, FluidStartingInsideAnObstacleIsLeftOutAndTheRunStartsCalm)
         << "the block's lattice is 11 x 9 x 11";
 }
 
+// A 2D block of fluid of 0.6 m^2/s thrown down into a box, with the time-step keys given
+// (`steps`: the Configuration's keys after particleRadius).
+fs::path writeViscousBlock(const fs::path& dir, const std::string& steps)
+{
+    const std::string box = std::string(FLOE_SOURCE_DIR) + "/assets/meshes/UnitBox.obj";
+    return writeScene(dir, "viscous.json",
+                      R"({
+        "Configuration": {"particleRadius": 0.025, )" +
+                          steps + R"(, "sim2D": true, "maxError": 0.1},
+        "Materials": [{"id": "Fluid", "viscosityMethod": 1, "Standard viscosity": {"viscosity": 0.6, "viscosityBoundary": 0.6}}],
+        "RigidBodies": [{"geometryFile": ")" +
+                          box + R"(", "translation": [0, 1, 0], "scale": [2, 2, 1]}],
+        "FluidBlocks": [{"start": [-0.3, 0.8, -0.5], "end": [0.3, 1.6, 0.5], "initialVelocity": [0, -2, 0]}]})");
+}
+
 // A viscous fluid (0.6 m^2/s, as SPlisHSPlasH's Bender 2017 scenes) at a fixed step four times its
 // explicit viscosity's stability bound: the viscosity takes 4 substeps per step (sim::Simulation),
 // and the run ends ok. In one step per step it was reported diverged at step 252 (energy from
@@ -212,12 +227,7 @@ TEST(Cli, FluidStartingInsideAnObstacleIsLeftOutAndTheRunStartsCalm)
 TEST(Cli, AViscousFluidAtAFixedStepAboveItsBoundTakesSubstepsAndRunsStable)
 {
     const fs::path dir = tempDir("viscous_substeps");
-    const std::string box = std::string(FLOE_SOURCE_DIR) + "/assets/meshes/UnitBox.obj";
-    const fs::path scene = writeScene(dir, "viscous.json", R"({
-        "Configuration": {"particleRadius": 0.025, "timeStepSize": 0.001, "cflMethod": 0, "sim2D": true, "maxError": 0.1},
-        "Materials": [{"id": "Fluid", "viscosityMethod": 1, "Standard viscosity": {"viscosity": 0.6, "viscosityBoundary": 0.6}}],
-        "RigidBodies": [{"geometryFile": ")" + box + R"(", "translation": [0, 1, 0], "scale": [2, 2, 1]}],
-        "FluidBlocks": [{"start": [-0.3, 0.8, -0.5], "end": [0.3, 1.6, 0.5], "initialVelocity": [0, -2, 0]}]})");
+    const fs::path scene = writeViscousBlock(dir, R"("timeStepSize": 0.001, "cflMethod": 0)");
     const fs::path out = dir / "out";
     const Result r = floe("run " + scene.string() + " --seconds 0.5 --frames 0 --out " + out.string());
     ASSERT_EQ(r.status, 0) << r.output;
@@ -235,13 +245,7 @@ TEST(Cli, AViscousFluidAtAFixedStepAboveItsBoundTakesSubstepsAndRunsStable)
 TEST(Cli, AViscousFluidUnderCflTakesStepsOfSeveralBoundsInSubsteps)
 {
     const fs::path dir = tempDir("viscous_cfl");
-    const std::string box = std::string(FLOE_SOURCE_DIR) + "/assets/meshes/UnitBox.obj";
-    const fs::path scene = writeScene(dir, "viscous.json", R"({
-        "Configuration": {"particleRadius": 0.025, "timeStepSize": 0.001, "cflMethod": 1, "cflMaxTimeStepSize": 0.001,
-                          "sim2D": true, "maxError": 0.1},
-        "Materials": [{"id": "Fluid", "viscosityMethod": 1, "Standard viscosity": {"viscosity": 0.6, "viscosityBoundary": 0.6}}],
-        "RigidBodies": [{"geometryFile": ")" + box + R"(", "translation": [0, 1, 0], "scale": [2, 2, 1]}],
-        "FluidBlocks": [{"start": [-0.3, 0.8, -0.5], "end": [0.3, 1.6, 0.5], "initialVelocity": [0, -2, 0]}]})");
+    const fs::path scene = writeViscousBlock(dir, R"("timeStepSize": 0.001, "cflMethod": 1, "cflMaxTimeStepSize": 0.001)");
     const fs::path out = dir / "out";
     const Result r = floe("run " + scene.string() + " --seconds 0.5 --frames 0 --out " + out.string());
     ASSERT_EQ(r.status, 0) << r.output;
